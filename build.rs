@@ -1,0 +1,321 @@
+//! Builds the IREE C runtime from the sources vendored by the `eerie-sys` crate
+//! (release line 3.13, matching the PyPI `iree-base-compiler==3.13.0`), compiles
+//! our C shim in `csrc/` against it, and generates Rust bindings for the shim's
+//! one header with bindgen.
+//!
+//! Nothing is downloaded here. Tools are looked up in this order:
+//! - CMake >= 3.26: `$CMAKE`, then `.venv/bin/cmake` (installed by
+//!   `scripts/bootstrap.sh`), then `cmake` on `PATH`.
+//! - libclang for bindgen: `$LIBCLANG_PATH`, then the `libclang` wheel in `.venv`,
+//!   then the system's (`apt-get install libclang-dev`).
+//! - With the `cuda` feature: CUDA headers from `$IREE_CUDA_DEPS_DIR`, then the
+//!   `nvidia-cuda-runtime-cu12` wheel in `.venv`.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// CMake switches for a runtime-only build with the drivers we use. The HAL
+/// drivers are set explicitly so a reused CMake cache cannot keep stale ones.
+fn runtime_definitions(cuda: bool, metal: bool) -> Vec<(&'static str, &'static str)> {
+    let on_off = |b: bool| if b { "ON" } else { "OFF" };
+    vec![
+        ("IREE_BUILD_COMPILER", "OFF"),
+        ("IREE_BUILD_TESTS", "OFF"),
+        ("IREE_BUILD_SAMPLES", "OFF"),
+        ("IREE_BUILD_BENCHMARKS", "OFF"),
+        ("IREE_BUILD_PYTHON_BINDINGS", "OFF"),
+        ("IREE_BUILD_BINDINGS_TFLITE", "OFF"),
+        ("IREE_BUILD_BINDINGS_TFLITE_JAVA", "OFF"),
+        ("IREE_ENABLE_LIBBACKTRACE", "OFF"),
+        ("IREE_RUNTIME_OPTIMIZATION_PROFILE", ""),
+        ("IREE_HAL_DRIVER_DEFAULTS", "OFF"),
+        ("IREE_HAL_DRIVER_LOCAL_SYNC", "ON"),
+        ("IREE_HAL_DRIVER_LOCAL_TASK", "ON"),
+        ("IREE_HAL_DRIVER_CUDA", on_off(cuda)),
+        ("IREE_HAL_DRIVER_METAL", on_off(metal)),
+        ("IREE_HAL_DRIVER_VULKAN", "OFF"),
+        ("IREE_HAL_DRIVER_HIP", "OFF"),
+        ("IREE_HAL_DRIVER_AMDGPU", "OFF"),
+        ("IREE_HAL_DRIVER_NULL", "OFF"),
+        ("EERIE_CROSS_LANG_LTO", "OFF"),
+    ]
+}
+
+fn main() {
+    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
+    let target_os = env::var("CARGO_CFG_TARGET_OS").unwrap();
+    let target_arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap();
+    let cuda = env::var_os("CARGO_FEATURE_CUDA").is_some();
+    let metal = target_os == "macos" && target_arch == "aarch64";
+    let venv = manifest_dir.join(".venv");
+
+    for path in ["csrc", "build.rs"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    for var in [
+        "IREE_RUNTIME_SOURCE_DIR",
+        "CMAKE",
+        "LIBCLANG_PATH",
+        "IREE_CUDA_DEPS_DIR",
+    ] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
+
+    let eerie = eerie_sys_dir(&manifest_dir);
+    let iree_src = eerie.join("iree");
+    let cmake_exe = find_cmake(&venv);
+
+    // --- 1. The IREE runtime, through eerie-sys's CMake tree. -------------------
+    let mut cfg = cmake::Config::new(&eerie);
+    // The runtime is always built optimized: a debug runtime makes every test
+    // slower and debugging IREE internals is not what this crate is for.
+    cfg.profile("Release");
+    for (k, v) in runtime_definitions(cuda, metal) {
+        cfg.define(k, v);
+    }
+    if let Some(ninja) = find_in_venv_or_path(&venv, "ninja") {
+        cfg.generator("Ninja");
+        cfg.define("CMAKE_MAKE_PROGRAM", ninja);
+    }
+    if cuda {
+        let deps = cuda_deps_dir(&venv);
+        // IREE's CUDA CMake reads this variable to find headers instead of
+        // downloading a toolkit (which would fail without network access).
+        cfg.env("IREE_CUDA_DEPS_DIR", &deps);
+        cfg.define("CUDAToolkit_ROOT", &deps);
+    }
+    cfg.env("CMAKE", &cmake_exe);
+    // cmake-rs reads the executable from $CMAKE.
+    // SAFETY: build scripts are single-threaded at this point.
+    unsafe { env::set_var("CMAKE", &cmake_exe) };
+    cfg.build_target("eerie_runtime");
+    let dst = cfg.build();
+    let build_dir = dst.join("build");
+
+    // --- 2. Our shim, compiled against the same headers. ------------------------
+    let mut cc = cc::Build::new();
+    cc.file(manifest_dir.join("csrc/iree_llm_shim.c"))
+        .include(manifest_dir.join("csrc"))
+        .define("IREE_ALLOCATOR_SYSTEM_CTL", "iree_allocator_libc_ctl")
+        .flag_if_supported("-std=gnu11")
+        .warnings(true)
+        .extra_warnings(true)
+        .flag_if_supported("-Wno-unused-parameter")
+        .opt_level(2);
+    // IREE's headers as system headers: their warnings are not ours to fix.
+    for dir in [
+        iree_src.join("runtime/src"),
+        build_dir.join("iree/runtime/src"),
+        iree_src.join("third_party/flatcc/include"),
+    ] {
+        cc.flag("-isystem").flag(dir.display().to_string());
+    }
+    if cuda {
+        cc.define("IREE_LLM_HAVE_CUDA", "1");
+    }
+    if metal {
+        cc.define("IREE_LLM_HAVE_METAL", "1");
+    }
+    if env::var_os("IREE_LLM_SANITIZE").is_some() {
+        // Used by scripts/leakcheck.sh: instrument the shim for LeakSanitizer.
+        cc.flag("-fsanitize=address").flag("-fno-omit-frame-pointer");
+    }
+    cc.compile("iree_llm_shim");
+
+    // --- 3. Link the runtime archives after the shim that uses them. ------------
+    println!("cargo:rustc-link-search=native={}", build_dir.display());
+    println!(
+        "cargo:rustc-link-search=native={}",
+        build_dir
+            .join("iree/build_tools/third_party/flatcc")
+            .display()
+    );
+    println!("cargo:rustc-link-lib=static=eerie_runtime");
+    println!("cargo:rustc-link-lib=static=flatcc_parsing");
+    match target_os.as_str() {
+        "linux" => {
+            for lib in ["pthread", "dl", "m"] {
+                println!("cargo:rustc-link-lib={lib}");
+            }
+        }
+        "macos" => {
+            println!("cargo:rustc-link-lib=framework=Foundation");
+            println!("cargo:rustc-link-lib=framework=Metal");
+        }
+        _ => {}
+    }
+
+    // --- 4. Bindings for the shim's header alone (no IREE headers involved). ----
+    if env::var_os("LIBCLANG_PATH").is_none()
+        && let Some(dir) = venv_libclang_dir(&venv)
+    {
+        // SAFETY: single-threaded build script; clang-sys reads this when bindgen loads.
+        unsafe { env::set_var("LIBCLANG_PATH", dir) };
+    }
+    let mut builder = bindgen::Builder::default();
+    // The PyPI libclang has no builtin headers (stddef.h); borrow the C
+    // compiler's, which define the same types for this target.
+    if let Some(dir) = compiler_builtin_include_dir() {
+        builder = builder.clang_arg(format!("-isystem{}", dir.display()));
+    }
+    let bindings = builder
+        .header(manifest_dir.join("csrc/iree_llm_shim.h").display().to_string())
+        .allowlist_function("ill_.*")
+        .allowlist_type("ill_.*")
+        .allowlist_var("ILL_.*")
+        .default_enum_style(bindgen::EnumVariation::ModuleConsts)
+        .prepend_enum_name(false)
+        .size_t_is_usize(true)
+        .layout_tests(false)
+        .generate()
+        .unwrap_or_else(|e| {
+            panic!(
+                "bindgen failed on csrc/iree_llm_shim.h: {e}\n\
+                 bindgen needs libclang: run scripts/bootstrap.sh (installs the `libclang` \
+                 wheel into .venv) or `apt-get install libclang-dev`, or set LIBCLANG_PATH."
+            )
+        });
+    bindings
+        .write_to_file(out_dir.join("shim_bindings.rs"))
+        .expect("cannot write shim bindings");
+}
+
+/// The `eerie-sys` package directory, which holds IREE's runtime sources.
+///
+/// Cargo has already downloaded it as our dependency. It is looked up as
+/// `$IREE_RUNTIME_SOURCE_DIR`, then in Cargo's registry cache, then through
+/// `cargo metadata` (which may need to fetch the manifests of dev-dependencies).
+fn eerie_sys_dir(manifest_dir: &Path) -> PathBuf {
+    const PACKAGE: &str = "eerie-sys-0.5.0";
+    if let Some(dir) = env::var_os("IREE_RUNTIME_SOURCE_DIR") {
+        return PathBuf::from(dir);
+    }
+    let cargo_home = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    if let Some(home) = cargo_home
+        && let Ok(registries) = std::fs::read_dir(home.join("registry/src"))
+    {
+        for registry in registries.flatten() {
+            let candidate = registry.path().join(PACKAGE);
+            if candidate.join("iree/runtime/src").is_dir() {
+                return candidate;
+            }
+        }
+    }
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1"])
+        .arg("--manifest-path")
+        .arg(manifest_dir.join("Cargo.toml"))
+        .output()
+        .expect("cannot run `cargo metadata` to locate the eerie-sys sources");
+    if !out.status.success() {
+        panic!(
+            "cannot locate the eerie-sys sources (`cargo metadata` failed):\n{}\n\
+             Set IREE_RUNTIME_SOURCE_DIR to an unpacked {PACKAGE}.",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let meta: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("cargo metadata printed invalid JSON");
+    let pkg = meta["packages"]
+        .as_array()
+        .and_then(|pkgs| pkgs.iter().find(|p| p["name"] == "eerie-sys"))
+        .expect("eerie-sys is not in the dependency graph");
+    let manifest = PathBuf::from(pkg["manifest_path"].as_str().unwrap());
+    manifest.parent().unwrap().to_path_buf()
+}
+
+fn compiler_builtin_include_dir() -> Option<PathBuf> {
+    let compiler = cc::Build::new().get_compiler();
+    let out = compiler
+        .to_command()
+        .arg("-print-file-name=include")
+        .output()
+        .ok()?;
+    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    dir.join("stddef.h").is_file().then_some(dir)
+}
+
+fn find_in_venv_or_path(venv: &Path, name: &str) -> Option<PathBuf> {
+    let local = venv.join("bin").join(name);
+    if local.is_file() {
+        return Some(local);
+    }
+    env::var_os("PATH").and_then(|paths| {
+        env::split_paths(&paths)
+            .map(|p| p.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+fn find_cmake(venv: &Path) -> PathBuf {
+    let exe = env::var_os("CMAKE")
+        .map(PathBuf::from)
+        .or_else(|| find_in_venv_or_path(venv, "cmake"))
+        .unwrap_or_else(|| {
+            panic!(
+                "CMake >= 3.26 is needed to build the IREE runtime and none was found.\n\
+                 Run scripts/bootstrap.sh (it installs CMake from PyPI into .venv), \
+                 or `pip install cmake`, or set CMAKE to its path."
+            )
+        });
+    let out = Command::new(&exe).arg("--version").output();
+    let version = out
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| {
+            s.split_whitespace()
+                .nth(2)
+                .map(|v| v.split('.').filter_map(|n| n.parse::<u32>().ok()).collect::<Vec<_>>())
+        })
+        .unwrap_or_default();
+    if version.len() < 2 || (version[0], version[1]) < (3, 26) {
+        panic!(
+            "{} is CMake {:?}, but the IREE runtime needs >= 3.26.\n\
+             Run scripts/bootstrap.sh (installs a newer CMake into .venv) or set CMAKE.",
+            exe.display(),
+            version
+        );
+    }
+    exe
+}
+
+fn venv_site_packages(venv: &Path) -> Vec<PathBuf> {
+    let lib = venv.join("lib");
+    std::fs::read_dir(&lib)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path().join("site-packages"))
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn venv_libclang_dir(venv: &Path) -> Option<PathBuf> {
+    venv_site_packages(venv)
+        .into_iter()
+        .map(|sp| sp.join("clang/native"))
+        .find(|d| d.join("libclang.so").is_file() || d.join("libclang.dylib").is_file())
+}
+
+fn cuda_deps_dir(venv: &Path) -> PathBuf {
+    if let Some(dir) = env::var_os("IREE_CUDA_DEPS_DIR") {
+        return PathBuf::from(dir);
+    }
+    venv_site_packages(venv)
+        .into_iter()
+        .map(|sp| sp.join("nvidia/cuda_runtime"))
+        .find(|d| d.join("include/cuda.h").is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "the `cuda` feature needs CUDA >= 12 headers (cuda.h).\n\
+                 Run `scripts/bootstrap.sh --cuda` (installs nvidia-cuda-runtime-cu12 into \
+                 .venv) or set IREE_CUDA_DEPS_DIR to a directory with include/cuda.h."
+            )
+        })
+}

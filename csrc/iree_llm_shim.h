@@ -1,0 +1,127 @@
+/*
+ * iree_llm_shim.h: the narrow C interface between iree-llm and the IREE C
+ * runtime. This is the only header bindgen reads; it exposes no IREE types,
+ * macros or inline helpers, only opaque handles and plain C values.
+ *
+ * Conventions:
+ *  - Every fallible function returns an ill_error* (NULL on success). A
+ *    non-NULL error owns a message with IREE's status text; free it with
+ *    ill_error_free.
+ *  - Out-parameters are written only on success.
+ *  - Every handle returned through an out-parameter is owned by the caller and
+ *    released with its matching *_release function.
+ *  - A session is not thread-safe: use each session (and the buffers and
+ *    functions created from it) from one thread at a time.
+ */
+#ifndef IREE_LLM_SHIM_H_
+#define IREE_LLM_SHIM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ill_error ill_error;
+typedef struct ill_instance ill_instance;
+typedef struct ill_session ill_session;
+typedef struct ill_buffer ill_buffer;
+typedef struct ill_function ill_function;
+
+/* Element types the shim moves between host and device. */
+typedef enum ill_dtype {
+  ILL_DTYPE_F32 = 0,
+  ILL_DTYPE_F16 = 1,
+  ILL_DTYPE_BF16 = 2,
+  ILL_DTYPE_I32 = 3,
+} ill_dtype;
+
+/* Broad error classes, so callers can react without parsing text. */
+typedef enum ill_error_kind {
+  ILL_ERROR_OTHER = 0,
+  ILL_ERROR_INVALID_ARGUMENT = 1, /* wrong input count, shape, dtype, size */
+  ILL_ERROR_NOT_FOUND = 2,        /* missing file, unknown function or driver */
+  ILL_ERROR_UNAVAILABLE = 3,      /* the driver exists but has no usable device */
+  ILL_ERROR_OUT_OF_MEMORY = 4,
+  ILL_ERROR_INCOMPATIBLE = 5,     /* module rejected: corrupt or wrong version */
+} ill_error_kind;
+
+/* ---- errors ------------------------------------------------------------- */
+const char* ill_error_message(const ill_error* error);
+ill_error_kind ill_error_get_kind(const ill_error* error);
+void ill_error_free(ill_error* error);
+
+/* The IREE runtime version string this shim was built against. */
+const char* ill_runtime_version(void);
+
+/* ---- instance: the drivers compiled into this build --------------------- */
+ill_error* ill_instance_create(ill_instance** out_instance);
+void ill_instance_release(ill_instance* instance);
+/* Number of drivers compiled in, and the name of driver |index|
+ * (the string lives as long as the instance). */
+size_t ill_instance_driver_count(const ill_instance* instance);
+const char* ill_instance_driver_name(const ill_instance* instance, size_t index);
+/* Lists the devices a driver can see now as "path\tname" lines in a buffer
+ * owned by the caller (free with ill_string_free). */
+ill_error* ill_instance_query_devices(ill_instance* instance, const char* driver,
+                                      char** out_lines);
+void ill_string_free(char* str);
+
+/* ---- session: one device, its loaded modules ---------------------------- */
+/* |device_uri| is an IREE device URI: "local-task", "local-sync", "cuda",
+ * "cuda://0", "metal", ... */
+ill_error* ill_session_create(ill_instance* instance, const char* device_uri,
+                              ill_session** out_session);
+void ill_session_release(ill_session* session);
+/* Loads a compiled .vmfb file into the session. */
+ill_error* ill_session_load_module(ill_session* session, const char* path);
+/* Resolves "module.function" for later calls. */
+ill_error* ill_session_lookup(ill_session* session, const char* full_name,
+                              ill_function** out_function);
+void ill_function_release(ill_function* function);
+/* Number of arguments and results, from the function's calling convention. */
+size_t ill_function_arg_count(const ill_function* function);
+size_t ill_function_result_count(const ill_function* function);
+
+/* ---- buffers: dense row-major device-resident tensors ------------------- */
+/* Copies |byte_length| bytes of host data into a new device buffer. The size
+ * must equal the product of |shape| times the element size. */
+ill_error* ill_buffer_upload(ill_session* session, ill_dtype dtype,
+                             const int64_t* shape, size_t rank,
+                             const void* data, size_t byte_length,
+                             ill_buffer** out_buffer);
+/* A new device buffer filled with zero bytes. */
+ill_error* ill_buffer_zeros(ill_session* session, ill_dtype dtype,
+                            const int64_t* shape, size_t rank,
+                            ill_buffer** out_buffer);
+void ill_buffer_release(ill_buffer* buffer);
+ill_dtype ill_buffer_dtype(const ill_buffer* buffer);
+size_t ill_buffer_rank(const ill_buffer* buffer);
+int64_t ill_buffer_dim(const ill_buffer* buffer, size_t index);
+size_t ill_buffer_byte_length(const ill_buffer* buffer);
+/* Identity of the device allocation behind the buffer: two buffers with the
+ * same id share storage (used to prove in-place updates). */
+uint64_t ill_buffer_storage_id(const ill_buffer* buffer);
+/* Copies |byte_length| bytes starting at |byte_offset| to host memory. */
+ill_error* ill_buffer_read(ill_session* session, const ill_buffer* buffer,
+                           size_t byte_offset, void* target, size_t byte_length);
+/* Overwrites |byte_length| bytes at |byte_offset| from host memory. */
+ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
+                            size_t byte_offset, const void* source,
+                            size_t byte_length);
+
+/* ---- calls -------------------------------------------------------------- */
+/* Calls |function| synchronously with |inputs| (retained only for the call)
+ * and stores exactly |output_count| new buffers in |outputs|; fails if the
+ * function returns a different number of results. Outputs stay on the
+ * device; read them with ill_buffer_read or pass them to the next call. */
+ill_error* ill_call(ill_session* session, const ill_function* function,
+                    ill_buffer* const* inputs, size_t input_count,
+                    ill_buffer** outputs, size_t output_count);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // IREE_LLM_SHIM_H_
