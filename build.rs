@@ -120,7 +120,8 @@ fn main() {
     }
     if env::var_os("IREE_LLM_SANITIZE").is_some() {
         // Used by scripts/leakcheck.sh: instrument the shim for LeakSanitizer.
-        cc.flag("-fsanitize=address").flag("-fno-omit-frame-pointer");
+        cc.flag("-fsanitize=address")
+            .flag("-fno-omit-frame-pointer");
     }
     cc.compile("iree_llm_shim");
 
@@ -161,7 +162,12 @@ fn main() {
         builder = builder.clang_arg(format!("-isystem{}", dir.display()));
     }
     let bindings = builder
-        .header(manifest_dir.join("csrc/iree_llm_shim.h").display().to_string())
+        .header(
+            manifest_dir
+                .join("csrc/iree_llm_shim.h")
+                .display()
+                .to_string(),
+        )
         .allowlist_function("ill_.*")
         .allowlist_type("ill_.*")
         .allowlist_var("ILL_.*")
@@ -268,9 +274,11 @@ fn find_cmake(venv: &Path) -> PathBuf {
         .ok()
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .and_then(|s| {
-            s.split_whitespace()
-                .nth(2)
-                .map(|v| v.split('.').filter_map(|n| n.parse::<u32>().ok()).collect::<Vec<_>>())
+            s.split_whitespace().nth(2).map(|v| {
+                v.split('.')
+                    .filter_map(|n| n.parse::<u32>().ok())
+                    .collect::<Vec<_>>()
+            })
         })
         .unwrap_or_default();
     if version.len() < 2 || (version[0], version[1]) < (3, 26) {

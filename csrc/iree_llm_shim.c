@@ -17,6 +17,15 @@
 
 #define ILL_RUNTIME_VERSION "3.13.0.dev"
 
+/* Live handle count across all kinds; see ill_live_handles. */
+static int64_t ill_live = 0;
+static void ill_live_add(int64_t delta) {
+  __atomic_add_fetch(&ill_live, delta, __ATOMIC_RELAXED);
+}
+int64_t ill_live_handles(void) {
+  return __atomic_load_n(&ill_live, __ATOMIC_RELAXED);
+}
+
 /* ---- errors ------------------------------------------------------------- */
 
 struct ill_error {
@@ -30,6 +39,7 @@ static ill_error* ill_error_new(ill_error_kind kind, const char* text) {
   error->kind = kind;
   error->message = strdup(text ? text : "(no message)");
   if (!error->message) abort();
+  ill_live_add(1);
   return error;
 }
 
@@ -94,6 +104,7 @@ void ill_error_free(ill_error* error) {
   if (!error) return;
   free(error->message);
   free(error);
+  ill_live_add(-1);
 }
 
 const char* ill_runtime_version(void) { return ILL_RUNTIME_VERSION; }
@@ -160,6 +171,7 @@ ill_error* ill_instance_create(ill_instance** out_instance) {
   ill_instance* instance = (ill_instance*)calloc(1, sizeof(*instance));
   if (!instance) abort();
   instance->runtime = runtime;
+  ill_live_add(1);
 
   /* Snapshot the driver names once: they are fixed by the build. */
   iree_allocator_t allocator = iree_runtime_instance_host_allocator(runtime);
@@ -195,6 +207,7 @@ void ill_instance_release(ill_instance* instance) {
   free(instance->driver_names);
   iree_runtime_instance_release(instance->runtime);
   free(instance);
+  ill_live_add(-1);
 }
 
 size_t ill_instance_driver_count(const ill_instance* instance) {
@@ -305,6 +318,7 @@ ill_error* ill_session_create(ill_instance* instance, const char* device_uri,
   session->device = iree_runtime_session_device(runtime_session);
   session->device_allocator =
       iree_runtime_session_device_allocator(runtime_session);
+  ill_live_add(1);
   *out_session = session;
   return NULL;
 }
@@ -313,6 +327,7 @@ void ill_session_release(ill_session* session) {
   if (!session) return;
   iree_runtime_session_release(session->runtime_session);
   free(session);
+  ill_live_add(-1);
 }
 
 ill_error* ill_session_load_module(ill_session* session, const char* path) {
@@ -379,11 +394,16 @@ ill_error* ill_session_lookup(ill_session* session, const char* full_name,
   handle->function = function;
   handle->arg_count = ill_count_cconv(args);
   handle->result_count = ill_count_cconv(results);
+  ill_live_add(1);
   *out_function = handle;
   return NULL;
 }
 
-void ill_function_release(ill_function* function) { free(function); }
+void ill_function_release(ill_function* function) {
+  if (!function) return;
+  free(function);
+  ill_live_add(-1);
+}
 
 size_t ill_function_arg_count(const ill_function* function) {
   return function->arg_count;
@@ -403,6 +423,7 @@ static ill_buffer* ill_buffer_wrap(iree_hal_buffer_view_t* view) {
   ill_buffer* buffer = (ill_buffer*)malloc(sizeof(*buffer));
   if (!buffer) abort();
   buffer->view = view;
+  ill_live_add(1);
   return buffer;
 }
 
@@ -518,6 +539,7 @@ void ill_buffer_release(ill_buffer* buffer) {
   if (!buffer) return;
   iree_hal_buffer_view_release(buffer->view);
   free(buffer);
+  ill_live_add(-1);
 }
 
 ill_dtype ill_buffer_dtype(const ill_buffer* buffer) {

@@ -55,6 +55,11 @@ void ill_error_free(ill_error* error);
 /* The IREE runtime version string this shim was built against. */
 const char* ill_runtime_version(void);
 
+/* Number of shim handles of every kind (errors, instances, sessions,
+ * functions, buffers) alive in this process; tests use it to prove that the
+ * wrappers release everything they create. */
+int64_t ill_live_handles(void);
+
 /* ---- instance: the drivers compiled into this build --------------------- */
 ill_error* ill_instance_create(ill_instance** out_instance);
 void ill_instance_release(ill_instance* instance);

@@ -4,7 +4,10 @@
 //! `config` + `weights` -> `emit` (StableHLO graphs) -> `compile` (IREE modules)
 //! -> `runtime` (device sessions) -> `engine` (continuous batching, with the host
 //! `sampler`) -> `serve` (OpenAI-compatible HTTP) and `cli`.
+#![deny(unsafe_code)]
 
+pub mod cli;
+pub mod compile;
 pub mod runtime;
 pub mod types;
 

@@ -5,8 +5,19 @@
 use std::fmt;
 
 /// A token id in the model's vocabulary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(transparent)]
 pub struct TokenId(pub u32);
 
@@ -39,8 +50,19 @@ impl fmt::Display for SlotId {
 }
 
 /// Identifier the engine hands out for each submitted request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(transparent)]
 pub struct RequestId(pub u64);
 
@@ -129,9 +151,18 @@ mod tests {
 
     #[test]
     fn device_uris_map_to_compiler_targets() {
-        assert_eq!(DeviceUri::parse("local-task").unwrap().kind(), DeviceKind::Cpu);
-        assert_eq!(DeviceUri::parse("local-sync").unwrap().kind(), DeviceKind::Cpu);
-        assert_eq!(DeviceUri::parse("cuda://0").unwrap().kind(), DeviceKind::Cuda);
+        assert_eq!(
+            DeviceUri::parse("local-task").unwrap().kind(),
+            DeviceKind::Cpu
+        );
+        assert_eq!(
+            DeviceUri::parse("local-sync").unwrap().kind(),
+            DeviceKind::Cpu
+        );
+        assert_eq!(
+            DeviceUri::parse("cuda://0").unwrap().kind(),
+            DeviceKind::Cuda
+        );
         assert_eq!(DeviceUri::parse("cuda://0").unwrap().driver(), "cuda");
         assert_eq!(DeviceUri::parse("metal").unwrap().kind(), DeviceKind::Metal);
     }
@@ -139,6 +170,9 @@ mod tests {
     #[test]
     fn unknown_drivers_are_rejected_with_the_list_of_known_ones() {
         let err = DeviceUri::parse("vulkan").unwrap_err().to_string();
-        assert!(err.contains("vulkan") && err.contains("local-task"), "{err}");
+        assert!(
+            err.contains("vulkan") && err.contains("local-task"),
+            "{err}"
+        );
     }
 }

@@ -1,0 +1,135 @@
+//! The `iree-llm` command line: parses arguments with clap and hands each
+//! subcommand to the module that owns the work. Handlers stay thin.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::compile::{Compiler, Target};
+use crate::runtime::{self, Instance};
+use crate::types::DeviceUri;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "iree-llm",
+    version,
+    about = "Serve Llama-family models through StableHLO and IREE"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the HAL drivers compiled into this build and which devices open now.
+    Devices,
+    /// Compile one StableHLO MLIR file to an IREE module (.vmfb).
+    Compile {
+        /// Input .mlir file.
+        input: PathBuf,
+        /// Device to compile for: local-task, local-sync, cuda, metal.
+        #[arg(long, default_value = "local-task")]
+        device: DeviceUri,
+        /// Output .vmfb path.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// CUDA architecture (default sm_80, which also runs on Hopper).
+        #[arg(long)]
+        cuda_arch: Option<String>,
+    },
+}
+
+/// Top-level error: whatever a subcommand reports, shown as its message.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Runtime(#[from] runtime::RuntimeError),
+    #[error(transparent)]
+    Compile(#[from] crate::compile::CompileError),
+}
+
+pub fn main() -> ExitCode {
+    init_tracing();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("IREE_LLM_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Devices => devices(),
+        Command::Compile {
+            input,
+            device,
+            output,
+            cuda_arch,
+        } => {
+            let compiler = Compiler::locate()?;
+            let mut target = Target::new(device.kind());
+            if let Some(arch) = cuda_arch {
+                target.cuda_arch = arch;
+            }
+            let start = std::time::Instant::now();
+            compiler.compile_file(&input, &target, &output)?;
+            eprintln!(
+                "compiled {} for {} in {:.2}s -> {}",
+                input.display(),
+                target.label(),
+                start.elapsed().as_secs_f64(),
+                output.display()
+            );
+            Ok(())
+        }
+    }
+}
+
+fn devices() -> Result<(), CliError> {
+    let instance = Instance::new()?;
+    println!("IREE runtime {}", runtime::runtime_version());
+    let compiled = instance.drivers();
+    println!("drivers compiled in: {}", compiled.join(", "));
+    for report in instance.probe() {
+        let status = match &report.open {
+            Ok(()) => "ok".to_string(),
+            Err(e) => format!("cannot open: {}", first_line(e)),
+        };
+        println!("  {:<11} {}", report.driver, status);
+        for (path, name) in &report.devices {
+            let path = if path.is_empty() { "(default)" } else { path };
+            println!("      {}://{}  {}", report.driver, path, name);
+        }
+    }
+    for (driver, hint) in [
+        ("cuda", "not compiled in (build with --features cuda)"),
+        ("metal", "not compiled in (macOS on Apple silicon only)"),
+    ] {
+        if !compiled.iter().any(|d| d == driver) {
+            println!("  {driver:<11} {hint}");
+        }
+    }
+    match Compiler::locate() {
+        Ok(c) => println!("compiler: {} (IREE {})", c.exe().display(), c.version()),
+        Err(e) => println!("compiler: {}", first_line(&e.to_string())),
+    }
+    Ok(())
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or(s)
+}

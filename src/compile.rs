@@ -1,0 +1,422 @@
+//! Compiling StableHLO to IREE modules: finds `iree-compile`, checks that it is
+//! the release line of the runtime we link (3.13), chooses the flags for each
+//! device family, and keeps compiled modules in an on-disk cache keyed by the
+//! MLIR text, the flags and the compiler version, so a cache hit runs no
+//! compiler at all.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+use crate::types::DeviceKind;
+
+/// The compiler release line that matches the runtime vendored by eerie-sys.
+pub const COMPILER_LINE: &str = "3.13";
+
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    #[error(
+        "iree-compile was not found (looked at $IREE_COMPILE, {venv}, then PATH).\n\
+         Install it with scripts/bootstrap.sh (puts iree-base-compiler==3.13.0 into .venv), \
+         or `pip install iree-base-compiler==3.13.0`, or set IREE_COMPILE to its path."
+    )]
+    NotFound { venv: String },
+    #[error("cannot run {}: {source}", exe.display())]
+    Spawn {
+        exe: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "{} is IREE compiler {found}, but this runtime is the {COMPILER_LINE} release line; \
+         modules from another release may not load. Install iree-base-compiler==3.13.0 \
+         (scripts/bootstrap.sh) or point IREE_COMPILE at a 3.13 compiler.",
+        exe.display()
+    )]
+    VersionMismatch { exe: PathBuf, found: String },
+    #[error("iree-compile failed on {} (target {target}):\n{stderr}", input.display())]
+    Failed {
+        input: PathBuf,
+        target: String,
+        stderr: String,
+    },
+    #[error("input file {} cannot be read: {source}", path.display())]
+    Input {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("module cache at {}: {source}", path.display())]
+    Cache {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+pub type Result<T> = std::result::Result<T, CompileError>;
+
+/// What to compile for: a device family plus its options.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Target {
+    pub kind: DeviceKind,
+    /// CUDA architecture (`sm_80` by default: IREE 3.13 has no sm_90 entry and
+    /// sm_80 PTX is JIT-compiled by the driver on Hopper).
+    pub cuda_arch: String,
+    /// Extra flags appended verbatim (e.g. tuning options).
+    pub extra_flags: Vec<String>,
+}
+
+impl Target {
+    pub fn new(kind: DeviceKind) -> Self {
+        Target {
+            kind,
+            cuda_arch: std::env::var("IREE_LLM_CUDA_ARCH").unwrap_or_else(|_| "sm_80".into()),
+            extra_flags: Vec::new(),
+        }
+    }
+
+    /// The iree-compile flags for this target.
+    pub fn flags(&self) -> Vec<String> {
+        let mut flags: Vec<String> = vec!["--iree-input-type=stablehlo".into()];
+        match self.kind {
+            DeviceKind::Cpu => flags.extend([
+                "--iree-hal-target-device=local".into(),
+                "--iree-hal-local-target-device-backends=llvm-cpu".into(),
+                "--iree-llvmcpu-target-cpu=host".into(),
+            ]),
+            DeviceKind::Cuda => flags.extend([
+                "--iree-hal-target-device=cuda".into(),
+                format!("--iree-cuda-target={}", self.cuda_arch),
+            ]),
+            DeviceKind::Metal => flags.extend([
+                "--iree-hal-target-device=metal".into(),
+                // Embed MSL source; the macOS driver compiles it at load time.
+                // This lets Linux prove that graphs lower for Metal.
+                "--iree-metal-compile-to-metallib=false".into(),
+            ]),
+        }
+        flags.extend(self.extra_flags.iter().cloned());
+        flags
+    }
+
+    /// A short name for file names and messages, e.g. `cpu`, `cuda-sm_80`.
+    pub fn label(&self) -> String {
+        match self.kind {
+            DeviceKind::Cuda => format!("cuda-{}", self.cuda_arch),
+            k => k.name().to_string(),
+        }
+    }
+
+    /// Facts outside the flags that change the generated code: for `host`
+    /// CPU targets, the host's CPU model and features.
+    fn environment_key(&self) -> String {
+        match self.kind {
+            DeviceKind::Cpu => host_cpu_identity(),
+            _ => String::new(),
+        }
+    }
+}
+
+fn host_cpu_identity() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let pick = |key: &str| {
+        info.lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    format!(
+        "{}|{}|{}",
+        std::env::consts::ARCH,
+        pick("model name"),
+        pick("flags")
+    )
+}
+
+/// A located, version-checked `iree-compile`.
+#[derive(Clone, Debug)]
+pub struct Compiler {
+    exe: PathBuf,
+    version: String,
+}
+
+impl Compiler {
+    /// Finds iree-compile: `$IREE_COMPILE`, then the project's `.venv`, then `PATH`.
+    pub fn locate() -> Result<Self> {
+        let venv_candidates = project_venv_bins();
+        let exe = std::env::var_os("IREE_COMPILE")
+            .map(PathBuf::from)
+            .or_else(|| {
+                venv_candidates
+                    .iter()
+                    .map(|d| d.join("iree-compile"))
+                    .find(|p| p.is_file())
+            })
+            .or_else(|| {
+                std::env::var_os("PATH").and_then(|paths| {
+                    std::env::split_paths(&paths)
+                        .map(|p| p.join("iree-compile"))
+                        .find(|p| p.is_file())
+                })
+            })
+            .ok_or_else(|| CompileError::NotFound {
+                venv: venv_candidates
+                    .first()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| ".venv/bin".into()),
+            })?;
+        Self::at(exe)
+    }
+
+    /// Uses the compiler at `exe`, checking its version.
+    pub fn at(exe: PathBuf) -> Result<Self> {
+        let out = Command::new(&exe)
+            .arg("--version")
+            .output()
+            .map_err(|source| CompileError::Spawn {
+                exe: exe.clone(),
+                source,
+            })?;
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let version = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("IREE compiler version "))
+            .map(|v| v.split_whitespace().next().unwrap_or(v).to_string())
+            .unwrap_or_else(|| text.trim().to_string());
+        if !version.starts_with(&format!("{COMPILER_LINE}.")) {
+            return Err(CompileError::VersionMismatch {
+                exe,
+                found: version,
+            });
+        }
+        Ok(Compiler { exe, version })
+    }
+
+    pub fn exe(&self) -> &Path {
+        &self.exe
+    }
+
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// Compiles one MLIR file to a `.vmfb`.
+    pub fn compile_file(&self, input: &Path, target: &Target, output: &Path) -> Result<()> {
+        if let Err(source) = std::fs::metadata(input) {
+            return Err(CompileError::Input {
+                path: input.to_path_buf(),
+                source,
+            });
+        }
+        let out = Command::new(&self.exe)
+            .args(target.flags())
+            .arg(input)
+            .arg("-o")
+            .arg(output)
+            .output()
+            .map_err(|source| CompileError::Spawn {
+                exe: self.exe.clone(),
+                source,
+            })?;
+        if !out.status.success() {
+            let _ = std::fs::remove_file(output);
+            let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            if stderr.trim().is_empty() {
+                stderr = format!("(no output; exit status {})", out.status);
+            }
+            return Err(CompileError::Failed {
+                input: input.to_path_buf(),
+                target: target.label(),
+                stderr,
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs an arbitrary compiler phase (e.g. `--compile-to=stream`) and
+    /// returns its textual output. Used to inspect the IR.
+    pub fn compile_to_text(&self, input: &Path, target: &Target, phase: &str) -> Result<String> {
+        let out = Command::new(&self.exe)
+            .args(target.flags())
+            .arg(format!("--compile-to={phase}"))
+            .arg(input)
+            .output()
+            .map_err(|source| CompileError::Spawn {
+                exe: self.exe.clone(),
+                source,
+            })?;
+        if !out.status.success() {
+            return Err(CompileError::Failed {
+                input: input.to_path_buf(),
+                target: target.label(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+}
+
+/// `.venv/bin` directories where the project's own compiler may live: next to
+/// the source tree this binary was built from, and above the binary itself
+/// (`target/<profile>/iree-llm` -> `<repo>/.venv/bin`).
+fn project_venv_bins() -> Vec<PathBuf> {
+    let mut dirs = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin")];
+    if let Ok(exe) = std::env::current_exe() {
+        for ancestor in exe.ancestors().skip(1).take(4) {
+            dirs.push(ancestor.join(".venv/bin"));
+        }
+    }
+    dirs
+}
+
+/// Where iree-llm keeps its caches: `$IREE_LLM_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/iree-llm`, else `~/.cache/iree-llm`.
+pub fn cache_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("IREE_LLM_CACHE_DIR") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(dir).join("iree-llm");
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    home.join(".cache/iree-llm")
+}
+
+fn unique_suffix() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Compiled modules on disk, named by a hash of everything that determines
+/// the compiler's output.
+#[derive(Clone, Debug)]
+pub struct ModuleCache {
+    dir: PathBuf,
+}
+
+/// The result of [`ModuleCache::get_or_compile`].
+#[derive(Clone, Debug)]
+pub struct CachedModule {
+    pub path: PathBuf,
+    /// True when the module was already cached and no compiler ran.
+    pub hit: bool,
+}
+
+impl ModuleCache {
+    pub fn new(dir: PathBuf) -> Self {
+        ModuleCache { dir }
+    }
+
+    /// The cache under [`cache_root`].
+    pub fn default_location() -> Self {
+        ModuleCache::new(cache_root().join("modules"))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The cache key of `mlir` compiled by `compiler` for `target`.
+    pub fn key(compiler: &Compiler, target: &Target, mlir: &str) -> String {
+        let mut h = Sha256::new();
+        for part in [
+            compiler.version(),
+            &target.flags().join("\u{1f}"),
+            &target.environment_key(),
+            mlir,
+        ] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        h.finalize()
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// Path the module for `key` would have.
+    pub fn module_path(&self, name: &str, key: &str) -> PathBuf {
+        self.dir.join(format!("{name}-{key}.vmfb"))
+    }
+
+    /// Returns the compiled module for `mlir`, compiling it only if it is not
+    /// cached yet. `name` is a readable prefix for the files. The MLIR is kept
+    /// next to the module so compiler errors can point at a real file.
+    pub fn get_or_compile(
+        &self,
+        compiler: &Compiler,
+        target: &Target,
+        name: &str,
+        mlir: &str,
+    ) -> Result<CachedModule> {
+        let key = Self::key(compiler, target, mlir);
+        let path = self.module_path(name, &key);
+        if path.is_file() {
+            return Ok(CachedModule { path, hit: true });
+        }
+        let cache_err = |source| CompileError::Cache {
+            path: self.dir.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&self.dir).map_err(cache_err)?;
+        // Work on private names and rename at the end: concurrent compiles of
+        // the same module (threads or processes) never see each other's
+        // half-written files, and the last rename wins with identical bytes.
+        let unique = unique_suffix();
+        let source = self.dir.join(format!("{name}-{key}.mlir"));
+        let partial_source = self.dir.join(format!("{name}-{key}.{unique}.mlir"));
+        std::fs::write(&partial_source, mlir).map_err(cache_err)?;
+        let partial = self.dir.join(format!("{name}-{key}.{unique}.vmfb.partial"));
+        let compiled = compiler.compile_file(&partial_source, target, &partial);
+        // Keep the source under its stable name for error messages and reuse.
+        std::fs::rename(&partial_source, &source).map_err(cache_err)?;
+        if let Err(CompileError::Failed { target, stderr, .. }) = compiled {
+            return Err(CompileError::Failed {
+                input: source,
+                target,
+                stderr,
+            });
+        }
+        compiled?;
+        std::fs::rename(&partial, &path).map_err(cache_err)?;
+        Ok(CachedModule { path, hit: false })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_targets_the_host_with_llvm_cpu() {
+        let flags = Target::new(DeviceKind::Cpu).flags();
+        assert!(flags.contains(&"--iree-hal-local-target-device-backends=llvm-cpu".to_string()));
+        assert!(flags.contains(&"--iree-llvmcpu-target-cpu=host".to_string()));
+    }
+
+    #[test]
+    fn cuda_defaults_to_sm_80_and_can_be_overridden() {
+        let mut t = Target::new(DeviceKind::Cuda);
+        if std::env::var_os("IREE_LLM_CUDA_ARCH").is_none() {
+            assert!(t.flags().contains(&"--iree-cuda-target=sm_80".to_string()));
+        }
+        t.cuda_arch = "sm_86".into();
+        assert!(t.flags().contains(&"--iree-cuda-target=sm_86".to_string()));
+        assert_eq!(t.label(), "cuda-sm_86");
+    }
+
+    #[test]
+    fn metal_embeds_source_instead_of_a_metallib() {
+        let flags = Target::new(DeviceKind::Metal).flags();
+        assert!(flags.contains(&"--iree-hal-target-device=metal".to_string()));
+        assert!(flags.contains(&"--iree-metal-compile-to-metallib=false".to_string()));
+    }
+}
