@@ -5,7 +5,10 @@
 //! -> `runtime` (device sessions) -> `engine` (continuous batching, with the host
 //! `sampler`) -> `serve` (OpenAI-compatible HTTP) and `cli`.
 
+pub mod config;
 pub mod runtime;
+pub mod tokenizer;
 pub mod types;
+pub mod weights;
 
 pub use types::{DeviceKind, DeviceUri, RequestId, SlotId, TokenId};
