@@ -6,6 +6,8 @@
 //! `sampler`) -> `serve` (OpenAI-compatible HTTP) and `cli`.
 
 pub mod config;
+pub mod preset;
+pub mod reference;
 pub mod runtime;
 pub mod tokenizer;
 pub mod types;
