@@ -20,7 +20,9 @@ use iree_llm::weights::Weights;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 2 {
-        return Err("usage: reference_logits MODEL_DIR_OR_PRESET IDS [N_GREEDY] [CACHE_DIR]".into());
+        return Err(
+            "usage: reference_logits MODEL_DIR_OR_PRESET IDS [N_GREEDY] [CACHE_DIR]".into(),
+        );
     }
     let cache = PathBuf::from(args.get(3).map(String::as_str).unwrap_or("target/presets"));
     let dir = resolve_model(&args[0], &cache)?;

@@ -290,8 +290,12 @@ impl Tokenizer {
 /// only newly completed text; text is held back while it ends in an
 /// incomplete UTF-8 character (decoded as U+FFFD), and [`finish`] flushes
 /// whatever is left. The concatenation of all pieces equals
-/// `decode(all ids)` for byte-level tokenizers (and for SentencePiece-style
-/// ones, since a window of previous ids is always re-decoded for context).
+/// `decode(all ids)` for byte-level BPE tokenizers (Llama 3, SmolLM), and for
+/// SentencePiece-style ones (Llama 2, TinyLlama: the previous piece is
+/// re-decoded with each new id, so the stripped leading space and word
+/// boundaries come out right) as long as their byte-fallback runs are valid
+/// UTF-8; transformers renders an invalid run as one U+FFFD per byte, valid
+/// bytes included, which no incremental decoder can reproduce exactly.
 ///
 /// [`step`]: StreamDecoder::step
 /// [`finish`]: StreamDecoder::finish
@@ -361,7 +365,17 @@ impl<'t> StreamDecoder<'t> {
         self.read_offset = self.ids.len();
         Ok(match full.strip_prefix(&prefix) {
             Some(rest) => rest.to_string(),
-            None => String::new(),
+            // Context changed the earlier text (not seen with byte-level or
+            // SentencePiece decoders): return what follows the common part.
+            None => {
+                let common: usize = full
+                    .chars()
+                    .zip(prefix.chars())
+                    .take_while(|(a, b)| a == b)
+                    .map(|(a, _)| a.len_utf8())
+                    .sum();
+                full[common..].to_string()
+            }
         })
     }
 

@@ -261,3 +261,112 @@ fn a_missing_tokenizer_is_a_clear_error_only_when_text_is_needed() {
     let e = Tokenizer::from_dir(dir.path()).unwrap_err().to_string();
     assert!(e.contains("tokenizer.json"), "{e}");
 }
+
+/// A Llama 2 / TinyLlama style tokenizer (SentencePiece BPE with byte
+/// fallback, `▁` for spaces, a decoder that strips the first leading space),
+/// built by hand: streaming must match full decoding there too.
+fn sentencepiece_style() -> &'static Tokenizer {
+    static TOK: OnceLock<(tempfile::TempDir, Tokenizer)> = OnceLock::new();
+    &TOK.get_or_init(|| {
+        let mut vocab = serde_json::Map::new();
+        for (i, t) in ["<unk>", "<s>", "</s>"].iter().enumerate() {
+            vocab.insert(t.to_string(), i.into());
+        }
+        for b in 0..256u32 {
+            vocab.insert(format!("<0x{b:02X}>"), (3 + b).into());
+        }
+        let mut merges = Vec::new();
+        let mut add = |vocab: &mut serde_json::Map<String, serde_json::Value>, a: &str, b: &str| {
+            let id = vocab.len();
+            vocab.insert(format!("{a}{b}"), id.into());
+            merges.push(format!("{a} {b}"));
+        };
+        for c in "▁abcdefghijklmnopqrstuvwxyz".chars() {
+            let id = vocab.len();
+            vocab.insert(c.to_string(), id.into());
+        }
+        add(&mut vocab, "▁", "t");
+        add(&mut vocab, "h", "e");
+        add(&mut vocab, "▁t", "he");
+        add(&mut vocab, "▁", "c");
+        add(&mut vocab, "a", "t");
+        add(&mut vocab, "▁c", "at");
+        let json = serde_json::json!({
+            "version": "1.0",
+            "truncation": null,
+            "padding": null,
+            "added_tokens": [
+                {"id": 0, "content": "<unk>", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true},
+                {"id": 1, "content": "<s>", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true},
+                {"id": 2, "content": "</s>", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true}
+            ],
+            "normalizer": {"type": "Sequence", "normalizers": [
+                {"type": "Prepend", "prepend": "▁"},
+                {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}
+            ]},
+            "pre_tokenizer": null,
+            "post_processor": null,
+            "decoder": {"type": "Sequence", "decoders": [
+                {"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+                {"type": "ByteFallback"},
+                {"type": "Fuse"},
+                {"type": "Strip", "content": " ", "start": 1, "stop": 0}
+            ]},
+            "model": {"type": "BPE", "dropout": null, "unk_token": "<unk>",
+                "continuing_subword_prefix": null, "end_of_word_suffix": null,
+                "fuse_unk": true, "byte_fallback": true, "vocab": vocab, "merges": merges}
+        });
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("tokenizer.json"), json.to_string()).unwrap();
+        let tok = Tokenizer::from_dir(dir.path()).unwrap();
+        (dir, tok)
+    })
+    .1
+}
+
+#[test]
+fn sentencepiece_style_streaming_keeps_spaces_between_words() {
+    let tok = sentencepiece_style();
+    let ids = tok.encode("the cat sat on the mat, café", false).unwrap();
+    assert_eq!(tok.decode(&ids).unwrap(), "the cat sat on the mat, café");
+    let mut dec = tok.stream_decoder();
+    let pieces: Vec<String> = ids.iter().filter_map(|&i| dec.step(i).unwrap()).collect();
+    assert_eq!(pieces[0], "the");
+    assert_eq!(pieces[1], " cat");
+    assert_eq!(
+        pieces.concat() + &dec.finish().unwrap(),
+        "the cat sat on the mat, café"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Any mix of word pieces and byte-fallback runs that are valid UTF-8
+    /// streams to the full decode. (A byte run that is not valid UTF-8 is
+    /// rendered by ByteFallback as one U+FFFD per byte, valid bytes included,
+    /// so its text depends on bytes that come later; that case is not exact.)
+    #[test]
+    fn sentencepiece_style_stream_decoding_equals_full_decoding(
+        parts in proptest::collection::vec(
+            prop_oneof![
+                (259u32..298).prop_map(|i| vec![TokenId(i)]),
+                "\\PC{1,3}".prop_map(|t| sentencepiece_style().encode(&t, false).unwrap()),
+            ],
+            0..20,
+        )
+    ) {
+        let tok = sentencepiece_style();
+        let ids: Vec<TokenId> = parts.concat();
+        let mut dec = tok.stream_decoder();
+        let mut streamed = String::new();
+        for &id in &ids {
+            if let Some(piece) = dec.step(id).unwrap() {
+                prop_assert!(!piece.ends_with(char::REPLACEMENT_CHARACTER));
+                streamed.push_str(&piece);
+            }
+        }
+        streamed.push_str(&dec.finish().unwrap());
+        prop_assert_eq!(streamed, tok.decode(&ids).unwrap());
+    }
+}
