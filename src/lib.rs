@@ -8,7 +8,12 @@
 
 pub mod cli;
 pub mod compile;
+pub mod config;
+pub mod preset;
+pub mod reference;
 pub mod runtime;
+pub mod tokenizer;
 pub mod types;
+pub mod weights;
 
 pub use types::{DeviceKind, DeviceUri, RequestId, SlotId, TokenId};

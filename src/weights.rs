@@ -1,0 +1,499 @@
+//! Model weights: memory-mapped safetensors files (`model.safetensors`, or the
+//! shards listed in `model.safetensors.index.json`), checked against the
+//! tensor names and shapes a [`ModelConfig`] implies, with exact conversion of
+//! f32 / f16 / bf16 data to f32 or f64.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use serde_json::Value;
+
+use crate::config::ModelConfig;
+
+/// Element type of stored weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    F32,
+    F16,
+    BF16,
+}
+
+impl DType {
+    pub const ALL: [DType; 3] = [DType::F32, DType::F16, DType::BF16];
+
+    /// Bytes per element.
+    pub fn size_bytes(self) -> usize {
+        match self {
+            DType::F32 => 4,
+            DType::F16 | DType::BF16 => 2,
+        }
+    }
+
+    /// Lower-case name: `f32`, `f16`, `bf16` (as used on the command line).
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+        }
+    }
+
+    /// The name safetensors headers use: `F32`, `F16`, `BF16`.
+    pub fn safetensors_name(self) -> &'static str {
+        match self {
+            DType::F32 => "F32",
+            DType::F16 => "F16",
+            DType::BF16 => "BF16",
+        }
+    }
+
+    /// The name transformers uses in `config.json` (`torch_dtype`).
+    pub fn torch_name(self) -> &'static str {
+        match self {
+            DType::F32 => "float32",
+            DType::F16 => "float16",
+            DType::BF16 => "bfloat16",
+        }
+    }
+
+    fn from_safetensors(d: safetensors::Dtype) -> Option<Self> {
+        match d {
+            safetensors::Dtype::F32 => Some(DType::F32),
+            safetensors::Dtype::F16 => Some(DType::F16),
+            safetensors::Dtype::BF16 => Some(DType::BF16),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown dtype name was given.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown dtype '{0}': use f32, f16 or bf16")]
+pub struct UnknownDType(pub String);
+
+impl std::str::FromStr for DType {
+    type Err = UnknownDType;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "f32" | "float32" | "fp32" => Ok(DType::F32),
+            "f16" | "float16" | "fp16" | "half" => Ok(DType::F16),
+            "bf16" | "bfloat16" => Ok(DType::BF16),
+            _ => Err(UnknownDType(s.to_string())),
+        }
+    }
+}
+
+/// Why weights could not be opened or read.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "no weights in {dir}: expected model.safetensors or model.safetensors.index.json \
+         (only safetensors checkpoints are supported; convert .bin/.pth files first)"
+    )]
+    NoWeights { dir: PathBuf },
+    #[error("{path} is not a valid safetensors shard index: {reason}")]
+    BadIndex { path: PathBuf, reason: String },
+    #[error("{path} is not a valid safetensors file: {reason}")]
+    BadFile { path: PathBuf, reason: String },
+    #[error(
+        "tensor `{tensor}` is missing from {location}; the checkpoint does not match config.json"
+    )]
+    MissingTensor { tensor: String, location: String },
+    #[error("tensor `{tensor}` in {file} has shape {found:?} but config.json implies {expected:?}")]
+    ShapeMismatch {
+        tensor: String,
+        file: PathBuf,
+        expected: Vec<usize>,
+        found: Vec<usize>,
+    },
+    #[error(
+        "tensor `{tensor}` in {file} has dtype {found}; only F32, F16 and BF16 weights are supported"
+    )]
+    UnsupportedDType {
+        tensor: String,
+        file: PathBuf,
+        found: String,
+    },
+    #[error(
+        "tensor `{tensor}` has dtype {found} but `{first}` has {expected}; \
+         convert the checkpoint to a single dtype"
+    )]
+    MixedDType {
+        tensor: String,
+        first: String,
+        expected: DType,
+        found: DType,
+    },
+    #[error("tensor `{0}` is not one of this model's weights")]
+    UnknownTensor(String),
+}
+
+/// A borrowed view of one tensor's raw little-endian bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct TensorView<'a> {
+    pub name: &'a str,
+    pub dtype: DType,
+    pub shape: &'a [usize],
+    pub data: &'a [u8],
+}
+
+impl TensorView<'_> {
+    pub fn num_elements(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// The values as f32 (exact for every supported dtype).
+    pub fn to_f32(&self) -> Vec<f32> {
+        let d = self.data;
+        match self.dtype {
+            DType::F32 => d
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+            DType::F16 => d
+                .chunks_exact(2)
+                .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32())
+                .collect(),
+            DType::BF16 => d
+                .chunks_exact(2)
+                .map(|c| half::bf16::from_le_bytes([c[0], c[1]]).to_f32())
+                .collect(),
+        }
+    }
+
+    /// The values as f64 (exact for every supported dtype).
+    pub fn to_f64(&self) -> Vec<f64> {
+        let d = self.data;
+        match self.dtype {
+            DType::F32 => d
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
+                .collect(),
+            DType::F16 => d
+                .chunks_exact(2)
+                .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f64())
+                .collect(),
+            DType::BF16 => d
+                .chunks_exact(2)
+                .map(|c| half::bf16::from_le_bytes([c[0], c[1]]).to_f64())
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Entry {
+    file: usize,
+    dtype: DType,
+    shape: Vec<usize>,
+    /// Absolute byte range within the file.
+    start: usize,
+    end: usize,
+}
+
+/// The weights of one model, memory-mapped. Only the tensors the config
+/// implies are indexed (extra tensors in the files are ignored, and so is a
+/// `lm_head.weight` when embeddings are tied).
+pub struct Weights {
+    files: Vec<(PathBuf, Mmap)>,
+    entries: HashMap<String, Entry>,
+    order: Vec<String>,
+    dtype: DType,
+}
+
+impl fmt::Debug for Weights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Weights")
+            .field(
+                "files",
+                &self.files.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+            )
+            .field("tensors", &self.order.len())
+            .field("dtype", &self.dtype)
+            .finish()
+    }
+}
+
+/// The HF tensor names of layer `i`, in canonical order, with their shapes.
+fn layer_tensors(cfg: &ModelConfig, i: usize) -> Vec<(String, Vec<usize>)> {
+    let h = cfg.hidden_size;
+    let q = cfg.num_attention_heads * cfg.head_dim;
+    let kv = cfg.num_key_value_heads * cfg.head_dim;
+    let it = cfg.intermediate_size;
+    let p = format!("model.layers.{i}");
+    vec![
+        (format!("{p}.input_layernorm.weight"), vec![h]),
+        (format!("{p}.self_attn.q_proj.weight"), vec![q, h]),
+        (format!("{p}.self_attn.k_proj.weight"), vec![kv, h]),
+        (format!("{p}.self_attn.v_proj.weight"), vec![kv, h]),
+        (format!("{p}.self_attn.o_proj.weight"), vec![h, q]),
+        (format!("{p}.post_attention_layernorm.weight"), vec![h]),
+        (format!("{p}.mlp.gate_proj.weight"), vec![it, h]),
+        (format!("{p}.mlp.up_proj.weight"), vec![it, h]),
+        (format!("{p}.mlp.down_proj.weight"), vec![h, it]),
+    ]
+}
+
+impl Weights {
+    /// Every tensor the config implies, as (HF name, shape), in canonical
+    /// order: embedding, each layer's (input_layernorm, q, k, v, o,
+    /// post_attention_layernorm, gate, up, down), final norm, and `lm_head`
+    /// unless the embeddings are tied.
+    pub fn expected_tensors(cfg: &ModelConfig) -> Vec<(String, Vec<usize>)> {
+        let mut out = vec![(
+            "model.embed_tokens.weight".to_string(),
+            vec![cfg.vocab_size, cfg.hidden_size],
+        )];
+        for i in 0..cfg.num_hidden_layers {
+            out.extend(layer_tensors(cfg, i));
+        }
+        out.push(("model.norm.weight".to_string(), vec![cfg.hidden_size]));
+        if !cfg.tie_word_embeddings {
+            out.push((
+                "lm_head.weight".to_string(),
+                vec![cfg.vocab_size, cfg.hidden_size],
+            ));
+        }
+        out
+    }
+
+    /// Opens and memory-maps the safetensors weights in `dir`, checking that
+    /// every expected tensor exists with the right shape and that all share
+    /// one supported dtype.
+    pub fn open(dir: &Path, cfg: &ModelConfig) -> Result<Self, WeightsError> {
+        let index_path = dir.join("model.safetensors.index.json");
+        let single_path = dir.join("model.safetensors");
+        // tensor name -> file name (from the index), or None for a single file.
+        let (file_names, weight_map): (Vec<String>, Option<HashMap<String, String>>) =
+            if index_path.exists() {
+                let map = read_index(&index_path)?;
+                let mut names: Vec<String> = map.values().cloned().collect::<Vec<_>>();
+                names.sort();
+                names.dedup();
+                (names, Some(map))
+            } else if single_path.exists() {
+                (vec!["model.safetensors".to_string()], None)
+            } else {
+                return Err(WeightsError::NoWeights {
+                    dir: dir.to_path_buf(),
+                });
+            };
+
+        let mut files = Vec::with_capacity(file_names.len());
+        let mut headers: Vec<Header> = Vec::new();
+        for name in &file_names {
+            let path = dir.join(name);
+            let file = File::open(&path).map_err(|source| WeightsError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            // SAFETY: the file is opened read-only; as with every mmap-based
+            // loader, it must not be truncated while the model is in use.
+            let mmap = unsafe { Mmap::map(&file) }.map_err(|source| WeightsError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            let header = parse_header(&path, &mmap)?;
+            headers.push(header);
+            files.push((path, mmap));
+        }
+
+        let mut entries = HashMap::new();
+        let mut order = Vec::new();
+        let mut first: Option<(String, DType)> = None;
+        for (name, shape) in Self::expected_tensors(cfg) {
+            let file_idx = match &weight_map {
+                None => 0,
+                Some(map) => {
+                    let Some(fname) = map.get(&name) else {
+                        return Err(WeightsError::MissingTensor {
+                            tensor: name,
+                            location: index_path.display().to_string(),
+                        });
+                    };
+                    file_names
+                        .iter()
+                        .position(|n| n == fname)
+                        .expect("file listed")
+                }
+            };
+            let path = &files[file_idx].0;
+            let Some((st_dtype, found_shape, start, end)) = headers[file_idx].get(&name) else {
+                return Err(WeightsError::MissingTensor {
+                    tensor: name,
+                    location: path.display().to_string(),
+                });
+            };
+            let Some(dtype) = DType::from_safetensors(*st_dtype) else {
+                return Err(WeightsError::UnsupportedDType {
+                    tensor: name,
+                    file: path.clone(),
+                    found: format!("{st_dtype:?}"),
+                });
+            };
+            if *found_shape != shape {
+                return Err(WeightsError::ShapeMismatch {
+                    tensor: name,
+                    file: path.clone(),
+                    expected: shape,
+                    found: found_shape.clone(),
+                });
+            }
+            match &first {
+                None => first = Some((name.clone(), dtype)),
+                Some((first_name, expected)) if *expected != dtype => {
+                    return Err(WeightsError::MixedDType {
+                        tensor: name,
+                        first: first_name.clone(),
+                        expected: *expected,
+                        found: dtype,
+                    });
+                }
+                Some(_) => {}
+            }
+            entries.insert(
+                name.clone(),
+                Entry {
+                    file: file_idx,
+                    dtype,
+                    shape,
+                    start: *start,
+                    end: *end,
+                },
+            );
+            order.push(name);
+        }
+        let dtype = first
+            .map(|(_, d)| d)
+            .expect("at least the embedding is expected");
+        Ok(Weights {
+            files,
+            entries,
+            order,
+            dtype,
+        })
+    }
+
+    /// The dtype every weight tensor is stored in.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The weight tensor names in canonical order (see [`Weights::expected_tensors`]).
+    pub fn names(&self) -> &[String] {
+        &self.order
+    }
+
+    /// The safetensors files backing these weights.
+    pub fn files(&self) -> Vec<&Path> {
+        self.files.iter().map(|(p, _)| p.as_path()).collect()
+    }
+
+    /// Total bytes of all weight tensors.
+    pub fn total_bytes(&self) -> usize {
+        self.entries.values().map(|e| e.end - e.start).sum()
+    }
+
+    /// A view of one tensor's raw bytes.
+    pub fn tensor(&self, name: &str) -> Result<TensorView<'_>, WeightsError> {
+        let (key, e) = self
+            .entries
+            .get_key_value(name)
+            .ok_or_else(|| WeightsError::UnknownTensor(name.to_string()))?;
+        Ok(TensorView {
+            name: key,
+            dtype: e.dtype,
+            shape: &e.shape,
+            data: &self.files[e.file].1[e.start..e.end],
+        })
+    }
+
+    /// The tensor's values as f32 (exact).
+    pub fn to_f32(&self, name: &str) -> Result<Vec<f32>, WeightsError> {
+        Ok(self.tensor(name)?.to_f32())
+    }
+
+    /// The tensor's values as f64 (exact).
+    pub fn to_f64(&self, name: &str) -> Result<Vec<f64>, WeightsError> {
+        Ok(self.tensor(name)?.to_f64())
+    }
+
+    /// The output projection: `lm_head.weight`, or the embedding when tied.
+    pub fn lm_head_name(cfg: &ModelConfig) -> &'static str {
+        if cfg.tie_word_embeddings {
+            "model.embed_tokens.weight"
+        } else {
+            "lm_head.weight"
+        }
+    }
+}
+
+fn read_index(path: &Path) -> Result<HashMap<String, String>, WeightsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let bad = |reason: String| WeightsError::BadIndex {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let v: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let map = v
+        .get("weight_map")
+        .and_then(Value::as_object)
+        .ok_or_else(|| bad("missing the `weight_map` object".into()))?;
+    let mut out = HashMap::with_capacity(map.len());
+    for (k, f) in map {
+        let f = f
+            .as_str()
+            .ok_or_else(|| bad(format!("weight_map entry `{k}` is not a file name")))?;
+        if f.contains('/') || f.contains('\\') || f.starts_with('.') {
+            return Err(bad(format!(
+                "weight_map entry `{k}` names `{f}`, which is not a file in the model directory"
+            )));
+        }
+        out.insert(k.clone(), f.to_string());
+    }
+    Ok(out)
+}
+
+/// Per file: tensor name -> (dtype, shape, absolute start, absolute end).
+type Header = HashMap<String, (safetensors::Dtype, Vec<usize>, usize, usize)>;
+
+fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, WeightsError> {
+    let (header_len, metadata) =
+        safetensors::SafeTensors::read_metadata(bytes).map_err(|e| WeightsError::BadFile {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+    let base = 8 + header_len;
+    let mut out = HashMap::new();
+    let tensors: BTreeMap<String, _> = metadata.tensors().into_iter().collect();
+    for (name, info) in tensors {
+        let (s, e) = info.data_offsets;
+        let (start, end) = (base + s, base + e);
+        if end > bytes.len() || start > end {
+            return Err(WeightsError::BadFile {
+                path: path.to_path_buf(),
+                reason: format!("tensor `{name}` data lies outside the file"),
+            });
+        }
+        out.insert(name, (info.dtype, info.shape.clone(), start, end));
+    }
+    Ok(out)
+}
