@@ -7,8 +7,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::compile::{Compiler, Target};
+use crate::config::ModelConfig;
+use crate::emit::{EmitPlan, LlamaShape};
+use crate::preset::Preset;
 use crate::runtime::{self, Instance};
 use crate::types::DeviceUri;
+use crate::weights::DType as WeightDType;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -39,6 +43,50 @@ pub enum Command {
         #[arg(long)]
         cuda_arch: Option<String>,
     },
+    /// Write the StableHLO graphs of a model and their manifest to a directory.
+    Emit {
+        /// A preset name (tiny, llama-3.2-1b) or a Hugging Face model directory.
+        #[arg(long)]
+        model: String,
+        /// Output directory (created if needed).
+        #[arg(long)]
+        out: PathBuf,
+        /// Batch sizes of the ragged decode graphs.
+        #[arg(long, value_delimiter = ',', default_value = "4,8")]
+        batch: Vec<i64>,
+        /// Context capacity per slot in tokens (default: the model's maximum, at most 2048).
+        #[arg(long)]
+        context: Option<i64>,
+    },
+    /// Write a built-in preset as a Hugging Face model directory.
+    Synth {
+        /// tiny or llama-3.2-1b.
+        #[arg(long)]
+        preset: Preset,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Weight dtype: f32, f16 or bf16 (default: the preset's).
+        #[arg(long)]
+        dtype: Option<WeightDType>,
+    },
+}
+
+/// The context capacity used when none is given.
+pub const DEFAULT_CONTEXT: i64 = 2048;
+
+/// Resolves `--model` to a directory, materializing presets in the cache.
+pub fn resolve_model_dir(spec: &str) -> Result<PathBuf, CliError> {
+    Ok(crate::preset::resolve_model(
+        spec,
+        &crate::compile::cache_root().join("presets"),
+    )?)
+}
+
+/// The context to use: the requested one, else the model's maximum capped
+/// at [`DEFAULT_CONTEXT`].
+pub fn context_for(config: &ModelConfig, requested: Option<i64>) -> i64 {
+    requested.unwrap_or((config.max_position_embeddings as i64).min(DEFAULT_CONTEXT))
 }
 
 /// Top-level error: whatever a subcommand reports, shown as its message.
@@ -48,6 +96,14 @@ pub enum CliError {
     Runtime(#[from] runtime::RuntimeError),
     #[error(transparent)]
     Compile(#[from] crate::compile::CompileError),
+    #[error(transparent)]
+    Model(#[from] crate::preset::ResolveError),
+    #[error(transparent)]
+    Synth(#[from] crate::preset::SynthError),
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error(transparent)]
+    Emit(#[from] crate::emit::EmitError),
 }
 
 pub fn main() -> ExitCode {
@@ -96,7 +152,45 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             );
             Ok(())
         }
+        Command::Emit {
+            model,
+            out,
+            batch,
+            context,
+        } => emit(&model, &out, &batch, context),
+        Command::Synth { preset, out, dtype } => {
+            let dtype = dtype.unwrap_or(preset.default_dtype());
+            crate::preset::synth(preset, dtype, &out)?;
+            eprintln!(
+                "wrote preset {preset} ({}) to {}",
+                dtype.name(),
+                out.display()
+            );
+            Ok(())
+        }
     }
+}
+
+fn emit(
+    model: &str,
+    out: &std::path::Path,
+    batch: &[i64],
+    context: Option<i64>,
+) -> Result<(), CliError> {
+    let dir = resolve_model_dir(model)?;
+    let config = ModelConfig::from_dir(&dir)?;
+    let plan = EmitPlan::new(context_for(&config, context), batch)?;
+    plan.check(&config)?;
+    let manifest = crate::emit::write_dir(&LlamaShape::from(&config), &plan, out)?;
+    eprintln!(
+        "wrote {} graphs and manifest.json to {} (context {}, batches {:?}, prefill buckets {:?})",
+        manifest.functions.len(),
+        out.display(),
+        plan.capacity,
+        plan.batches,
+        plan.prefill_buckets
+    );
+    Ok(())
 }
 
 fn devices() -> Result<(), CliError> {

@@ -9,6 +9,8 @@
 pub mod cli;
 pub mod compile;
 pub mod config;
+pub mod emit;
+pub mod model;
 pub mod preset;
 pub mod reference;
 pub mod runtime;

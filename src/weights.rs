@@ -302,8 +302,10 @@ impl Weights {
                 path: path.clone(),
                 source,
             })?;
+            // The crate's only unsafe code outside runtime::sys (the FFI).
             // SAFETY: the file is opened read-only; as with every mmap-based
             // loader, it must not be truncated while the model is in use.
+            #[allow(unsafe_code)]
             let mmap = unsafe { Mmap::map(&file) }.map_err(|source| WeightsError::Io {
                 path: path.clone(),
                 source,

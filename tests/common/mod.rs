@@ -31,3 +31,93 @@ pub fn cpu_module(fixture_name: &str) -> PathBuf {
         .unwrap()
         .path
 }
+
+use iree_llm::config::ModelConfig;
+use iree_llm::emit::{EmitPlan, GraphKind};
+use iree_llm::model::{DeviceModel, LoadOptions, Quiet};
+use iree_llm::preset::{self, Preset};
+use iree_llm::runtime::Instance;
+use iree_llm::types::{DeviceUri, TokenId};
+use iree_llm::weights::DType as WeightDType;
+
+/// Where test models are synthesized (once; synthesis is deterministic).
+pub fn models_root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("models")
+}
+
+/// The `tiny` preset in `dtype`.
+pub fn tiny_dir(dtype: WeightDType) -> PathBuf {
+    preset::materialize_with(Preset::Tiny, dtype, &models_root()).unwrap()
+}
+
+/// A named variant of `tiny`'s config, synthesized once into its own
+/// directory (written under a temporary name, then renamed into place).
+pub fn variant_dir(name: &str, config: &ModelConfig, dtype: WeightDType) -> PathBuf {
+    let root = models_root();
+    let target = root.join(format!("{name}-{}", dtype.name()));
+    if target.join("config.json").exists() {
+        return target;
+    }
+    let tmp = root.join(format!(
+        ".tmp-{name}-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    preset::synth_config(config, 1234, dtype, &tmp).unwrap();
+    if std::fs::rename(&tmp, &target).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        assert!(target.join("config.json").exists());
+    }
+    target
+}
+
+/// `tiny` with tied embeddings, one KV head per query head and plain RoPE.
+pub fn tied_mha_config() -> ModelConfig {
+    let mut c = Preset::Tiny.config();
+    c.tie_word_embeddings = true;
+    c.num_key_value_heads = c.num_attention_heads;
+    c.rope_scaling = None;
+    c
+}
+
+/// `tiny` with a single KV head (4 queries share it) and stronger llama3 scaling.
+pub fn gqa_llama3_config() -> ModelConfig {
+    let mut c = Preset::Tiny.config();
+    c.num_key_value_heads = 1;
+    c.num_hidden_layers = 3;
+    if let Some(s) = c.rope_scaling.as_mut() {
+        s.factor = 32.0;
+        s.original_max_position_embeddings = 32;
+    }
+    c
+}
+
+pub fn device(uri: &str) -> DeviceUri {
+    DeviceUri::parse(uri).unwrap()
+}
+
+/// Loads `dir` on `uri` with the given graphs, through the test module cache.
+pub fn load(dir: &Path, uri: &str, capacity: i64, graphs: Vec<GraphKind>) -> DeviceModel {
+    let plan = EmitPlan::new(capacity, &[4, 8]).unwrap();
+    let mut opts = LoadOptions::with_graphs(device(uri), plan, graphs);
+    opts.cache = test_cache();
+    DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap()
+}
+
+/// Deterministic prompts of the given lengths over a vocabulary.
+pub fn prompt(len: usize, seed: u32, vocab: usize) -> Vec<TokenId> {
+    (0..len)
+        .map(|i| TokenId(((i as u32 * 2654435761) ^ (seed * 97 + 13)) % (vocab as u32 - 16)))
+        .collect()
+}
+
+/// max |a - b| / max |b|: the relative error of a logits vector.
+pub fn relative_error(got: &[f32], want: &[f64]) -> f64 {
+    assert_eq!(got.len(), want.len());
+    let scale = want.iter().fold(0f64, |m, v| m.max(v.abs()));
+    let diff = got
+        .iter()
+        .zip(want)
+        .fold(0f64, |m, (g, w)| m.max((*g as f64 - w).abs()));
+    diff / scale
+}

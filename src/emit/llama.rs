@@ -1,0 +1,458 @@
+//! The Llama forward pass as StableHLO graphs: prefill of one slot's prompt
+//! and ragged batched decode, each returning logits or an argmax token.
+//!
+//! Conventions shared by every graph (the manifest records them too):
+//! - Arguments start with the parameters in [`param_specs`] order: the
+//!   weights by their Hugging Face names, then the RoPE tables `rope.cos` and
+//!   `rope.sin` ([capacity, head_dim/2], computed on the host in f64).
+//! - Each slot owns a KV cache tensor `[layers, 2, kv_heads, capacity,
+//!   head_dim]` (index 1 = 0 for keys, 1 for values). It is passed in and
+//!   returned with `tf.aliasing_output`, so IREE writes it in place.
+//! - Attention reads only positions `<= pos` of its own slot; positions after
+//!   that may hold stale values from earlier requests and are never seen.
+//! - RoPE follows Hugging Face's `rotate_half` layout (first half, second half).
+
+use super::builder::{Cmp, Elem, FuncBuilder, TensorType, Value};
+
+/// The dimensions of a Llama-family model that shape the graphs.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LlamaShape {
+    pub vocab: i64,
+    pub hidden: i64,
+    pub intermediate: i64,
+    pub layers: i64,
+    pub heads: i64,
+    pub kv_heads: i64,
+    pub head_dim: i64,
+    pub rms_eps: f64,
+    pub tied_embeddings: bool,
+}
+
+impl LlamaShape {
+    pub fn group(&self) -> i64 {
+        self.heads / self.kv_heads
+    }
+
+    /// Shape of one slot's KV cache for a given capacity.
+    pub fn kv_shape(&self, capacity: i64) -> Vec<i64> {
+        vec![self.layers, 2, self.kv_heads, capacity, self.head_dim]
+    }
+}
+
+/// What a graph returns besides the updated caches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Output {
+    /// f32 logits: `[vocab]` for prefill, `[batch, vocab]` for decode.
+    Logits,
+    /// i32 token ids, the lowest id winning ties: `[]` for prefill, `[batch]` for decode.
+    Argmax,
+}
+
+impl Output {
+    pub fn name(self) -> &'static str {
+        match self {
+            Output::Logits => "logits",
+            Output::Argmax => "argmax",
+        }
+    }
+}
+
+/// A named parameter tensor passed to every graph.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ParamSpec {
+    pub name: String,
+    pub shape: Vec<i64>,
+}
+
+/// The parameters every graph takes, in argument order.
+pub fn param_specs(m: &LlamaShape, capacity: i64) -> Vec<ParamSpec> {
+    let p = |name: String, shape: Vec<i64>| ParamSpec { name, shape };
+    let (h, d) = (m.hidden, m.head_dim);
+    let mut v = vec![p("model.embed_tokens.weight".into(), vec![m.vocab, h])];
+    for l in 0..m.layers {
+        let n = |s: &str| format!("model.layers.{l}.{s}");
+        v.push(p(n("input_layernorm.weight"), vec![h]));
+        v.push(p(n("self_attn.q_proj.weight"), vec![m.heads * d, h]));
+        v.push(p(n("self_attn.k_proj.weight"), vec![m.kv_heads * d, h]));
+        v.push(p(n("self_attn.v_proj.weight"), vec![m.kv_heads * d, h]));
+        v.push(p(n("self_attn.o_proj.weight"), vec![h, m.heads * d]));
+        v.push(p(n("post_attention_layernorm.weight"), vec![h]));
+        v.push(p(n("mlp.gate_proj.weight"), vec![m.intermediate, h]));
+        v.push(p(n("mlp.up_proj.weight"), vec![m.intermediate, h]));
+        v.push(p(n("mlp.down_proj.weight"), vec![h, m.intermediate]));
+    }
+    v.push(p("model.norm.weight".into(), vec![h]));
+    if !m.tied_embeddings {
+        v.push(p("lm_head.weight".into(), vec![m.vocab, h]));
+    }
+    v.push(p("rope.cos".into(), vec![capacity, d / 2]));
+    v.push(p("rope.sin".into(), vec![capacity, d / 2]));
+    v
+}
+
+/// RoPE tables for positions `0..capacity`: `cos(p * inv_freq[i])` and
+/// `sin(...)`, computed in f64 and rounded once to f32.
+pub fn rope_tables(inv_freq: &[f64], capacity: usize) -> (Vec<f32>, Vec<f32>) {
+    let half = inv_freq.len();
+    let mut cos = Vec::with_capacity(capacity * half);
+    let mut sin = Vec::with_capacity(capacity * half);
+    for p in 0..capacity {
+        for f in inv_freq {
+            let angle = p as f64 * f;
+            cos.push(angle.cos() as f32);
+            sin.push(angle.sin() as f32);
+        }
+    }
+    (cos, sin)
+}
+
+struct Layer {
+    in_norm: Value,
+    wq: Value,
+    wk: Value,
+    wv: Value,
+    wo: Value,
+    post_norm: Value,
+    gate: Value,
+    up: Value,
+    down: Value,
+}
+
+struct Params {
+    embed: Value,
+    layers: Vec<Layer>,
+    norm: Value,
+    lm_head: Value,
+    cos: Value,
+    sin: Value,
+}
+
+fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, capacity: i64) -> Params {
+    let mut args = param_specs(m, capacity)
+        .into_iter()
+        .map(|p| f.arg(TensorType::new(&p.shape, Elem::F32), None));
+    let mut next = || args.next().expect("parameter list");
+    let embed = next();
+    let layers = (0..m.layers)
+        .map(|_| Layer {
+            in_norm: next(),
+            wq: next(),
+            wk: next(),
+            wv: next(),
+            wo: next(),
+            post_norm: next(),
+            gate: next(),
+            up: next(),
+            down: next(),
+        })
+        .collect();
+    let norm = next();
+    let lm_head = if m.tied_embeddings {
+        embed.clone()
+    } else {
+        next()
+    };
+    let cos = next();
+    let sin = next();
+    Params {
+        embed,
+        layers,
+        norm,
+        lm_head,
+        cos,
+        sin,
+    }
+}
+
+/// `x * rsqrt(mean(x^2) + eps) * w` over the last dimension of `x` [N, H].
+fn rms_norm(f: &mut FuncBuilder, x: &Value, w: &Value, eps: f64) -> Value {
+    let (n, h) = (x.shape()[0], x.shape()[1]);
+    let sq = f.mul(x, x);
+    let sum = f.reduce_sum(&sq, &[1]);
+    let count = f.splat_f(h as f64, &[n], Elem::F32);
+    let mean = f.div(&sum, &count);
+    let eps = f.splat_f(eps, &[n], Elem::F32);
+    let var = f.add(&mean, &eps);
+    let inv = f.rsqrt(&var);
+    let inv = f.broadcast(&inv, &[n, h], &[0]);
+    let y = f.mul(x, &inv);
+    let w = f.broadcast(w, &[n, h], &[1]);
+    f.mul(&y, &w)
+}
+
+/// `x @ w^T` for a Hugging Face linear weight `w` [out, in].
+fn linear(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    f.dot_general(x, w, (&[], &[]), (&[1], &[1]))
+}
+
+/// Rotates `x` [N, heads, D] by per-row angles with `cos`/`sin` [N, D/2].
+fn rope(f: &mut FuncBuilder, x: &Value, cos: &Value, sin: &Value) -> Value {
+    let (n, heads, d) = (x.shape()[0], x.shape()[1], x.shape()[2]);
+    let half = d / 2;
+    let x1 = f.slice(x, &[0, 0, 0], &[n, heads, half]);
+    let x2 = f.slice(x, &[0, 0, half], &[n, heads, d]);
+    let c = f.broadcast(cos, &[n, heads, half], &[0, 2]);
+    let s = f.broadcast(sin, &[n, heads, half], &[0, 2]);
+    let a = f.mul(&x1, &c);
+    let b = f.mul(&x2, &s);
+    let r1 = f.sub(&a, &b);
+    let a = f.mul(&x2, &c);
+    let b = f.mul(&x1, &s);
+    let r2 = f.add(&a, &b);
+    f.concatenate(&[r1, r2], 2)
+}
+
+/// Softmax over the last dimension of `scores`, with `mask` (same shape,
+/// i1; true = visible) applied first. Every row has a visible entry.
+fn masked_softmax(f: &mut FuncBuilder, scores: &Value, mask: &Value) -> Value {
+    let shape = scores.shape().to_vec();
+    let rank = shape.len() as i64;
+    let ninf = f.splat_f(f64::NEG_INFINITY, &shape, Elem::F32);
+    let s = f.select(mask, scores, &ninf);
+    let m = f.reduce_max(&s, &[rank - 1]);
+    let keep: Vec<i64> = (0..rank - 1).collect();
+    let m = f.broadcast(&m, &shape, &keep);
+    let z = f.sub(&s, &m);
+    let e = f.exp(&z);
+    let sum = f.reduce_sum(&e, &[rank - 1]);
+    let sum = f.broadcast(&sum, &shape, &keep);
+    f.div(&e, &sum)
+}
+
+/// SiLU-gated MLP and its residual: `x + down(silu(gate(h)) * up(h))`.
+fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value {
+    let h = rms_norm(f, x, &w.post_norm, m.rms_eps);
+    let g = linear(f, &h, &w.gate);
+    let u = linear(f, &h, &w.up);
+    let sig = f.logistic(&g);
+    let act = f.mul(&g, &sig);
+    let act = f.mul(&act, &u);
+    let d = linear(f, &act, &w.down);
+    f.add(x, &d)
+}
+
+fn scalar_i32(f: &mut FuncBuilder, v: i64) -> Value {
+    f.splat_i32(v as i32, &[])
+}
+
+/// The final norm and the output head: logits [N, V] of the rows of `x`.
+fn head(f: &mut FuncBuilder, m: &LlamaShape, p: &Params, x: &Value) -> Value {
+    let h = rms_norm(f, x, &p.norm, m.rms_eps);
+    linear(f, &h, &p.lm_head)
+}
+
+/// Prefill of one slot: tokens `[t]` (padded; the first `len` are real) at
+/// positions `0..t`, writing the slot's K/V at `[0, t)`. Returns the logits
+/// (or argmax) of the last real token and the updated cache.
+pub fn prefill(m: &LlamaShape, capacity: i64, t: i64, output: Output, name: &str) -> String {
+    assert!(
+        t <= capacity,
+        "prefill bucket {t} exceeds capacity {capacity}"
+    );
+    let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
+    let mut f = FuncBuilder::new(name);
+    let p = declare_params(&mut f, m, capacity);
+    let kv_ty = TensorType::new(&m.kv_shape(capacity), Elem::F32);
+    let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
+    let tokens = f.arg(TensorType::new(&[t], Elem::I32), None);
+    let len = f.arg(TensorType::new(&[], Elem::I32), None);
+
+    f.comment("embeddings and the rotary angles of positions 0..t");
+    let mut x = f.gather_rows(&p.embed, &tokens);
+    let cos = f.slice(&p.cos, &[0, 0], &[t, d / 2]);
+    let sin = f.slice(&p.sin, &[0, 0], &[t, d / 2]);
+    f.comment("causal mask: query i sees keys j <= i");
+    let qi = f.iota(&[t, t], 0);
+    let kj = f.iota(&[t, t], 1);
+    let causal = f.compare(Cmp::Ge, &qi, &kj);
+    let mask = f.broadcast(&causal, &[hkv, g, t, t], &[2, 3]);
+    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, t], Elem::F32);
+    let zero = scalar_i32(&mut f, 0);
+    let one = scalar_i32(&mut f, 1);
+
+    for (l, w) in p.layers.iter().enumerate() {
+        f.comment(&format!("layer {l}: attention"));
+        let h = rms_norm(&mut f, &x, &w.in_norm, m.rms_eps);
+        let q = linear(&mut f, &h, &w.wq);
+        let q = f.reshape(&q, &[t, hq, d]);
+        let q = rope(&mut f, &q, &cos, &sin);
+        let k = linear(&mut f, &h, &w.wk);
+        let k = f.reshape(&k, &[t, hkv, d]);
+        let k = rope(&mut f, &k, &cos, &sin);
+        let v = linear(&mut f, &h, &w.wv);
+        let v = f.reshape(&v, &[t, hkv, d]);
+
+        f.comment(&format!(
+            "layer {l}: write K/V of positions 0..t into the slot's cache"
+        ));
+        let kt = f.transpose(&k, &[1, 0, 2]);
+        let vt = f.transpose(&v, &[1, 0, 2]);
+        let li = scalar_i32(&mut f, l as i64);
+        let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
+        kv = f.dynamic_update_slice(
+            &kv,
+            &k5,
+            &[
+                li.clone(),
+                zero.clone(),
+                zero.clone(),
+                zero.clone(),
+                zero.clone(),
+            ],
+        );
+        let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
+        kv = f.dynamic_update_slice(
+            &kv,
+            &v5,
+            &[li, one.clone(), zero.clone(), zero.clone(), zero.clone()],
+        );
+
+        f.comment(&format!(
+            "layer {l}: grouped-query attention over the prompt"
+        ));
+        let q4 = f.reshape(&q, &[t, hkv, g, d]);
+        let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
+        let q3 = f.reshape(&q4, &[hkv, g * t, d]);
+        let s = f.dot_general(&q3, &kt, (&[0], &[0]), (&[2], &[2]));
+        let s = f.reshape(&s, &[hkv, g, t, t]);
+        let s = f.mul(&s, &scale);
+        let probs = masked_softmax(&mut f, &s, &mask);
+        let probs = f.reshape(&probs, &[hkv, g * t, t]);
+        let o = f.dot_general(&probs, &vt, (&[0], &[0]), (&[2], &[1]));
+        let o = f.reshape(&o, &[hkv, g, t, d]);
+        let o = f.transpose(&o, &[2, 0, 1, 3]);
+        let o = f.reshape(&o, &[t, hq * d]);
+        let o = linear(&mut f, &o, &w.wo);
+        x = f.add(&x, &o);
+        f.comment(&format!("layer {l}: MLP"));
+        x = mlp_block(&mut f, m, &x, w);
+    }
+
+    f.comment("the last real token: row len - 1");
+    let last_index = f.sub(&len, &one);
+    let last = f.dynamic_slice(&x, &[last_index, zero], &[1, m.hidden]);
+    let logits = head(&mut f, m, &p, &last);
+    let logits = f.reshape(&logits, &[m.vocab]);
+    let out = match output {
+        Output::Logits => logits,
+        Output::Argmax => f.argmax_last(&logits),
+    };
+    f.ret(&[out, kv]);
+    f.finish()
+}
+
+/// Ragged decode over `b` slots: one token per slot at that slot's own
+/// position `pos[i]`. Row i writes its K/V at `pos[i]` of cache i and attends
+/// to positions `0..=pos[i]` of that cache only. Returns logits `[b, V]` (or
+/// argmax `[b]`) and the `b` updated caches.
+///
+/// Inactive rows are run with token 0 at position 0 of their own (free) slot:
+/// they cannot affect other rows, and the next prefill of that slot
+/// overwrites what they wrote.
+pub fn decode(m: &LlamaShape, capacity: i64, b: i64, output: Output, name: &str) -> String {
+    let (hq, hkv, g, d, s_cap) = (m.heads, m.kv_heads, m.group(), m.head_dim, capacity);
+    let mut f = FuncBuilder::new(name);
+    let p = declare_params(&mut f, m, capacity);
+    let kv_ty = TensorType::new(&m.kv_shape(capacity), Elem::F32);
+    let mut kvs: Vec<Value> = (0..b)
+        .map(|i| {
+            f.arg(
+                kv_ty.clone(),
+                Some(format!("tf.aliasing_output = {} : i32", i + 1)),
+            )
+        })
+        .collect();
+    let tokens = f.arg(TensorType::new(&[b], Elem::I32), None);
+    let pos = f.arg(TensorType::new(&[b], Elem::I32), None);
+
+    f.comment("embeddings and each row's rotary angles at its own position");
+    let mut x = f.gather_rows(&p.embed, &tokens);
+    let cos = f.gather_rows(&p.cos, &pos);
+    let sin = f.gather_rows(&p.sin, &pos);
+    f.comment("per row: its position as a scalar and its visibility mask (key s <= pos)");
+    let zero = scalar_i32(&mut f, 0);
+    let one = scalar_i32(&mut f, 1);
+    let key_index = f.iota(&[s_cap], 0);
+    let mut row_pos = Vec::new();
+    let mut row_mask = Vec::new();
+    for i in 0..b {
+        let pi = f.slice(&pos, &[i], &[i + 1]);
+        let pi = f.reshape(&pi, &[]);
+        let pb = f.broadcast(&pi, &[s_cap], &[]);
+        let visible = f.compare(Cmp::Le, &key_index, &pb);
+        row_mask.push(f.broadcast(&visible, &[hkv, g, s_cap], &[2]));
+        row_pos.push(pi);
+    }
+    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, s_cap], Elem::F32);
+
+    for (l, w) in p.layers.iter().enumerate() {
+        f.comment(&format!("layer {l}: projections for all rows"));
+        let h = rms_norm(&mut f, &x, &w.in_norm, m.rms_eps);
+        let q = linear(&mut f, &h, &w.wq);
+        let q = f.reshape(&q, &[b, hq, d]);
+        let q = rope(&mut f, &q, &cos, &sin);
+        let k = linear(&mut f, &h, &w.wk);
+        let k = f.reshape(&k, &[b, hkv, d]);
+        let k = rope(&mut f, &k, &cos, &sin);
+        let v = linear(&mut f, &h, &w.wv);
+        let v = f.reshape(&v, &[b, hkv, d]);
+        let li = scalar_i32(&mut f, l as i64);
+
+        let mut rows = Vec::new();
+        for i in 0..b as usize {
+            let ii = i as i64;
+            f.comment(&format!(
+                "layer {l}, row {i}: write K/V at pos, attend to 0..=pos"
+            ));
+            let ki = f.slice(&k, &[ii, 0, 0], &[ii + 1, hkv, d]);
+            let ki = f.reshape(&ki, &[1, 1, hkv, 1, d]);
+            let vi = f.slice(&v, &[ii, 0, 0], &[ii + 1, hkv, d]);
+            let vi = f.reshape(&vi, &[1, 1, hkv, 1, d]);
+            let starts_k = [
+                li.clone(),
+                zero.clone(),
+                zero.clone(),
+                row_pos[i].clone(),
+                zero.clone(),
+            ];
+            kvs[i] = f.dynamic_update_slice(&kvs[i], &ki, &starts_k);
+            let starts_v = [
+                li.clone(),
+                one.clone(),
+                zero.clone(),
+                row_pos[i].clone(),
+                zero.clone(),
+            ];
+            kvs[i] = f.dynamic_update_slice(&kvs[i], &vi, &starts_v);
+
+            let l64 = l as i64;
+            let keys = f.slice(&kvs[i], &[l64, 0, 0, 0, 0], &[l64 + 1, 1, hkv, s_cap, d]);
+            let keys = f.reshape(&keys, &[hkv, s_cap, d]);
+            let vals = f.slice(&kvs[i], &[l64, 1, 0, 0, 0], &[l64 + 1, 2, hkv, s_cap, d]);
+            let vals = f.reshape(&vals, &[hkv, s_cap, d]);
+            let qi = f.slice(&q, &[ii, 0, 0], &[ii + 1, hq, d]);
+            let qi = f.reshape(&qi, &[hkv, g, d]);
+            let s = f.dot_general(&qi, &keys, (&[0], &[0]), (&[2], &[2]));
+            let s = f.mul(&s, &scale);
+            let probs = masked_softmax(&mut f, &s, &row_mask[i]);
+            let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
+            rows.push(f.reshape(&o, &[1, hq * d]));
+        }
+        let attn = f.concatenate(&rows, 0);
+        let o = linear(&mut f, &attn, &w.wo);
+        x = f.add(&x, &o);
+        f.comment(&format!("layer {l}: MLP"));
+        x = mlp_block(&mut f, m, &x, w);
+    }
+
+    let logits = head(&mut f, m, &p, &x);
+    let out = match output {
+        Output::Logits => logits,
+        Output::Argmax => f.argmax_last(&logits),
+    };
+    let mut results = vec![out];
+    results.extend(kvs);
+    f.ret(&results);
+    f.finish()
+}

@@ -1,0 +1,464 @@
+//! From a model config to StableHLO: which graphs a model needs (an
+//! [`EmitPlan`]), their text (built with the typed [`builder`] by [`llama`]),
+//! and the [`Manifest`] that tells the runtime each function's arguments,
+//! shapes and dtypes. Emission is pure text generation: deterministic, no
+//! compiler or device involved, so `iree-llm emit` works offline anywhere.
+//!
+//! Prefill cost follows the prompt through **length buckets**: one prefill
+//! graph per power-of-two token count from 16 up to the context capacity; a
+//! prompt is padded to the smallest bucket that holds it.
+
+pub mod builder;
+pub mod llama;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use llama::{LlamaShape, Output, ParamSpec};
+
+use crate::config::ModelConfig;
+
+/// Version of the graph conventions; bump when the argument layout changes.
+pub const MANIFEST_FORMAT: u32 = 1;
+
+/// The smallest prefill bucket.
+pub const MIN_PREFILL_BUCKET: i64 = 16;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EmitError {
+    #[error("context capacity must be at least 1 token, got {0}")]
+    Capacity(i64),
+    #[error(
+        "context capacity {capacity} exceeds the model's max_position_embeddings \
+         {max}; pass a smaller --context"
+    )]
+    CapacityAboveModel { capacity: i64, max: i64 },
+    #[error("batch size must be at least 1, got {0}")]
+    Batch(i64),
+    #[error("cannot write {}: {source}", path.display())]
+    Io {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("manifest {}: {message}", path.display())]
+    Manifest {
+        path: std::path::PathBuf,
+        message: String,
+    },
+}
+
+impl From<&ModelConfig> for LlamaShape {
+    fn from(c: &ModelConfig) -> Self {
+        LlamaShape {
+            vocab: c.vocab_size as i64,
+            hidden: c.hidden_size as i64,
+            intermediate: c.intermediate_size as i64,
+            layers: c.num_hidden_layers as i64,
+            heads: c.num_attention_heads as i64,
+            kv_heads: c.num_key_value_heads as i64,
+            head_dim: c.head_dim as i64,
+            rms_eps: c.rms_norm_eps,
+            tied_embeddings: c.tie_word_embeddings,
+        }
+    }
+}
+
+/// Which graphs to emit for one model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EmitPlan {
+    /// KV capacity of each slot in tokens (prompt plus generated tokens).
+    pub capacity: i64,
+    /// Batch sizes of the ragged logits decode graphs (e.g. 4 and 8).
+    pub batches: Vec<i64>,
+    /// Prefill length buckets, ascending; the last equals `capacity`.
+    pub prefill_buckets: Vec<i64>,
+    /// Also emit the single-sequence graphs: argmax prefill/decode for the
+    /// greedy path and a batch-1 logits decode.
+    pub single_sequence: bool,
+}
+
+impl EmitPlan {
+    pub fn new(capacity: i64, batches: &[i64]) -> Result<Self, EmitError> {
+        if capacity < 1 {
+            return Err(EmitError::Capacity(capacity));
+        }
+        if let Some(&b) = batches.iter().find(|&&b| b < 1) {
+            return Err(EmitError::Batch(b));
+        }
+        let mut batches = batches.to_vec();
+        batches.sort_unstable();
+        batches.dedup();
+        Ok(EmitPlan {
+            capacity,
+            batches,
+            prefill_buckets: prefill_buckets(capacity),
+            single_sequence: true,
+        })
+    }
+
+    /// Checks the plan against the model (capacity within its positions).
+    pub fn check(&self, config: &ModelConfig) -> Result<(), EmitError> {
+        let max = config.max_position_embeddings as i64;
+        if self.capacity > max {
+            return Err(EmitError::CapacityAboveModel {
+                capacity: self.capacity,
+                max,
+            });
+        }
+        Ok(())
+    }
+
+    /// The smallest prefill bucket holding `tokens` tokens.
+    pub fn bucket_for(&self, tokens: usize) -> Option<i64> {
+        self.prefill_buckets
+            .iter()
+            .copied()
+            .find(|&b| b >= tokens as i64)
+    }
+}
+
+/// Powers of two from [`MIN_PREFILL_BUCKET`] below `capacity`, then `capacity`.
+pub fn prefill_buckets(capacity: i64) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut b = MIN_PREFILL_BUCKET;
+    while b < capacity {
+        out.push(b);
+        b *= 2;
+    }
+    out.push(capacity);
+    out
+}
+
+/// What a graph computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum GraphKind {
+    /// One slot's prompt, padded to `tokens`.
+    Prefill { tokens: i64, output: Output },
+    /// One token for each of `batch` slots.
+    Decode { batch: i64, output: Output },
+}
+
+impl GraphKind {
+    /// The function (and module) name, e.g. `prefill_logits_t64`,
+    /// `decode_ragged_logits_b8`, `decode_argmax_b1`.
+    pub fn name(&self) -> String {
+        match *self {
+            GraphKind::Prefill { tokens, output } => format!("prefill_{}_t{tokens}", output.name()),
+            GraphKind::Decode {
+                batch,
+                output: Output::Logits,
+            } => format!("decode_ragged_logits_b{batch}"),
+            GraphKind::Decode {
+                batch,
+                output: Output::Argmax,
+            } => format!("decode_argmax_b{batch}"),
+        }
+    }
+
+    /// Number of KV cache arguments (and aliased results).
+    pub fn kv_count(&self) -> usize {
+        match *self {
+            GraphKind::Prefill { .. } => 1,
+            GraphKind::Decode { batch, .. } => batch as usize,
+        }
+    }
+}
+
+/// One emitted graph: a module named after its function.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub kind: GraphKind,
+    pub mlir: String,
+}
+
+impl Graph {
+    pub fn name(&self) -> String {
+        self.kind.name()
+    }
+
+    /// The runtime name of the entry point: `module.function`.
+    pub fn entry(&self) -> String {
+        let n = self.name();
+        format!("{n}.{n}")
+    }
+}
+
+/// All graphs of `plan` for model `m`.
+pub fn emit_graphs(m: &LlamaShape, plan: &EmitPlan) -> Vec<Graph> {
+    plan_kinds(plan)
+        .into_iter()
+        .map(|kind| emit_graph(m, plan.capacity, kind))
+        .collect()
+}
+
+/// The graph kinds `plan` calls for, in a stable order.
+pub fn plan_kinds(plan: &EmitPlan) -> Vec<GraphKind> {
+    let mut kinds = Vec::new();
+    for &tokens in &plan.prefill_buckets {
+        kinds.push(GraphKind::Prefill {
+            tokens,
+            output: Output::Logits,
+        });
+    }
+    for &batch in &plan.batches {
+        kinds.push(GraphKind::Decode {
+            batch,
+            output: Output::Logits,
+        });
+    }
+    if plan.single_sequence {
+        for &tokens in &plan.prefill_buckets {
+            kinds.push(GraphKind::Prefill {
+                tokens,
+                output: Output::Argmax,
+            });
+        }
+        kinds.push(GraphKind::Decode {
+            batch: 1,
+            output: Output::Argmax,
+        });
+        if !plan.batches.contains(&1) {
+            kinds.push(GraphKind::Decode {
+                batch: 1,
+                output: Output::Logits,
+            });
+        }
+    }
+    kinds
+}
+
+/// Emits one graph as a complete MLIR module.
+pub fn emit_graph(m: &LlamaShape, capacity: i64, kind: GraphKind) -> Graph {
+    let name = kind.name();
+    let func = match kind {
+        GraphKind::Prefill { tokens, output } => llama::prefill(m, capacity, tokens, output, &name),
+        GraphKind::Decode { batch, output } => llama::decode(m, capacity, batch, output, &name),
+    };
+    let header = format!(
+        "{name}: emitted by iree-llm {} (graph format {MANIFEST_FORMAT}).\n\
+         Llama: vocab {}, hidden {}, layers {}, heads {}/{} kv, head_dim {}, context {capacity}.",
+        env!("CARGO_PKG_VERSION"),
+        m.vocab,
+        m.hidden,
+        m.layers,
+        m.heads,
+        m.kv_heads,
+        m.head_dim
+    );
+    Graph {
+        kind,
+        mlir: builder::module(&name, &header, &[func]),
+    }
+}
+
+/// A tensor argument or result in the manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TensorSpec {
+    pub name: String,
+    pub shape: Vec<i64>,
+    pub dtype: String,
+    /// For an argument: the index of the result written into its buffer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aliased_result: Option<usize>,
+}
+
+/// One function of the manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionSpec {
+    pub name: String,
+    /// MLIR file, relative to the manifest.
+    pub file: String,
+    /// `module.function` to call at run time.
+    pub entry: String,
+    #[serde(flatten)]
+    pub kind: GraphKind,
+    /// Arguments after the shared parameters, in order.
+    pub inputs: Vec<TensorSpec>,
+    pub results: Vec<TensorSpec>,
+}
+
+/// Everything the runtime needs to call the emitted graphs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: u32,
+    pub model: LlamaShape,
+    pub plan: EmitPlan,
+    /// Shape of one slot's KV cache (f32).
+    pub kv_shape: Vec<i64>,
+    /// Leading arguments of every function, in order (all f32).
+    pub params: Vec<ParamSpec>,
+    pub functions: Vec<FunctionSpec>,
+}
+
+fn t(name: &str, shape: Vec<i64>, dtype: &str) -> TensorSpec {
+    TensorSpec {
+        name: name.to_string(),
+        shape,
+        dtype: dtype.to_string(),
+        aliased_result: None,
+    }
+}
+
+impl Manifest {
+    pub fn new(m: &LlamaShape, plan: &EmitPlan) -> Self {
+        let kv_shape = m.kv_shape(plan.capacity);
+        let functions = plan_kinds(plan)
+            .into_iter()
+            .map(|kind| {
+                let name = kind.name();
+                let kv = |i: usize, result: usize| TensorSpec {
+                    aliased_result: Some(result),
+                    ..t(&format!("kv{i}"), kv_shape.clone(), "f32")
+                };
+                let (inputs, results) = match kind {
+                    GraphKind::Prefill { tokens, output } => {
+                        let out = match output {
+                            Output::Logits => t("logits", vec![m.vocab], "f32"),
+                            Output::Argmax => t("token", vec![], "i32"),
+                        };
+                        (
+                            vec![
+                                kv(0, 1),
+                                t("tokens", vec![tokens], "i32"),
+                                t("length", vec![], "i32"),
+                            ],
+                            vec![out, t("kv0", kv_shape.clone(), "f32")],
+                        )
+                    }
+                    GraphKind::Decode { batch, output } => {
+                        let b = batch as usize;
+                        let mut inputs: Vec<TensorSpec> = (0..b).map(|i| kv(i, i + 1)).collect();
+                        inputs.push(t("tokens", vec![batch], "i32"));
+                        inputs.push(t("positions", vec![batch], "i32"));
+                        let out = match output {
+                            Output::Logits => t("logits", vec![batch, m.vocab], "f32"),
+                            Output::Argmax => t("tokens", vec![batch], "i32"),
+                        };
+                        let mut results = vec![out];
+                        results
+                            .extend((0..b).map(|i| t(&format!("kv{i}"), kv_shape.clone(), "f32")));
+                        (inputs, results)
+                    }
+                };
+                FunctionSpec {
+                    file: format!("{name}.mlir"),
+                    entry: format!("{name}.{name}"),
+                    name,
+                    kind,
+                    inputs,
+                    results,
+                }
+            })
+            .collect();
+        Manifest {
+            format: MANIFEST_FORMAT,
+            model: m.clone(),
+            plan: plan.clone(),
+            kv_shape,
+            params: llama::param_specs(m, plan.capacity),
+            functions,
+        }
+    }
+
+    pub fn function(&self, kind: GraphKind) -> Option<&FunctionSpec> {
+        self.functions.iter().find(|f| f.kind == kind)
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("manifest serializes");
+        s.push('\n');
+        s
+    }
+
+    pub fn read(path: &Path) -> Result<Self, EmitError> {
+        let text = std::fs::read_to_string(path).map_err(|source| EmitError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| EmitError::Manifest {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        if manifest.format != MANIFEST_FORMAT {
+            return Err(EmitError::Manifest {
+                path: path.to_path_buf(),
+                message: format!(
+                    "graph format {} is not the {MANIFEST_FORMAT} this build understands; re-emit the graphs",
+                    manifest.format
+                ),
+            });
+        }
+        Ok(manifest)
+    }
+}
+
+/// Writes every graph of `plan` and `manifest.json` into `out`.
+pub fn write_dir(m: &LlamaShape, plan: &EmitPlan, out: &Path) -> Result<Manifest, EmitError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| EmitError::Io { path, source }
+    };
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    let manifest = Manifest::new(m, plan);
+    for graph in emit_graphs(m, plan) {
+        let path = out.join(format!("{}.mlir", graph.name()));
+        std::fs::write(&path, &graph.mlir).map_err(io(&path))?;
+    }
+    let path = out.join("manifest.json");
+    std::fs::write(&path, manifest.to_json()).map_err(io(&path))?;
+    Ok(manifest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_double_from_16_and_end_at_capacity() {
+        assert_eq!(prefill_buckets(256), vec![16, 32, 64, 128, 256]);
+        assert_eq!(prefill_buckets(100), vec![16, 32, 64, 100]);
+        assert_eq!(prefill_buckets(8), vec![8]);
+        let plan = EmitPlan::new(100, &[4]).unwrap();
+        assert_eq!(plan.bucket_for(1), Some(16));
+        assert_eq!(plan.bucket_for(17), Some(32));
+        assert_eq!(plan.bucket_for(100), Some(100));
+        assert_eq!(plan.bucket_for(101), None);
+    }
+
+    #[test]
+    fn graph_names_follow_the_design() {
+        let n = |k: GraphKind| k.name();
+        assert_eq!(
+            n(GraphKind::Prefill {
+                tokens: 64,
+                output: Output::Logits
+            }),
+            "prefill_logits_t64"
+        );
+        assert_eq!(
+            n(GraphKind::Decode {
+                batch: 8,
+                output: Output::Logits
+            }),
+            "decode_ragged_logits_b8"
+        );
+        assert_eq!(
+            n(GraphKind::Decode {
+                batch: 1,
+                output: Output::Argmax
+            }),
+            "decode_argmax_b1"
+        );
+    }
+
+    #[test]
+    fn bad_plans_are_refused() {
+        assert!(matches!(
+            EmitPlan::new(0, &[4]),
+            Err(EmitError::Capacity(0))
+        ));
+        assert!(matches!(EmitPlan::new(64, &[0]), Err(EmitError::Batch(0))));
+    }
+}

@@ -1,0 +1,449 @@
+//! A model resident on one device: the graphs it needs compiled (through the
+//! module cache) and loaded into a session, its weights and RoPE tables
+//! uploaded once, and typed calls for prefill and decode over per-slot KV
+//! caches that stay on the device. Every bound is checked on the host before
+//! any device work, because `dynamic_update_slice` clamps out-of-range
+//! positions silently.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::compile::{CompileError, Compiler, ModuleCache, Target};
+use crate::config::{ConfigError, ModelConfig};
+use crate::emit::{self, EmitError, EmitPlan, GraphKind, LlamaShape, Manifest, Output};
+use crate::runtime::{Buffer, DType, Function, Instance, RuntimeError, Session};
+use crate::types::{DeviceUri, TokenId};
+use crate::weights::{DType as WeightDType, Weights, WeightsError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Weights(#[from] WeightsError),
+    #[error(transparent)]
+    Emit(#[from] EmitError),
+    #[error(transparent)]
+    Compile(#[from] CompileError),
+    #[error(transparent)]
+    Runtime(#[from] RuntimeError),
+    #[error("the prompt is empty; give at least one token")]
+    EmptyPrompt,
+    #[error(
+        "{needed} tokens do not fit the context capacity of {capacity} tokens per slot; \
+         shorten the prompt or max_tokens, or load the model with a larger --context"
+    )]
+    ContextOverflow { needed: usize, capacity: usize },
+    #[error("token id {token} is outside the vocabulary of {vocab} tokens")]
+    TokenOutOfRange { token: u32, vocab: usize },
+    #[error("graph {0} is not loaded on this device; load the model with it")]
+    GraphNotLoaded(String),
+    #[error("{0}")]
+    InvalidCall(String),
+}
+
+pub type Result<T> = std::result::Result<T, ModelError>;
+
+/// Observer of slow loading steps (compiling, uploading), e.g. progress bars.
+pub trait LoadProgress {
+    fn begin(&self, stage: &str, total: u64);
+    fn advance(&self, n: u64);
+    fn end(&self);
+}
+
+/// A [`LoadProgress`] that shows nothing.
+pub struct Quiet;
+
+impl LoadProgress for Quiet {
+    fn begin(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+    fn end(&self) {}
+}
+
+/// How long loading took, and whether the compiler had to run.
+#[derive(Clone, Debug, Default)]
+pub struct LoadStats {
+    pub modules: usize,
+    pub modules_compiled: usize,
+    pub compile_time: Duration,
+    pub upload_time: Duration,
+    pub weight_bytes: usize,
+}
+
+/// What to load.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    pub device: DeviceUri,
+    pub plan: EmitPlan,
+    /// The graphs to compile and load.
+    pub graphs: Vec<GraphKind>,
+    pub cache: ModuleCache,
+    pub target: Target,
+}
+
+impl LoadOptions {
+    /// Graphs of the batched engine: logits prefill buckets and the ragged
+    /// decode of `batch` slots.
+    pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
+        let mut graphs: Vec<GraphKind> = plan
+            .prefill_buckets
+            .iter()
+            .map(|&tokens| GraphKind::Prefill {
+                tokens,
+                output: Output::Logits,
+            })
+            .collect();
+        graphs.push(GraphKind::Decode {
+            batch,
+            output: Output::Logits,
+        });
+        Self::with_graphs(device, plan, graphs)
+    }
+
+    /// Graphs of the single-sequence greedy path: argmax prefill buckets and
+    /// argmax decode of one slot.
+    pub fn single_argmax(device: DeviceUri, plan: EmitPlan) -> Self {
+        let mut graphs: Vec<GraphKind> = plan
+            .prefill_buckets
+            .iter()
+            .map(|&tokens| GraphKind::Prefill {
+                tokens,
+                output: Output::Argmax,
+            })
+            .collect();
+        graphs.push(GraphKind::Decode {
+            batch: 1,
+            output: Output::Argmax,
+        });
+        Self::with_graphs(device, plan, graphs)
+    }
+
+    pub fn with_graphs(device: DeviceUri, plan: EmitPlan, graphs: Vec<GraphKind>) -> Self {
+        let target = Target::new(device.kind());
+        LoadOptions {
+            device,
+            plan,
+            graphs,
+            cache: ModuleCache::default_location(),
+            target,
+        }
+    }
+}
+
+/// One slot's KV cache, resident on the device.
+pub struct KvCache {
+    buffer: Option<Buffer>,
+}
+
+impl KvCache {
+    /// Identity of the device allocation (stable across in-place updates).
+    pub fn storage_id(&self) -> u64 {
+        self.buffer.as_ref().map(|b| b.storage_id()).unwrap_or(0)
+    }
+
+    pub fn buffer(&self) -> &Buffer {
+        self.buffer
+            .as_ref()
+            .expect("KV buffer present between calls")
+    }
+}
+
+/// Output of a prefill.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PrefillOut {
+    Logits(Vec<f32>),
+    Token(TokenId),
+}
+
+/// A model loaded on a device.
+pub struct DeviceModel {
+    session: Session,
+    config: ModelConfig,
+    manifest: Manifest,
+    params: Vec<Buffer>,
+    functions: HashMap<GraphKind, Function>,
+    stats: LoadStats,
+}
+
+impl DeviceModel {
+    /// Loads the model in `dir` onto `opts.device`: compiles (or finds in the
+    /// cache) each requested graph, uploads weights and RoPE tables.
+    pub fn load(
+        instance: &Instance,
+        dir: &Path,
+        opts: &LoadOptions,
+        progress: &dyn LoadProgress,
+    ) -> Result<Self> {
+        let config = ModelConfig::from_dir(dir)?;
+        opts.plan.check(&config)?;
+        let weights = Weights::open(dir, &config)?;
+        let shape = LlamaShape::from(&config);
+        let manifest = Manifest::new(&shape, &opts.plan);
+        let mut session = instance.open(&opts.device)?;
+        let mut stats = LoadStats::default();
+
+        // Graphs: emitted in memory from the config, compiled through the cache.
+        let compiler = Compiler::locate()?;
+        let start = Instant::now();
+        progress.begin("compiling graphs", opts.graphs.len() as u64);
+        let mut functions = HashMap::new();
+        for &kind in &opts.graphs {
+            let graph = emit::emit_graph(&shape, opts.plan.capacity, kind);
+            let module =
+                opts.cache
+                    .get_or_compile(&compiler, &opts.target, &graph.name(), &graph.mlir)?;
+            session.load_module(&module.path)?;
+            functions.insert(kind, session.function(&graph.entry())?);
+            stats.modules += 1;
+            stats.modules_compiled += usize::from(!module.hit);
+            progress.advance(1);
+        }
+        progress.end();
+        stats.compile_time = start.elapsed();
+
+        // Parameters, in the manifest's order.
+        let start = Instant::now();
+        let (cos, sin) =
+            emit::llama::rope_tables(&config.rope_inv_freq(), opts.plan.capacity as usize);
+        let total: u64 = manifest
+            .params
+            .iter()
+            .map(|p| p.shape.iter().product::<i64>() as u64 * 4)
+            .sum();
+        progress.begin("uploading weights", total);
+        let mut params = Vec::with_capacity(manifest.params.len());
+        for spec in &manifest.params {
+            let buffer = match spec.name.as_str() {
+                "rope.cos" => session.upload(&spec.shape, &cos)?,
+                "rope.sin" => session.upload(&spec.shape, &sin)?,
+                name => {
+                    let view = weights.tensor(name)?;
+                    if view.dtype == WeightDType::F32 {
+                        session.upload_bytes(DType::F32, &spec.shape, view.data)?
+                    } else {
+                        session.upload(&spec.shape, &view.to_f32())?
+                    }
+                }
+            };
+            stats.weight_bytes += buffer.byte_length();
+            progress.advance(buffer.byte_length() as u64);
+            params.push(buffer);
+        }
+        progress.end();
+        stats.upload_time = start.elapsed();
+
+        Ok(DeviceModel {
+            session,
+            config,
+            manifest,
+            params,
+            functions,
+            stats,
+        })
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.config
+    }
+
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    pub fn device(&self) -> &DeviceUri {
+        self.session.device()
+    }
+
+    pub fn stats(&self) -> &LoadStats {
+        &self.stats
+    }
+
+    /// Tokens per slot: prompt plus generated tokens must fit.
+    pub fn capacity(&self) -> usize {
+        self.manifest.plan.capacity as usize
+    }
+
+    pub fn vocab(&self) -> usize {
+        self.config.vocab_size
+    }
+
+    /// Whether a graph is loaded.
+    pub fn has(&self, kind: GraphKind) -> bool {
+        self.functions.contains_key(&kind)
+    }
+
+    /// A fresh zero-filled KV cache for one slot.
+    pub fn new_kv(&self) -> Result<KvCache> {
+        Ok(KvCache {
+            buffer: Some(self.session.zeros(DType::F32, &self.manifest.kv_shape)?),
+        })
+    }
+
+    /// Copies a slot's cache to the host (for tests and debugging).
+    pub fn read_kv(&self, kv: &KvCache) -> Result<Vec<f32>> {
+        Ok(self.session.read::<f32>(kv.buffer())?)
+    }
+
+    /// Refuses a request that cannot fit: `prompt + max_new` tokens must fit
+    /// the capacity (the last generated token is never written to the cache,
+    /// but counting it keeps the rule simple to state).
+    pub fn check_fits(&self, prompt: usize, max_new: usize) -> Result<()> {
+        if prompt == 0 {
+            return Err(ModelError::EmptyPrompt);
+        }
+        let needed = prompt + max_new;
+        if needed > self.capacity() {
+            return Err(ModelError::ContextOverflow {
+                needed,
+                capacity: self.capacity(),
+            });
+        }
+        Ok(())
+    }
+
+    fn check_tokens(&self, tokens: &[TokenId]) -> Result<()> {
+        if let Some(t) = tokens.iter().find(|t| t.index() >= self.vocab()) {
+            return Err(ModelError::TokenOutOfRange {
+                token: t.0,
+                vocab: self.vocab(),
+            });
+        }
+        Ok(())
+    }
+
+    fn function(&self, kind: GraphKind) -> Result<&Function> {
+        self.functions
+            .get(&kind)
+            .ok_or_else(|| ModelError::GraphNotLoaded(kind.name()))
+    }
+
+    /// Runs the prompt of one slot from position 0, writing its K/V into
+    /// `kv` on the device. Returns the logits or argmax of the last token.
+    pub fn prefill(
+        &self,
+        kv: &mut KvCache,
+        tokens: &[TokenId],
+        output: Output,
+    ) -> Result<PrefillOut> {
+        self.check_fits(tokens.len(), 0)?;
+        self.check_tokens(tokens)?;
+        let bucket =
+            self.manifest
+                .plan
+                .bucket_for(tokens.len())
+                .ok_or(ModelError::ContextOverflow {
+                    needed: tokens.len(),
+                    capacity: self.capacity(),
+                })?;
+        let function = self.function(GraphKind::Prefill {
+            tokens: bucket,
+            output,
+        })?;
+        let mut padded: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
+        padded.resize(bucket as usize, 0);
+        let ids = self.session.upload(&[bucket], &padded)?;
+        let len = self.session.upload(&[], &[tokens.len() as i32])?;
+        let mut outputs = self.call_with_kv(function, std::slice::from_mut(kv), &[&ids, &len])?;
+        let out = outputs.remove(0);
+        Ok(match output {
+            Output::Logits => PrefillOut::Logits(self.session.read::<f32>(&out)?),
+            Output::Argmax => PrefillOut::Token(TokenId(self.session.read::<i32>(&out)?[0] as u32)),
+        })
+    }
+
+    /// One decode step over `kvs.len()` slots (the batch of a loaded decode
+    /// graph): row i feeds `tokens[i]` at `positions[i]` of cache i. Logits
+    /// `[batch, vocab]` are written to `logits` (resized as needed).
+    pub fn decode_logits(
+        &self,
+        kvs: &mut [KvCache],
+        tokens: &[TokenId],
+        positions: &[usize],
+        logits: &mut Vec<f32>,
+    ) -> Result<()> {
+        let out = self.decode(kvs, tokens, positions, Output::Logits)?;
+        logits.resize(kvs.len() * self.vocab(), 0.0);
+        self.session.read_into(&out, 0, logits)?;
+        Ok(())
+    }
+
+    /// Like [`decode_logits`](Self::decode_logits) but returns each row's
+    /// argmax token (lowest id on ties), computed on the device.
+    pub fn decode_argmax(
+        &self,
+        kvs: &mut [KvCache],
+        tokens: &[TokenId],
+        positions: &[usize],
+    ) -> Result<Vec<TokenId>> {
+        let out = self.decode(kvs, tokens, positions, Output::Argmax)?;
+        Ok(self
+            .session
+            .read::<i32>(&out)?
+            .into_iter()
+            .map(|t| TokenId(t as u32))
+            .collect())
+    }
+
+    fn decode(
+        &self,
+        kvs: &mut [KvCache],
+        tokens: &[TokenId],
+        positions: &[usize],
+        output: Output,
+    ) -> Result<Buffer> {
+        let batch = kvs.len();
+        if tokens.len() != batch || positions.len() != batch {
+            return Err(ModelError::InvalidCall(format!(
+                "decode of {batch} slots got {} tokens and {} positions",
+                tokens.len(),
+                positions.len()
+            )));
+        }
+        self.check_tokens(tokens)?;
+        if let Some(&p) = positions.iter().find(|&&p| p >= self.capacity()) {
+            return Err(ModelError::ContextOverflow {
+                needed: p + 1,
+                capacity: self.capacity(),
+            });
+        }
+        let function = self.function(GraphKind::Decode {
+            batch: batch as i64,
+            output,
+        })?;
+        let ids: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
+        let pos: Vec<i32> = positions.iter().map(|&p| p as i32).collect();
+        let ids = self.session.upload(&[batch as i64], &ids)?;
+        let pos = self.session.upload(&[batch as i64], &pos)?;
+        let mut outputs = self.call_with_kv(function, kvs, &[&ids, &pos])?;
+        Ok(outputs.remove(0))
+    }
+
+    /// Calls `function` with the parameters, the caches and `rest`; the
+    /// aliased cache results replace the caches' buffers. Returns the
+    /// remaining (non-cache) results.
+    fn call_with_kv(
+        &self,
+        function: &Function,
+        kvs: &mut [KvCache],
+        rest: &[&Buffer],
+    ) -> Result<Vec<Buffer>> {
+        let mut args: Vec<&Buffer> = self.params.iter().collect();
+        args.extend(kvs.iter().map(|kv| kv.buffer()));
+        args.extend_from_slice(rest);
+        let mut outputs = self.session.call(function, &args)?;
+        if outputs.len() != 1 + kvs.len() {
+            return Err(ModelError::InvalidCall(format!(
+                "{} returned {} results, expected {}",
+                function.name(),
+                outputs.len(),
+                1 + kvs.len()
+            )));
+        }
+        let new_kvs = outputs.split_off(1);
+        for (kv, buffer) in kvs.iter_mut().zip(new_kvs) {
+            kv.buffer = Some(buffer);
+        }
+        Ok(outputs)
+    }
+}

@@ -1,0 +1,339 @@
+//! The emitted graphs compute what the model computes: compared on
+//! local-task with the independent f64 reference forward pass
+//! (`iree_llm::reference`), for logits, greedy decoding, ragged batches and
+//! bf16 weights; and the KV cache stays in its device buffer.
+
+mod common;
+
+use common::{load, prompt, relative_error};
+use iree_llm::config::ModelConfig;
+use iree_llm::emit::{GraphKind, Output, prefill_buckets};
+use iree_llm::model::{DeviceModel, ModelError, PrefillOut};
+use iree_llm::reference::Reference;
+use iree_llm::types::TokenId;
+use iree_llm::weights::{DType as WeightDType, Weights};
+
+const CAPACITY: i64 = 64;
+
+fn prefill_kinds(output: Output) -> Vec<GraphKind> {
+    prefill_buckets(CAPACITY)
+        .into_iter()
+        .map(|tokens| GraphKind::Prefill { tokens, output })
+        .collect()
+}
+
+fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
+    let mut g = prefill_kinds(Output::Logits);
+    g.extend(batches.iter().map(|&batch| GraphKind::Decode {
+        batch,
+        output: Output::Logits,
+    }));
+    g
+}
+
+fn argmax_graphs() -> Vec<GraphKind> {
+    let mut g = prefill_kinds(Output::Argmax);
+    g.push(GraphKind::Decode {
+        batch: 1,
+        output: Output::Argmax,
+    });
+    g
+}
+
+fn reference(dir: &std::path::Path) -> Reference {
+    let cfg = ModelConfig::from_dir(dir).unwrap();
+    let w = Weights::open(dir, &cfg).unwrap();
+    Reference::new(&cfg, &w).unwrap()
+}
+
+fn prefill_logits(
+    model: &DeviceModel,
+    kv: &mut iree_llm::model::KvCache,
+    tokens: &[TokenId],
+) -> Vec<f32> {
+    match model.prefill(kv, tokens, Output::Logits).unwrap() {
+        PrefillOut::Logits(l) => l,
+        other => panic!("expected logits, got {other:?}"),
+    }
+}
+
+fn host_argmax(logits: &[f32]) -> TokenId {
+    let mut best = 0;
+    for (i, v) in logits.iter().enumerate() {
+        if *v > logits[best] {
+            best = i;
+        }
+    }
+    TokenId(best as u32)
+}
+
+#[test]
+fn prefill_and_decode_logits_match_the_f64_reference() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let reference = reference(&dir);
+    let model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
+    let vocab = model.vocab();
+    let mut worst = 0f64;
+    for (len, seed) in [(1, 1), (7, 2), (16, 3), (17, 4), (33, 5)] {
+        let tokens = prompt(len, seed, vocab);
+        let mut kv = model.new_kv().unwrap();
+        let mut seq = reference.new_sequence();
+        let want = seq.forward(&reference, &tokens).unwrap();
+        let got = prefill_logits(&model, &mut kv, &tokens);
+        let err = relative_error(&got, &want);
+        assert!(
+            err <= 1e-4,
+            "prefill of {len} tokens: relative error {err:.2e}"
+        );
+        worst = worst.max(err);
+        let mut next = host_argmax(&got);
+        let mut logits = Vec::new();
+        for step in 0..8 {
+            let pos = len + step;
+            model
+                .decode_logits(std::slice::from_mut(&mut kv), &[next], &[pos], &mut logits)
+                .unwrap();
+            let want = seq.forward(&reference, &[next]).unwrap();
+            let err = relative_error(&logits, &want);
+            assert!(
+                err <= 1e-4,
+                "decode at position {pos}: relative error {err:.2e}"
+            );
+            worst = worst.max(err);
+            next = host_argmax(&logits);
+        }
+    }
+    eprintln!("worst relative error vs the f64 reference: {worst:.2e}");
+}
+
+/// Greedy decoding on the device's argmax graphs, `n` tokens.
+fn device_greedy(model: &DeviceModel, tokens: &[TokenId], n: usize) -> Vec<TokenId> {
+    let mut kv = model.new_kv().unwrap();
+    let PrefillOut::Token(mut next) = model.prefill(&mut kv, tokens, Output::Argmax).unwrap()
+    else {
+        panic!("argmax prefill returned logits")
+    };
+    let mut out = vec![next];
+    for step in 1..n {
+        let pos = tokens.len() + step - 1;
+        next = model
+            .decode_argmax(std::slice::from_mut(&mut kv), &[next], &[pos])
+            .unwrap()[0];
+        out.push(next);
+    }
+    out
+}
+
+#[test]
+fn greedy_decoding_matches_the_reference_for_gqa_tied_and_llama3_configs() {
+    let configs = [
+        (
+            "tiny (GQA 4:2, llama3 rope, untied)",
+            common::tiny_dir(WeightDType::F32),
+        ),
+        (
+            "tied embeddings, MHA, plain rope",
+            common::variant_dir("tied-mha", &common::tied_mha_config(), WeightDType::F32),
+        ),
+        (
+            "one KV head, 3 layers, llama3 x32",
+            common::variant_dir(
+                "gqa1-llama3",
+                &common::gqa_llama3_config(),
+                WeightDType::F32,
+            ),
+        ),
+    ];
+    for (name, dir) in configs {
+        let reference = reference(&dir);
+        let model = load(&dir, "local-task", CAPACITY, argmax_graphs());
+        for (len, seed) in [(3, 11), (9, 12), (20, 13)] {
+            let tokens = prompt(len, seed, model.vocab());
+            let want = reference.greedy(&tokens, 32).unwrap();
+            let got = device_greedy(&model, &tokens, 32);
+            assert_eq!(got, want, "{name}: prompt of {len} tokens");
+        }
+    }
+}
+
+/// Runs each prompt alone through the batch-1 logits graphs: `steps` greedy
+/// tokens and the logits each was chosen from.
+fn single_sequence(
+    model: &DeviceModel,
+    tokens: &[TokenId],
+    steps: usize,
+) -> (Vec<TokenId>, Vec<Vec<f32>>) {
+    let mut kv = model.new_kv().unwrap();
+    let mut logits = prefill_logits(model, &mut kv, tokens);
+    let mut out = Vec::new();
+    let mut all = Vec::new();
+    for step in 0..steps {
+        let next = host_argmax(&logits);
+        out.push(next);
+        all.push(logits.clone());
+        model
+            .decode_logits(
+                std::slice::from_mut(&mut kv),
+                &[next],
+                &[tokens.len() + step],
+                &mut logits,
+            )
+            .unwrap();
+    }
+    (out, all)
+}
+
+#[test]
+fn ragged_decode_reproduces_each_slots_single_sequence_result() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4, 8]));
+    let vocab = model.vocab();
+    let steps = 12;
+    for batch in [4usize, 8] {
+        // Different prompt lengths put every row at its own position; the
+        // last row of each batch stays inactive.
+        let prompts: Vec<Vec<TokenId>> = (0..batch - 1)
+            .map(|i| prompt(2 + 5 * i, 40 + i as u32, vocab))
+            .collect();
+        let singles: Vec<_> = prompts
+            .iter()
+            .map(|p| single_sequence(&model, p, steps))
+            .collect();
+
+        let mut kvs: Vec<_> = (0..batch).map(|_| model.new_kv().unwrap()).collect();
+        let mut next = vec![TokenId(0); batch];
+        let mut pos = vec![0usize; batch];
+        let mut got_tokens = vec![Vec::new(); batch - 1];
+        let mut got_logits: Vec<Vec<Vec<f32>>> = vec![Vec::new(); batch - 1];
+        for (i, p) in prompts.iter().enumerate() {
+            let logits = prefill_logits(&model, &mut kvs[i], p);
+            next[i] = host_argmax(&logits);
+            pos[i] = p.len();
+            got_tokens[i].push(next[i]);
+            got_logits[i].push(logits);
+        }
+        let mut logits = Vec::new();
+        for _ in 1..steps {
+            model
+                .decode_logits(&mut kvs, &next, &pos, &mut logits)
+                .unwrap();
+            for i in 0..batch - 1 {
+                let row = &logits[i * vocab..(i + 1) * vocab];
+                next[i] = host_argmax(row);
+                pos[i] += 1;
+                got_tokens[i].push(next[i]);
+                got_logits[i].push(row.to_vec());
+            }
+        }
+        for i in 0..batch - 1 {
+            assert_eq!(
+                got_tokens[i], singles[i].0,
+                "B={batch} row {i}: tokens differ from the single sequence"
+            );
+            for (step, (a, b)) in got_logits[i].iter().zip(&singles[i].1).enumerate() {
+                let b64: Vec<f64> = b.iter().map(|&v| v as f64).collect();
+                let err = relative_error(a, &b64);
+                assert!(
+                    err <= 1e-5,
+                    "B={batch} row {i} step {step}: logits differ by {err:.2e}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let reference = reference(&dir);
+    let model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
+    for (len, seed) in [(5, 21), (30, 22)] {
+        let tokens = prompt(len, seed, model.vocab());
+        let mut kv = model.new_kv().unwrap();
+        let got = prefill_logits(&model, &mut kv, &tokens);
+        let want = reference.logits(&tokens).unwrap();
+        let err = relative_error(&got, &want);
+        assert!(
+            err <= 1e-4,
+            "bf16 prefill of {len}: relative error {err:.2e}"
+        );
+    }
+}
+
+#[test]
+fn the_kv_cache_keeps_its_device_buffer_across_calls() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4]));
+    let mut kvs: Vec<_> = (0..4).map(|_| model.new_kv().unwrap()).collect();
+    let ids: Vec<u64> = kvs.iter().map(|k| k.storage_id()).collect();
+    prefill_logits(&model, &mut kvs[2], &prompt(10, 1, model.vocab()));
+    let mut logits = Vec::new();
+    for step in 0..5 {
+        model
+            .decode_logits(
+                &mut kvs,
+                &[TokenId(1); 4],
+                &[10 + step, 0, 10 + step, 3],
+                &mut logits,
+            )
+            .unwrap();
+    }
+    let after: Vec<u64> = kvs.iter().map(|k| k.storage_id()).collect();
+    assert_eq!(ids, after, "a cache moved to a new device buffer");
+}
+
+#[test]
+fn requests_that_do_not_fit_are_refused_before_any_device_work() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let model = load(&dir, "local-sync", CAPACITY, logits_graphs(&[1]));
+    let vocab = model.vocab();
+    let mut kv = model.new_kv().unwrap();
+    prefill_logits(&model, &mut kv, &prompt(8, 3, vocab));
+    let before = model.read_kv(&kv).unwrap();
+
+    assert!(matches!(
+        model.check_fits(60, 5),
+        Err(ModelError::ContextOverflow {
+            needed: 65,
+            capacity: 64
+        })
+    ));
+    assert!(model.check_fits(60, 4).is_ok());
+    assert!(matches!(
+        model.check_fits(0, 4),
+        Err(ModelError::EmptyPrompt)
+    ));
+    let too_long = prompt(65, 3, vocab);
+    assert!(matches!(
+        model.prefill(&mut kv, &too_long, Output::Logits),
+        Err(ModelError::ContextOverflow { .. })
+    ));
+    let mut logits = Vec::new();
+    let err = model.decode_logits(
+        std::slice::from_mut(&mut kv),
+        &[TokenId(1)],
+        &[64],
+        &mut logits,
+    );
+    assert!(
+        matches!(err, Err(ModelError::ContextOverflow { .. })),
+        "{err:?}"
+    );
+    let err = model.decode_logits(
+        std::slice::from_mut(&mut kv),
+        &[TokenId(vocab as u32)],
+        &[9],
+        &mut logits,
+    );
+    assert!(
+        matches!(err, Err(ModelError::TokenOutOfRange { .. })),
+        "{err:?}"
+    );
+    let err = model.prefill(&mut kv, &[], Output::Logits);
+    assert!(matches!(err, Err(ModelError::EmptyPrompt)), "{err:?}");
+    assert_eq!(
+        model.read_kv(&kv).unwrap(),
+        before,
+        "a refused request touched the cache"
+    );
+}
