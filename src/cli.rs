@@ -58,6 +58,27 @@ pub enum Command {
         #[arg(long)]
         context: Option<i64>,
     },
+    /// Time the graphs of a model on a device: compile, prefill, decode step, peak memory.
+    GraphBench {
+        #[arg(long)]
+        model: String,
+        #[arg(long, default_value = "local-task")]
+        device: DeviceUri,
+        /// Context capacity per slot.
+        #[arg(long, default_value_t = 2048)]
+        context: i64,
+        #[arg(long, value_delimiter = ',', default_value = "4,8")]
+        batch: Vec<i64>,
+        /// Prompt lengths to time prefill for.
+        #[arg(long, value_delimiter = ',', default_value = "16,256")]
+        prefill: Vec<usize>,
+        /// Timed repetitions of each measurement (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        iterations: usize,
+        /// Position of every row in the decode measurement.
+        #[arg(long, default_value_t = 128)]
+        position: usize,
+    },
     /// Write a built-in preset as a Hugging Face model directory.
     Synth {
         /// tiny or llama-3.2-1b.
@@ -70,6 +91,52 @@ pub enum Command {
         #[arg(long)]
         dtype: Option<WeightDType>,
     },
+}
+
+/// Progress bars on stderr for slow loading steps.
+pub struct Bars {
+    bar: std::cell::RefCell<Option<indicatif::ProgressBar>>,
+}
+
+impl Bars {
+    pub fn new() -> Self {
+        Bars {
+            bar: std::cell::RefCell::new(None),
+        }
+    }
+}
+
+impl Default for Bars {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl crate::model::LoadProgress for Bars {
+    fn begin(&self, stage: &str, total: u64) {
+        let style = if stage.contains("upload") {
+            "{msg:>18} [{bar:30}] {bytes}/{total_bytes} {elapsed}"
+        } else {
+            "{msg:>18} [{bar:30}] {pos}/{len} {elapsed}"
+        };
+        let bar = indicatif::ProgressBar::new(total).with_message(stage.to_string());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(style)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        *self.bar.borrow_mut() = Some(bar);
+    }
+    fn advance(&self, n: u64) {
+        if let Some(b) = self.bar.borrow().as_ref() {
+            b.inc(n);
+        }
+    }
+    fn end(&self) {
+        if let Some(b) = self.bar.borrow_mut().take() {
+            b.finish_and_clear();
+        }
+    }
 }
 
 /// The context capacity used when none is given.
@@ -97,13 +164,15 @@ pub enum CliError {
     #[error(transparent)]
     Compile(#[from] crate::compile::CompileError),
     #[error(transparent)]
-    Model(#[from] crate::preset::ResolveError),
+    Resolve(#[from] crate::preset::ResolveError),
     #[error(transparent)]
     Synth(#[from] crate::preset::SynthError),
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
     #[error(transparent)]
     Emit(#[from] crate::emit::EmitError),
+    #[error(transparent)]
+    Model(#[from] crate::model::ModelError),
 }
 
 pub fn main() -> ExitCode {
@@ -158,6 +227,35 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             batch,
             context,
         } => emit(&model, &out, &batch, context),
+        Command::GraphBench {
+            model,
+            device,
+            context,
+            batch,
+            prefill,
+            iterations,
+            position,
+        } => {
+            let dir = resolve_model_dir(&model)?;
+            let opts = crate::bench::GraphBenchOptions {
+                device,
+                capacity: context,
+                batches: batch,
+                prefill_lengths: prefill,
+                iterations: iterations.max(1),
+                decode_position: position,
+            };
+            println!(
+                "graph-bench: model {model}, device {}, context {context}",
+                opts.device
+            );
+            let report = crate::bench::graph_bench(&dir, &opts, &Bars::new(), &mut |line| {
+                println!("{line}")
+            })?;
+            println!("peak resident memory: {:.2} GiB", report.peak_rss_gib);
+            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            Ok(())
+        }
         Command::Synth { preset, out, dtype } => {
             let dtype = dtype.unwrap_or(preset.default_dtype());
             crate::preset::synth(preset, dtype, &out)?;

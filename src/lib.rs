@@ -6,6 +6,7 @@
 //! `sampler`) -> `serve` (OpenAI-compatible HTTP) and `cli`.
 #![deny(unsafe_code)]
 
+pub mod bench;
 pub mod cli;
 pub mod compile;
 pub mod config;

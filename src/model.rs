@@ -67,6 +67,9 @@ pub struct LoadStats {
     pub modules: usize,
     pub modules_compiled: usize,
     pub compile_time: Duration,
+    /// Per graph: name, time to compile (or find in the cache) and load, and
+    /// whether the compiler ran.
+    pub graphs: Vec<(String, Duration, bool)>,
     pub upload_time: Duration,
     pub weight_bytes: usize,
 }
@@ -189,6 +192,7 @@ impl DeviceModel {
         progress.begin("compiling graphs", opts.graphs.len() as u64);
         let mut functions = HashMap::new();
         for &kind in &opts.graphs {
+            let graph_start = Instant::now();
             let graph = emit::emit_graph(&shape, opts.plan.capacity, kind);
             let module =
                 opts.cache
@@ -197,6 +201,9 @@ impl DeviceModel {
             functions.insert(kind, session.function(&graph.entry())?);
             stats.modules += 1;
             stats.modules_compiled += usize::from(!module.hit);
+            stats
+                .graphs
+                .push((graph.name(), graph_start.elapsed(), !module.hit));
             progress.advance(1);
         }
         progress.end();

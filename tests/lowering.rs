@@ -1,0 +1,139 @@
+//! Every emitted graph lowers with iree-compile 3.13 for the CPU, CUDA
+//! (sm_80) and Metal targets, and the stream IR keeps each KV cache in its
+//! own buffer: imported with `consume`, never allocated or copied whole.
+
+mod common;
+
+use std::path::PathBuf;
+
+use iree_llm::compile::Target;
+use iree_llm::emit::{GraphKind, LlamaShape, Output, emit_graph};
+use iree_llm::preset::Preset;
+use iree_llm::types::DeviceKind;
+
+fn golden_graphs() -> Vec<PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mlir/tiny");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_tiny_graph_compiles_for_cpu_cuda_and_metal() {
+    let graphs = golden_graphs();
+    assert_eq!(graphs.len(), 14);
+    let out = tempfile::tempdir().unwrap();
+    let jobs: Vec<(PathBuf, DeviceKind)> = graphs
+        .iter()
+        .flat_map(|g| {
+            [DeviceKind::Cpu, DeviceKind::Cuda, DeviceKind::Metal].map(|k| (g.clone(), k))
+        })
+        .collect();
+    let compiler = common::compiler();
+    let failures = std::sync::Mutex::new(Vec::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((graph, kind)) = jobs.get(i) else {
+                        break;
+                    };
+                    let target = Target::new(*kind);
+                    let name = format!(
+                        "{}.{}.vmfb",
+                        graph.file_stem().unwrap().to_string_lossy(),
+                        target.label()
+                    );
+                    if let Err(e) = compiler.compile_file(graph, &target, &out.path().join(name)) {
+                        failures.lock().unwrap().push(format!(
+                            "{} for {}: {e}",
+                            graph.display(),
+                            target.label()
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of {} compilations failed:\n{}",
+        failures.len(),
+        jobs.len(),
+        failures.join("\n")
+    );
+}
+
+/// Checks the stream IR of `kind` for in-place caches. The capacity is
+/// chosen so no other tensor of tiny has the cache's byte size.
+fn assert_caches_in_place(kind: GraphKind) {
+    let capacity = 96;
+    let m = LlamaShape::from(&Preset::Tiny.config());
+    let kv_bytes: i64 = m.kv_shape(capacity).iter().product::<i64>() * 4;
+    let graph = emit_graph(&m, capacity, kind);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("g.mlir");
+    std::fs::write(&input, &graph.mlir).unwrap();
+    let ir = common::compiler()
+        .compile_to_text(&input, &Target::new(DeviceKind::Cpu), "stream")
+        .unwrap();
+    let start = ir
+        .find(&format!("util.func public @{}(", graph.name()))
+        .expect("entry point in stream IR");
+    let func = &ir[start..];
+    let func = &func[..func.find("\n  }\n").unwrap_or(func.len())];
+
+    let size = format!("%c{kv_bytes}");
+    let consumed = func
+        .lines()
+        .filter(|l| {
+            l.contains("stream.tensor.import") && l.contains(" consume ") && l.contains(&size)
+        })
+        .count();
+    assert_eq!(
+        consumed,
+        kind.kv_count(),
+        "{}: caches not all imported for in-place use",
+        graph.name()
+    );
+    for line in func.lines() {
+        let whole_cache =
+            line.contains(&format!("{size}}}")) || line.ends_with(&format!(", {size}"));
+        let allocates_or_copies = ["alloca", "copy", "fill", "splat", "clone"]
+            .iter()
+            .any(|op| line.contains(op));
+        assert!(
+            !(whole_cache && allocates_or_copies),
+            "{}: a cache-sized allocation or copy: {}",
+            graph.name(),
+            line.trim()
+        );
+    }
+}
+
+#[test]
+fn decode_graphs_update_every_cache_in_place() {
+    assert_caches_in_place(GraphKind::Decode {
+        batch: 4,
+        output: Output::Logits,
+    });
+    assert_caches_in_place(GraphKind::Decode {
+        batch: 1,
+        output: Output::Argmax,
+    });
+}
+
+#[test]
+fn prefill_graphs_update_the_cache_in_place() {
+    assert_caches_in_place(GraphKind::Prefill {
+        tokens: 32,
+        output: Output::Logits,
+    });
+}
