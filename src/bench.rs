@@ -85,7 +85,7 @@ pub fn graph_bench(
         });
     }
     let load_opts = LoadOptions::with_graphs(opts.device.clone(), plan, graphs);
-    let model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
+    let mut model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
     let stats = model.stats().clone();
     log(&format!(
         "loaded {} graphs ({} compiled now) in {:.1}s, uploaded {:.2} GiB of f32 parameters in {:.1}s",

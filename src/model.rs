@@ -83,6 +83,10 @@ pub struct LoadOptions {
     pub graphs: Vec<GraphKind>,
     pub cache: ModuleCache,
     pub target: Target,
+    /// Compile and load a graph the first time a call needs it, instead of
+    /// failing with [`ModelError::GraphNotLoaded`]. Keeps the first run of a
+    /// one-off prompt from compiling every prefill bucket.
+    pub compile_on_demand: bool,
 }
 
 impl LoadOptions {
@@ -130,6 +134,7 @@ impl LoadOptions {
             graphs,
             cache: ModuleCache::default_location(),
             target,
+            compile_on_demand: false,
         }
     }
 }
@@ -163,9 +168,12 @@ pub enum PrefillOut {
 pub struct DeviceModel {
     session: Session,
     config: ModelConfig,
+    shape: LlamaShape,
     manifest: Manifest,
     params: Vec<Buffer>,
     functions: HashMap<GraphKind, Function>,
+    compiler: Compiler,
+    options: LoadOptions,
     stats: LoadStats,
 }
 
@@ -183,71 +191,103 @@ impl DeviceModel {
         let weights = Weights::open(dir, &config)?;
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
-        let mut session = instance.open(&opts.device)?;
-        let mut stats = LoadStats::default();
+        let session = instance.open(&opts.device)?;
+        let compiler = Compiler::locate()?;
+        let mut model = DeviceModel {
+            session,
+            config,
+            shape,
+            manifest,
+            params: Vec::new(),
+            functions: HashMap::new(),
+            compiler,
+            options: opts.clone(),
+            stats: LoadStats::default(),
+        };
 
         // Graphs: emitted in memory from the config, compiled through the cache.
-        let compiler = Compiler::locate()?;
         let start = Instant::now();
         progress.begin("compiling graphs", opts.graphs.len() as u64);
-        let mut functions = HashMap::new();
         for &kind in &opts.graphs {
-            let graph_start = Instant::now();
-            let graph = emit::emit_graph(&shape, opts.plan.capacity, kind);
-            let module =
-                opts.cache
-                    .get_or_compile(&compiler, &opts.target, &graph.name(), &graph.mlir)?;
-            session.load_module(&module.path)?;
-            functions.insert(kind, session.function(&graph.entry())?);
-            stats.modules += 1;
-            stats.modules_compiled += usize::from(!module.hit);
-            stats
-                .graphs
-                .push((graph.name(), graph_start.elapsed(), !module.hit));
+            model.load_graph(kind)?;
             progress.advance(1);
         }
         progress.end();
-        stats.compile_time = start.elapsed();
+        model.stats.compile_time = start.elapsed();
+        model.upload_params(&weights, progress)?;
+        Ok(model)
+    }
 
-        // Parameters, in the manifest's order.
+    /// Emits, compiles (or finds in the cache) and loads one graph.
+    fn load_graph(&mut self, kind: GraphKind) -> Result<()> {
+        if self.functions.contains_key(&kind) {
+            return Ok(());
+        }
         let start = Instant::now();
-        let (cos, sin) =
-            emit::llama::rope_tables(&config.rope_inv_freq(), opts.plan.capacity as usize);
-        let total: u64 = manifest
+        let graph = emit::emit_graph(&self.shape, self.options.plan.capacity, kind);
+        let opts = &self.options;
+        let module =
+            opts.cache
+                .get_or_compile(&self.compiler, &opts.target, &graph.name(), &graph.mlir)?;
+        self.session.load_module(&module.path)?;
+        self.functions
+            .insert(kind, self.session.function(&graph.entry())?);
+        self.stats.modules += 1;
+        self.stats.modules_compiled += usize::from(!module.hit);
+        self.stats
+            .graphs
+            .push((graph.name(), start.elapsed(), !module.hit));
+        Ok(())
+    }
+
+    /// Makes sure `kind` is loaded, compiling it now if the model was loaded
+    /// with `compile_on_demand`.
+    pub fn ensure_graph(&mut self, kind: GraphKind) -> Result<()> {
+        if self.functions.contains_key(&kind) {
+            return Ok(());
+        }
+        if !self.options.compile_on_demand {
+            return Err(ModelError::GraphNotLoaded(kind.name()));
+        }
+        self.load_graph(kind)
+    }
+
+    /// Uploads the parameters in the manifest's order: weights (converted
+    /// to f32 if stored narrower) and the RoPE tables.
+    fn upload_params(&mut self, weights: &Weights, progress: &dyn LoadProgress) -> Result<()> {
+        let start = Instant::now();
+        let capacity = self.options.plan.capacity as usize;
+        let (cos, sin) = emit::llama::rope_tables(&self.config.rope_inv_freq(), capacity);
+        let total: u64 = self
+            .manifest
             .params
             .iter()
             .map(|p| p.shape.iter().product::<i64>() as u64 * 4)
             .sum();
         progress.begin("uploading weights", total);
-        let mut params = Vec::with_capacity(manifest.params.len());
-        for spec in &manifest.params {
+        let mut params = Vec::with_capacity(self.manifest.params.len());
+        for spec in &self.manifest.params {
             let buffer = match spec.name.as_str() {
-                "rope.cos" => session.upload(&spec.shape, &cos)?,
-                "rope.sin" => session.upload(&spec.shape, &sin)?,
+                "rope.cos" => self.session.upload(&spec.shape, &cos)?,
+                "rope.sin" => self.session.upload(&spec.shape, &sin)?,
                 name => {
                     let view = weights.tensor(name)?;
                     if view.dtype == WeightDType::F32 {
-                        session.upload_bytes(DType::F32, &spec.shape, view.data)?
+                        self.session
+                            .upload_bytes(DType::F32, &spec.shape, view.data)?
                     } else {
-                        session.upload(&spec.shape, &view.to_f32())?
+                        self.session.upload(&spec.shape, &view.to_f32())?
                     }
                 }
             };
-            stats.weight_bytes += buffer.byte_length();
+            self.stats.weight_bytes += buffer.byte_length();
             progress.advance(buffer.byte_length() as u64);
             params.push(buffer);
         }
         progress.end();
-        stats.upload_time = start.elapsed();
-
-        Ok(DeviceModel {
-            session,
-            config,
-            manifest,
-            params,
-            functions,
-            stats,
-        })
+        self.stats.upload_time = start.elapsed();
+        self.params = params;
+        Ok(())
     }
 
     pub fn config(&self) -> &ModelConfig {
@@ -328,7 +368,7 @@ impl DeviceModel {
     /// Runs the prompt of one slot from position 0, writing its K/V into
     /// `kv` on the device. Returns the logits or argmax of the last token.
     pub fn prefill(
-        &self,
+        &mut self,
         kv: &mut KvCache,
         tokens: &[TokenId],
         output: Output,
@@ -343,10 +383,12 @@ impl DeviceModel {
                     needed: tokens.len(),
                     capacity: self.capacity(),
                 })?;
-        let function = self.function(GraphKind::Prefill {
+        let kind = GraphKind::Prefill {
             tokens: bucket,
             output,
-        })?;
+        };
+        self.ensure_graph(kind)?;
+        let function = self.function(kind)?;
         let mut padded: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
         padded.resize(bucket as usize, 0);
         let ids = self.session.upload(&[bucket], &padded)?;
@@ -363,7 +405,7 @@ impl DeviceModel {
     /// graph): row i feeds `tokens[i]` at `positions[i]` of cache i. Logits
     /// `[batch, vocab]` are written to `logits` (resized as needed).
     pub fn decode_logits(
-        &self,
+        &mut self,
         kvs: &mut [KvCache],
         tokens: &[TokenId],
         positions: &[usize],
@@ -378,7 +420,7 @@ impl DeviceModel {
     /// Like [`decode_logits`](Self::decode_logits) but returns each row's
     /// argmax token (lowest id on ties), computed on the device.
     pub fn decode_argmax(
-        &self,
+        &mut self,
         kvs: &mut [KvCache],
         tokens: &[TokenId],
         positions: &[usize],
@@ -393,7 +435,7 @@ impl DeviceModel {
     }
 
     fn decode(
-        &self,
+        &mut self,
         kvs: &mut [KvCache],
         tokens: &[TokenId],
         positions: &[usize],
@@ -414,10 +456,12 @@ impl DeviceModel {
                 capacity: self.capacity(),
             });
         }
-        let function = self.function(GraphKind::Decode {
+        let kind = GraphKind::Decode {
             batch: batch as i64,
             output,
-        })?;
+        };
+        self.ensure_graph(kind)?;
+        let function = self.function(kind)?;
         let ids: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
         let pos: Vec<i32> = positions.iter().map(|&p| p as i32).collect();
         let ids = self.session.upload(&[batch as i64], &ids)?;

@@ -47,7 +47,7 @@ fn reference(dir: &std::path::Path) -> Reference {
 }
 
 fn prefill_logits(
-    model: &DeviceModel,
+    model: &mut DeviceModel,
     kv: &mut iree_llm::model::KvCache,
     tokens: &[TokenId],
 ) -> Vec<f32> {
@@ -71,7 +71,7 @@ fn host_argmax(logits: &[f32]) -> TokenId {
 fn prefill_and_decode_logits_match_the_f64_reference() {
     let dir = common::tiny_dir(WeightDType::F32);
     let reference = reference(&dir);
-    let model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
+    let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
     let vocab = model.vocab();
     let mut worst = 0f64;
     for (len, seed) in [(1, 1), (7, 2), (16, 3), (17, 4), (33, 5)] {
@@ -79,7 +79,7 @@ fn prefill_and_decode_logits_match_the_f64_reference() {
         let mut kv = model.new_kv().unwrap();
         let mut seq = reference.new_sequence();
         let want = seq.forward(&reference, &tokens).unwrap();
-        let got = prefill_logits(&model, &mut kv, &tokens);
+        let got = prefill_logits(&mut model, &mut kv, &tokens);
         let err = relative_error(&got, &want);
         assert!(
             err <= 1e-4,
@@ -107,7 +107,7 @@ fn prefill_and_decode_logits_match_the_f64_reference() {
 }
 
 /// Greedy decoding on the device's argmax graphs, `n` tokens.
-fn device_greedy(model: &DeviceModel, tokens: &[TokenId], n: usize) -> Vec<TokenId> {
+fn device_greedy(model: &mut DeviceModel, tokens: &[TokenId], n: usize) -> Vec<TokenId> {
     let mut kv = model.new_kv().unwrap();
     let PrefillOut::Token(mut next) = model.prefill(&mut kv, tokens, Output::Argmax).unwrap()
     else {
@@ -146,11 +146,11 @@ fn greedy_decoding_matches_the_reference_for_gqa_tied_and_llama3_configs() {
     ];
     for (name, dir) in configs {
         let reference = reference(&dir);
-        let model = load(&dir, "local-task", CAPACITY, argmax_graphs());
+        let mut model = load(&dir, "local-task", CAPACITY, argmax_graphs());
         for (len, seed) in [(3, 11), (9, 12), (20, 13)] {
             let tokens = prompt(len, seed, model.vocab());
             let want = reference.greedy(&tokens, 32).unwrap();
-            let got = device_greedy(&model, &tokens, 32);
+            let got = device_greedy(&mut model, &tokens, 32);
             assert_eq!(got, want, "{name}: prompt of {len} tokens");
         }
     }
@@ -159,7 +159,7 @@ fn greedy_decoding_matches_the_reference_for_gqa_tied_and_llama3_configs() {
 /// Runs each prompt alone through the batch-1 logits graphs: `steps` greedy
 /// tokens and the logits each was chosen from.
 fn single_sequence(
-    model: &DeviceModel,
+    model: &mut DeviceModel,
     tokens: &[TokenId],
     steps: usize,
 ) -> (Vec<TokenId>, Vec<Vec<f32>>) {
@@ -186,7 +186,7 @@ fn single_sequence(
 #[test]
 fn ragged_decode_reproduces_each_slots_single_sequence_result() {
     let dir = common::tiny_dir(WeightDType::F32);
-    let model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4, 8]));
+    let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4, 8]));
     let vocab = model.vocab();
     let steps = 12;
     for batch in [4usize, 8] {
@@ -197,7 +197,7 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
             .collect();
         let singles: Vec<_> = prompts
             .iter()
-            .map(|p| single_sequence(&model, p, steps))
+            .map(|p| single_sequence(&mut model, p, steps))
             .collect();
 
         let mut kvs: Vec<_> = (0..batch).map(|_| model.new_kv().unwrap()).collect();
@@ -206,7 +206,7 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
         let mut got_tokens = vec![Vec::new(); batch - 1];
         let mut got_logits: Vec<Vec<Vec<f32>>> = vec![Vec::new(); batch - 1];
         for (i, p) in prompts.iter().enumerate() {
-            let logits = prefill_logits(&model, &mut kvs[i], p);
+            let logits = prefill_logits(&mut model, &mut kvs[i], p);
             next[i] = host_argmax(&logits);
             pos[i] = p.len();
             got_tokens[i].push(next[i]);
@@ -246,11 +246,11 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
 fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
     let dir = common::tiny_dir(WeightDType::BF16);
     let reference = reference(&dir);
-    let model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
+    let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
     for (len, seed) in [(5, 21), (30, 22)] {
         let tokens = prompt(len, seed, model.vocab());
         let mut kv = model.new_kv().unwrap();
-        let got = prefill_logits(&model, &mut kv, &tokens);
+        let got = prefill_logits(&mut model, &mut kv, &tokens);
         let want = reference.logits(&tokens).unwrap();
         let err = relative_error(&got, &want);
         assert!(
@@ -263,10 +263,11 @@ fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
 #[test]
 fn the_kv_cache_keeps_its_device_buffer_across_calls() {
     let dir = common::tiny_dir(WeightDType::F32);
-    let model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4]));
+    let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4]));
     let mut kvs: Vec<_> = (0..4).map(|_| model.new_kv().unwrap()).collect();
     let ids: Vec<u64> = kvs.iter().map(|k| k.storage_id()).collect();
-    prefill_logits(&model, &mut kvs[2], &prompt(10, 1, model.vocab()));
+    let tokens = prompt(10, 1, model.vocab());
+    prefill_logits(&mut model, &mut kvs[2], &tokens);
     let mut logits = Vec::new();
     for step in 0..5 {
         model
@@ -285,10 +286,10 @@ fn the_kv_cache_keeps_its_device_buffer_across_calls() {
 #[test]
 fn requests_that_do_not_fit_are_refused_before_any_device_work() {
     let dir = common::tiny_dir(WeightDType::F32);
-    let model = load(&dir, "local-sync", CAPACITY, logits_graphs(&[1]));
+    let mut model = load(&dir, "local-sync", CAPACITY, logits_graphs(&[1]));
     let vocab = model.vocab();
     let mut kv = model.new_kv().unwrap();
-    prefill_logits(&model, &mut kv, &prompt(8, 3, vocab));
+    prefill_logits(&mut model, &mut kv, &prompt(8, 3, vocab));
     let before = model.read_kv(&kv).unwrap();
 
     assert!(matches!(
