@@ -6,6 +6,7 @@
 //! `sampler`) -> `serve` (OpenAI-compatible HTTP) and `cli`.
 
 pub mod runtime;
+pub mod sampler;
 pub mod types;
 
 pub use types::{DeviceKind, DeviceUri, RequestId, SlotId, TokenId};
