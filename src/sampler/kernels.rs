@@ -419,19 +419,19 @@ multiversion! {
                 continue;
             }
             let r = chunk_range(c, x.len());
-            let (blocks, tail) = x[r.clone()].as_chunks::<LANES>();
-            let tail_start = r.start + blocks.len() * LANES;
-            let candidates = blocks
-                .iter()
-                .enumerate()
-                .filter(|(_, block)| block.iter().fold(0, |a, &v| a | mask(near_band(v))) != 0)
-                .flat_map(|(b, block)| (r.start + b * LANES..).zip(block.iter()))
-                .chain((tail_start..).zip(tail.iter()));
-            for (i, &v) in candidates {
-                if in_band(v) {
-                    out[n] = Cand::new(v, i, w[i]);
-                    n += 1;
+            let mut start = r.start;
+            while start < r.end {
+                let end = (start + LANES).min(r.end);
+                let block = &x[start..end];
+                if block.iter().fold(0, |a, &v| a | mask(near_band(v))) != 0 {
+                    for (i, &v) in (start..end).zip(block) {
+                        if in_band(v) {
+                            out[n] = Cand::new(v, i, w[i]);
+                            n += 1;
+                        }
+                    }
                 }
+                start = end;
             }
         }
         n

@@ -277,29 +277,47 @@ impl Scratch {
     /// is the lowest-ranked token of the shortest rank prefix with mass
     /// `>= target`. It lies in the band `lo <= z < hi` whenever
     /// `A(lo) >= target > A(hi)`. The band is narrowed with exact `A(t)`
-    /// evaluations (vectorized, skipping chunks below `t`): first on whole
-    /// octaves of weight (`t = -j ln 2`), starting from a chunk-level upper
-    /// bound on `A`, then by bisection, until it holds at most `BAND` tokens;
-    /// those are gathered and cut by weighted quickselect.
+    /// evaluations (one vectorized pass each, skipping chunks below `t`)
+    /// until it holds at most `BAND` tokens, which are then gathered and cut
+    /// by weighted quickselect. The first probes are octaves of weight
+    /// (`t = -j ln 2`) placed by a chunk-level upper bound on `A`; later
+    /// ones straddle the secant estimate of the crossing by about `BAND / 4`
+    /// tokens on each side, so a round usually brackets it tightly.
     fn top_p_keep(&mut self, r: &Row, target: f64, total: f64) -> Keep {
         const BAND: usize = 1024;
         // -127 ln 2 is below Z_UNDERFLOW: A there is the whole weight.
         const LAST: u32 = 127;
-        let level = |j: u32| -(j as f32) * std::f32::consts::LN_2;
+        let level = |j: u32| -(j.min(LAST) as f32) * std::f32::consts::LN_2;
         let (x, w, cm) = (r.x, &self.weights[..], &self.chunk_max[..]);
         let eval = |t: f32| {
             let (mass, count) = mass_count_at_or_above(x, w, cm, r.max, r.inv_t, t);
             Probe { t, mass, count }
         };
 
-        // min-p keeps z >= zmin. If that set's mass is below the target,
-        // it is shorter than the top-p prefix and is the answer; otherwise
-        // the top-p prefix is shorter and min-p removes nothing more.
+        // lo reaches the target, hi does not.
         let mut lo = Probe {
             t: f32::NEG_INFINITY,
             mass: total,
-            count: usize::MAX,
+            count: x.len(),
         };
+        let mut hi = Probe {
+            t: f32::INFINITY,
+            mass: 0.0,
+            count: 0,
+        };
+        let update = |p: Probe, lo: &mut Probe, hi: &mut Probe| {
+            if p.mass >= target {
+                if p.t > lo.t {
+                    *lo = p;
+                }
+            } else if p.t < hi.t {
+                *hi = p;
+            }
+        };
+
+        // min-p keeps z >= zmin. If that set's mass is below the target, it
+        // is shorter than the top-p prefix and is the answer; otherwise the
+        // top-p prefix is shorter and min-p removes nothing more.
         if r.zmin > f32::NEG_INFINITY {
             let p = eval(r.zmin);
             if p.mass < target {
@@ -307,15 +325,9 @@ impl Scratch {
             }
             lo = p;
         }
-        let mut hi = Probe {
-            t: f32::INFINITY,
-            mass: 0.0,
-            count: 0,
-        };
 
         // Octaves. The mass of the chunks whose maximum reaches t bounds
-        // A(t) from above, so the first octave worth evaluating is the first
-        // where that bound reaches the target.
+        // A(t) from above, so no octave before a can reach the target.
         for (zc, &m) in self.chunk_tmp.iter_mut().zip(cm) {
             *zc = scaled(m, r.max, r.inv_t);
         }
@@ -336,43 +348,64 @@ impl Scratch {
                 a = mid + 1;
             }
         }
-        // Gallop down the octaves from there until one reaches the target,
-        // then bisect between the last octave that did not and it.
-        let mut j = a;
-        let mut stride = 1;
-        while level(j) > lo.t {
+        // Gallop down from two octaves past a (the bound is loose) until an
+        // octave reaches the target; make sure one that does not is known.
+        let mut j = a + 2;
+        let mut stride = 2;
+        while lo.t < level(j) {
             let p = eval(level(j));
-            if p.mass >= target {
-                lo = p;
+            update(p, &mut lo, &mut hi);
+            if p.mass >= target || j >= LAST {
                 break;
             }
-            hi = p;
-            if j == LAST {
-                break;
-            }
-            j = (j + stride).min(LAST);
+            j += stride;
             stride *= 2;
         }
-        if a > 0 && hi.t == f32::INFINITY && level(a - 1) > lo.t {
-            // The chunk bound says octave a-1 cannot reach the target.
-            hi = eval(level(a - 1));
+        if hi.t == f32::INFINITY && lo.t < 0.0 {
+            let p = eval(if a == 0 { 0.0 } else { level(a - 1) }.max(lo.t * 0.5));
+            update(p, &mut lo, &mut hi);
         }
-        while lo.count.saturating_sub(hi.count) > BAND {
-            let mid = if hi.t == f32::INFINITY {
-                break; // the band is the tokens tied at the maximum
-            } else if lo.t == f32::NEG_INFINITY {
-                hi.t - std::f32::consts::LN_2
-            } else {
-                lo.t + (hi.t - lo.t) * 0.5
+
+        // Rounds: two probes straddling the estimated crossing. The cap only
+        // matters for bands of ties, which no threshold can split; a large
+        // band is still cut exactly, just more slowly.
+        const MAX_ROUNDS: usize = 12;
+        let (mut p1, mut p2) = (lo, hi);
+        for _ in 0..MAX_ROUNDS {
+            if lo.count.saturating_sub(hi.count) <= BAND
+                || lo.t == f32::NEG_INFINITY
+                || hi.t == f32::INFINITY
+            {
+                break;
+            }
+            // Secant through the two latest probes, or the bracket's ends.
+            let secant = |p: Probe, q: Probe| {
+                let t = p.t + (q.t - p.t) * ((target - p.mass) / (q.mass - p.mass)) as f32;
+                let density = (p.count as f32 - q.count as f32) / (q.t - p.t);
+                (t, density.abs())
             };
-            if !(mid > lo.t && mid < hi.t) {
+            let (mut guess, mut density) = secant(p1, p2);
+            if !(guess > lo.t && guess < hi.t && density.is_finite() && density > 0.0) {
+                (guess, density) = secant(lo, hi);
+            }
+            let step = (BAND as f32 / 4.0) / density;
+            let (lo_t, hi_t) = (lo.t, hi.t);
+            let inside = |t: f32| t > lo_t && t < hi_t;
+            let mut probes = [guess - step, guess + step];
+            for (k, t) in probes.iter_mut().enumerate() {
+                if !inside(*t) {
+                    *t = lo_t + (hi_t - lo_t) * (k + 1) as f32 / 3.0;
+                }
+            }
+            if !probes.iter().any(|&t| inside(t)) {
                 break; // a band of equal logits cannot be split
             }
-            let p = eval(mid);
-            if p.mass >= target {
-                lo = p;
-            } else {
-                hi = p;
+            for t in probes {
+                if t > lo.t && t < hi.t {
+                    let p = eval(t);
+                    update(p, &mut lo, &mut hi);
+                    (p1, p2) = (p2, p);
+                }
             }
         }
 
@@ -724,6 +757,26 @@ mod tests {
                 assert!(kept.contains(&id), "T {t} p {top_p}: {id} not kept");
             }
         }
+    }
+
+    #[test]
+    fn top_p_cuts_inside_a_tie_by_token_id() {
+        // 20,000 equal logits: rank is id order, so top-p 0.25 keeps exactly
+        // ids 0..5000 (each has mass 1/20000), whatever the chunking.
+        let v = 20_000;
+        let x = vec![1.5f32; v];
+        let mut s = Sampler::new(v);
+        let p = params(0.8, 0, 0.25, 0.0).seeded(4);
+        let mut seen_max = 0;
+        for step in 0..2000 {
+            let id = s.sample(&x, &p, step).unwrap().0;
+            assert!(id < 5000, "token {id} beyond the top-p prefix");
+            seen_max = seen_max.max(id);
+        }
+        assert!(
+            seen_max > 4900,
+            "the prefix is not cut short: max {seen_max}"
+        );
     }
 
     /// Kept set for top-p then min-p (no top-k), sorting everything in f64.
