@@ -1,12 +1,12 @@
 //! Property tests of the host sampler: whatever the logits and parameters,
-//! the sampled token is one the filters keep (checked against an f64
-//! reference written here), top_k = 1 is greedy, greedy is the lowest-id
-//! argmax whatever the seed, and a row's token does not depend on the batch
-//! around it.
+//! the sampled token is one the filters keep and is exactly the token the
+//! documented draw picks (both checked against f64 references written
+//! here), top_k = 1 is greedy, greedy is the lowest-id argmax whatever the
+//! seed, and a row's token does not depend on the batch around it.
 
 use half::f16;
 use iree_llm::TokenId;
-use iree_llm::sampler::{SampleError, SampleParams, Sampler};
+use iree_llm::sampler::{SampleError, SampleParams, Sampler, uniform_for_token};
 use proptest::prelude::*;
 
 /// Logits with exact ties (values on a grid) and some masked tokens; at
@@ -92,6 +92,72 @@ fn allowed(x: &[f32], p: &SampleParams) -> Vec<u32> {
         .collect()
 }
 
+/// The token the documented draw picks, computed in f64: the exact kept
+/// set (rank prefix cut by top-k, top-p with the crossing token, min-p), then
+/// the first kept token in id order whose cumulative probability exceeds
+/// `u`. `None` when any comparison is within rounding distance of its
+/// boundary, so that the answer would hinge on f32 vs f64 arithmetic.
+fn reference_token(x: &[f32], p: &SampleParams, step: u64) -> Option<u32> {
+    const TOL: f64 = 1e-5;
+    let t = f64::from(p.temperature);
+    let m = f64::from(x[argmax_lowest_id(x) as usize]);
+    let mut order: Vec<u32> = (0..x.len() as u32)
+        .filter(|&i| x[i as usize].is_finite())
+        .collect();
+    order.sort_by(|&a, &b| x[b as usize].total_cmp(&x[a as usize]).then(a.cmp(&b)));
+    let w: Vec<f64> = order
+        .iter()
+        .map(|&i| ((f64::from(x[i as usize]) - m) / t).exp())
+        .collect();
+    let mut kept = order.len();
+    if p.top_k > 0 {
+        kept = kept.min(p.top_k);
+    }
+    if p.top_p < 1.0 {
+        let total: f64 = w[..kept].iter().sum();
+        let mut acc = 0.0;
+        for (i, wi) in w[..kept].iter().enumerate() {
+            acc += wi;
+            let frac = acc / total;
+            if (frac - f64::from(p.top_p)).abs() < TOL {
+                return None;
+            }
+            if frac >= f64::from(p.top_p) {
+                kept = i + 1;
+                break;
+            }
+        }
+    }
+    if p.min_p > 0.0 {
+        let floor = f64::from(p.min_p);
+        if w[..kept].iter().any(|&wi| (wi - floor).abs() < TOL) {
+            return None;
+        }
+        kept = w[..kept].iter().filter(|&&wi| wi >= floor).count();
+    }
+    // Tokens so unlikely that f32 weights underflow are not drawable.
+    let mut ids: Vec<(u32, f64)> = order[..kept]
+        .iter()
+        .zip(&w)
+        .filter(|&(_, &wi)| wi > 1e-30)
+        .map(|(&i, &wi)| (i, wi))
+        .collect();
+    ids.sort_by_key(|&(i, _)| i);
+    let total: f64 = ids.iter().map(|&(_, wi)| wi).sum();
+    let target = uniform_for_token(p.seed.unwrap(), step) * total;
+    let mut acc = 0.0;
+    for &(i, wi) in &ids {
+        acc += wi;
+        if (acc - target).abs() < TOL * total {
+            return None;
+        }
+        if acc > target {
+            return Some(i);
+        }
+    }
+    None
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -104,6 +170,17 @@ proptest! {
         let ok = allowed(&x, &p);
         prop_assert!(ok.contains(&id), "token {} not in {:?}", id, ok);
         prop_assert!(x[id as usize].is_finite());
+    }
+
+    #[test]
+    fn sampled_token_is_the_documented_draw(
+        x in logits(300), p in sampling_params(), step in any::<u64>()
+    ) {
+        let p = SampleParams { temperature: p.temperature.max(0.05), ..p };
+        let want = reference_token(&x, &p, step);
+        prop_assume!(want.is_some(), "too close to a boundary to decide in f64");
+        let mut s = Sampler::new(x.len());
+        prop_assert_eq!(s.sample(&x, &p, step), Ok(TokenId(want.unwrap())));
     }
 
     #[test]
@@ -231,7 +308,7 @@ mod large_vocab {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
         #[test]
-        fn sampled_token_is_always_in_the_filtered_set_at_scale(
+        fn sampled_token_is_the_documented_draw_at_scale(
             x in big_logits(), p in sampling_params(), k in prop_oneof![Just(0usize), 1usize..3000],
             steps in prop::collection::vec(any::<u64>(), 8)
         ) {
@@ -241,6 +318,11 @@ mod large_vocab {
             for step in steps {
                 let id = s.sample(&x, &p, step).unwrap().0;
                 prop_assert!(ok.contains(&id), "token {} not allowed (kept {})", id, ok.len());
+                if !p.is_greedy()
+                    && let Some(want) = reference_token(&x, &p, step)
+                {
+                    prop_assert_eq!(id, want);
+                }
             }
         }
     }
