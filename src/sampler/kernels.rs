@@ -362,28 +362,66 @@ impl Cand {
     }
 }
 
-/// Writes to the front of `out`, in token id order, every finite token
-/// whose logit is `>= bound`, reading only chunks whose maximum reaches it;
-/// returns the count. `w` is left 0. `out` must be as long as the row.
-pub(crate) fn collect_at_or_above(
-    x: &[f32],
-    chunk_max: &[f32],
-    bound: f32,
-    out: &mut [Cand],
-) -> usize {
-    let mut n = 0;
-    for (c, &cm) in chunk_max.iter().enumerate() {
-        if cm < bound {
-            continue;
+multiversion! {
+    /// Writes to the front of `out`, in token id order, every finite token
+    /// whose logit is `>= bound`, reading only chunks whose maximum reaches
+    /// it and, within them, only blocks of 16 that a vectorized test finds a
+    /// hit in; returns the count. `w` is left 0. `out` must be as long as
+    /// the row.
+    pub(crate) fn collect_at_or_above(
+        x: &[f32],
+        chunk_max: &[f32],
+        bound: f32,
+        out: &mut [Cand],
+    ) -> usize {
+        let mut n = 0;
+        for (c, &cm) in chunk_max.iter().enumerate() {
+            if cm < bound {
+                continue;
+            }
+            let r = chunk_range(c, x.len());
+            let mut start = r.start;
+            while start < r.end {
+                let end = (start + LANES).min(r.end);
+                let block = &x[start..end];
+                if block.iter().fold(0, |a, &v| a | mask(v >= bound)) != 0 {
+                    for (i, &v) in (start..end).zip(block) {
+                        // Written unconditionally, kept by advancing `n`.
+                        out[n] = Cand::new(v, i, 0.0);
+                        n += usize::from((v >= bound) & (v > f32::NEG_INFINITY));
+                    }
+                }
+                start = end;
+            }
         }
-        for i in chunk_range(c, x.len()) {
-            let v = x[i];
-            // Written unconditionally, kept by advancing `n`: branch-free.
-            out[n] = Cand::new(v, i, 0.0);
-            n += usize::from((v >= bound) & (v > f32::NEG_INFINITY));
-        }
+        n
     }
-    n
+}
+
+multiversion! {
+    /// Number of tokens whose logit is `>= bound` (all of them for `-inf`),
+    /// skipping chunks whose maximum is below it.
+    pub(crate) fn count_at_or_above(x: &[f32], chunk_max: &[f32], bound: f32) -> usize {
+        let mut total = 0usize;
+        for (c, &cm) in chunk_max.iter().enumerate() {
+            if cm < bound {
+                continue;
+            }
+            let r = chunk_range(c, x.len());
+            let mut counts = [0u32; LANES];
+            let (blocks, tail) = x[r].as_chunks::<LANES>();
+            for block in blocks {
+                for j in 0..LANES {
+                    counts[j] += mask(block[j] >= bound) & 1;
+                }
+            }
+            for &v in tail {
+                counts[0] += u32::from(v >= bound);
+            }
+            total += counts.iter().sum::<u32>() as usize;
+        }
+        total
+    }
 }
 
 multiversion! {

@@ -51,13 +51,18 @@
 //!
 //! # Speed
 //!
-//! [`Sampler`] allocates its scratch once and never again. Greedy is one
-//! vectorized pass over the row. Top-k reads only the chunks of 64 tokens
-//! whose maximum reaches the k-th largest chunk maximum, then selects with
-//! `select_nth_unstable`. Top-p without top-k needs every weight once (the
-//! mass to reach is relative to the whole vocabulary); its candidates are
-//! the tokens above a weight threshold known to hold enough mass, and the
-//! cut is a weighted quickselect. Nothing sorts the vocabulary.
+//! [`Sampler`] allocates its scratch once and never again. The row is cut
+//! into chunks of 64 tokens; one vectorized scan finds the maximum, NaNs and
+//! each chunk's maximum, and greedy is done after it. Top-k reads only the
+//! chunks whose maximum reaches the k-th largest chunk maximum (for large k
+//! that bound is first tightened by counting passes), then selects exactly
+//! with `select_nth_unstable`. Top-p without top-k needs every weight once
+//! (its mass is relative to the whole vocabulary); the cut is bracketed by
+//! a few vectorized mass sums over the row, only the tokens in the final
+//! bracket (at most about a thousand) are gathered, and a weighted
+//! quickselect finds the crossing token; the draw then walks chunk sums.
+//! Nothing sorts the vocabulary. The hot passes are compiled twice
+//! (baseline and AVX2, picked at run time) with bit-identical results.
 
 mod error;
 mod kernels;

@@ -3,8 +3,8 @@
 
 use super::error::SampleError;
 use super::kernels::{
-    CHUNK, Cand, Keep, collect_at_or_above, collect_band, draw_full, draw_kept, exp_nonpos,
-    exp_pass, first_index_of_max, mass_count_at_or_above, scaled, scan_row,
+    CHUNK, Cand, Keep, collect_at_or_above, collect_band, count_at_or_above, draw_full, draw_kept,
+    exp_nonpos, exp_pass, first_index_of_max, mass_count_at_or_above, scaled, scan_row,
 };
 use super::logits::Logit;
 use super::params::SampleParams;
@@ -218,6 +218,13 @@ impl Scratch {
         } else {
             f32::NEG_INFINITY
         };
+        // For small k that bound lets few tokens through. For large k it is
+        // loose (or absent), so raise it with counting passes first.
+        let bound = if k > chunks / 8 {
+            self.top_k_bound(r, k, bound)
+        } else {
+            bound
+        };
         let n = collect_at_or_above(r.x, &self.chunk_max, bound, &mut self.cands);
         let n = retain_top_k(&mut self.cands[..n], k, &mut self.work);
         let cands = &mut self.cands[..n];
@@ -241,6 +248,63 @@ impl Scratch {
             None
         };
         draw(cands, cutoff, r.u)
+    }
+
+    /// A logit that at least `k` tokens reach but not many more than `k`
+    /// (about `k / 4`, at least 256), starting from `floor`, which at least
+    /// `k` tokens reach. Counting passes at thresholds placed by the secant
+    /// through the closest counts on either side of `k`.
+    fn top_k_bound(&self, r: &Row, k: usize, floor: f32) -> f32 {
+        const MAX_ROUNDS: usize = 16;
+        let slack = (k / 4).max(256);
+        let count = |t: f32| count_at_or_above(r.x, &self.chunk_max, t);
+        // lo: count >= k; hi: count < k (or the ties at the max, if enough).
+        let mut lo = (floor, count(floor));
+        if lo.1 <= k + slack {
+            return floor;
+        }
+        let mut hi = (r.max, count(r.max));
+        if hi.1 >= k {
+            return r.max;
+        }
+        if lo.0 == f32::NEG_INFINITY {
+            // Step down from the max until k tokens are reached.
+            let mut d = 1.0f32;
+            loop {
+                let t = r.max - d;
+                let c = count(t);
+                if c >= k {
+                    lo = (t, c);
+                    break;
+                }
+                hi = (t, c);
+                d *= 4.0;
+                if !d.is_finite() || r.max - d == f32::NEG_INFINITY {
+                    return f32::NEG_INFINITY;
+                }
+            }
+        }
+        let aim = (k + slack / 2) as f32;
+        for _ in 0..MAX_ROUNDS {
+            if lo.1 <= k + slack {
+                break;
+            }
+            let (a, b) = (lo.0, hi.0);
+            let mut t = a + (b - a) * ((lo.1 as f32 - aim) / (lo.1 - hi.1) as f32);
+            if !(t > a && t < b) {
+                t = a + (b - a) * 0.5;
+                if !(t > a && t < b) {
+                    break; // ties: no threshold splits them
+                }
+            }
+            let c = count(t);
+            if c >= k {
+                lo = (t, c);
+            } else {
+                hi = (t, c);
+            }
+        }
+        lo.0
     }
 
     /// top-p without top-k: the mass to reach is relative to the whole
@@ -777,6 +841,50 @@ mod tests {
             seen_max > 4900,
             "the prefix is not cut short: max {seen_max}"
         );
+    }
+
+    #[test]
+    fn large_top_k_on_a_tie_keeps_the_lowest_ids() {
+        // 5000 equal logits, k = 700 (more than the 79 chunks): ids 0..700.
+        let v = 5000;
+        let x = vec![-2.0f32; v];
+        let mut s = Sampler::new(v);
+        let p = params(1.0, 700, 1.0, 0.0).seeded(8);
+        let ids: BTreeSet<u32> = (0..3000).map(|n| s.sample(&x, &p, n).unwrap().0).collect();
+        assert!(ids.iter().all(|&i| i < 700), "max {:?}", ids.last());
+        assert!(ids.len() > 650, "only {} distinct of 700", ids.len());
+    }
+
+    #[test]
+    fn large_top_k_beyond_the_finite_tokens_keeps_all_finite_ones() {
+        let v = 3000;
+        let mut x = vec![f32::NEG_INFINITY; v];
+        for i in (0..v).step_by(100) {
+            x[i] = (i % 7) as f32;
+        }
+        let mut s = Sampler::new(v);
+        let p = params(3.0, 2000, 1.0, 0.0).seeded(8);
+        let ids: BTreeSet<u32> = (0..2000).map(|n| s.sample(&x, &p, n).unwrap().0).collect();
+        let finite: BTreeSet<u32> = (0..v as u32).step_by(100).collect();
+        assert_eq!(ids, finite);
+    }
+
+    #[test]
+    fn large_top_k_matches_a_sorted_reference() {
+        // k well above chunks / 8 takes the counting search for its bound.
+        let v = 6000;
+        let x: Vec<f32> = (0..v).map(|i| ((i * 7919) % 1009) as f32 * 0.01).collect();
+        let mut order: Vec<u32> = (0..v as u32).collect();
+        order.sort_by(|&a, &b| x[b as usize].total_cmp(&x[a as usize]).then(a.cmp(&b)));
+        let mut s = Sampler::new(v);
+        for k in [20usize, 90, 500, 2500] {
+            let kept: BTreeSet<u32> = order[..k].iter().copied().collect();
+            let p = params(0.05, k, 1.0, 0.0).seeded(k as u64);
+            for step in 0..200 {
+                let id = s.sample(&x, &p, step).unwrap().0;
+                assert!(kept.contains(&id), "k {k}: {id}");
+            }
+        }
     }
 
     /// Kept set for top-p then min-p (no top-k), sorting everything in f64.
