@@ -75,5 +75,5 @@ mod transforms;
 pub use error::SampleError;
 pub use logits::Logit;
 pub use params::{SampleParams, SampleParamsError};
-pub use rng::{SplitMix64, fresh_seed, uniform_for_token};
+pub use rng::{SplitMix64, fresh_seed, mix64, uniform_for_token};
 pub use row_sampler::Sampler;
