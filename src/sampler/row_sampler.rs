@@ -887,6 +887,58 @@ mod tests {
         }
     }
 
+    #[test]
+    fn extreme_temperatures_and_logits_work_on_every_path() {
+        // 300 tokens over 5 chunks: huge, tiny and masked logits, a tie at
+        // the top (ids 7 and 250).
+        let mut x: Vec<f32> = (0..300).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+        x[3] = -3e38;
+        x[4] = f32::NEG_INFINITY;
+        x[7] = 3e38;
+        x[250] = 3e38;
+        let finite: BTreeSet<u32> = (0..300u32).filter(|&i| i != 4).collect();
+        let mut ordinary = x.clone();
+        for i in [3, 7, 250] {
+            ordinary[i] = 1.0;
+        }
+        let paths = [
+            (0, 1.0, 0.0),    // temperature only
+            (0, 1.0, 0.5),    // min-p
+            (0, 0.9, 0.0),    // top-p
+            (0, 0.9, 0.01),   // top-p and min-p
+            (40, 1.0, 0.0),   // top-k (chunk bound)
+            (280, 0.95, 0.0), // large top-k (counting search)
+        ];
+        for (k, top_p, min_p) in paths {
+            // Tiny temperature: only the tied maxima can be drawn.
+            let got = drawn(&x, params(1e-30, k, top_p, min_p), 200);
+            assert!(
+                got.is_subset(&set(&[7, 250])),
+                "{k} {top_p} {min_p}: {got:?}"
+            );
+            // Huge temperature on ordinary logits: nearly uniform, never the
+            // masked token. (With the 3e38 logits even T = 1e30 leaves the
+            // tied maxima e^3e8 times likelier than the rest.)
+            let got = drawn(&ordinary, params(1e30, k, top_p, min_p), 400);
+            assert!(
+                got.is_subset(&finite) && got.len() > 10,
+                "{k} {top_p}: {got:?}"
+            );
+        }
+        // Ties at the top: greedy takes the lower id.
+        let mut s = Sampler::new(300);
+        assert_eq!(s.sample(&x, &SampleParams::greedy(), 0), Ok(TokenId(7)));
+    }
+
+    #[test]
+    fn a_single_token_vocabulary_always_returns_it() {
+        let mut s = Sampler::new(1);
+        for (k, top_p, min_p) in [(0, 1.0, 0.0), (1, 1.0, 0.0), (0, 0.5, 0.9)] {
+            let p = params(0.7, k, top_p, min_p).seeded(1);
+            assert_eq!(s.sample(&[-4.0f32], &p, 3), Ok(TokenId(0)));
+        }
+    }
+
     /// Kept set for top-p then min-p (no top-k), sorting everything in f64.
     fn reference_kept(x: &[f32], t: f32, top_p: f32, min_p: f32) -> BTreeSet<u32> {
         let m = x.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
