@@ -36,7 +36,7 @@ fn logits() -> Vec<f32> {
 
 /// The naive sampler: same semantics, written plainly. Sorts the whole
 /// vocabulary by (logit desc, id asc), then softmax, top-k, top-p, min-p
-/// and an inverse-CDF draw in rank order.
+/// and the inverse-CDF draw over the kept tokens in id order.
 fn naive_sample(x: &[f32], p: &SampleParams, step: u64) -> u32 {
     let mut order: Vec<(f32, u32)> = x.iter().enumerate().map(|(i, &v)| (v, i as u32)).collect();
     order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -68,16 +68,19 @@ fn naive_sample(x: &[f32], p: &SampleParams, step: u64) -> u32 {
         let floor = f64::from(p.min_p) * w[0];
         kept = w[..kept].iter().take_while(|&&wi| wi >= floor).count();
     }
-    let total: f64 = w[..kept].iter().sum();
+    // The documented draw walks the kept tokens in token id order.
+    let mut kept_ids: Vec<(u32, f64)> = order[..kept].iter().map(|&(_, id)| id).zip(w).collect();
+    kept_ids.sort_by_key(|&(id, _)| id);
+    let total: f64 = kept_ids.iter().map(|&(_, wi)| wi).sum();
     let target = uniform_for_token(p.seed.unwrap(), step) * total;
     let mut acc = 0.0;
-    for (i, wi) in w[..kept].iter().enumerate() {
+    for &(id, wi) in &kept_ids {
         acc += wi;
         if acc > target {
-            return order[i].1;
+            return id;
         }
     }
-    order[kept - 1].1
+    kept_ids[kept - 1].0
 }
 
 fn cases() -> Vec<(&'static str, SampleParams)> {
@@ -144,15 +147,21 @@ fn main() {
     let x = logits();
     let mut sampler = Sampler::new(V);
 
-    // The two implementations agree (same kept set and same draw order is
-    // not guaranteed, but greedy and top-k 1 must match exactly).
-    for row in x.chunks_exact(V) {
-        let g = SampleParams::greedy();
-        assert_eq!(
-            sampler.sample(row, &g, 0).unwrap().0,
-            naive_sample(row, &g, 0)
-        );
+    // Both implement the same specification: they must pick the same tokens
+    // (up to rounding at a boundary, which 128k-token rows make rare).
+    let (mut same, mut total) = (0, 0);
+    for (_, p) in cases() {
+        for step in 0..8 {
+            for row in x.chunks_exact(V) {
+                total += 1;
+                same += usize::from(
+                    sampler.sample(row, &p, step).unwrap().0 == naive_sample(row, &p, step),
+                );
+            }
+        }
     }
+    println!("ours and naive agree on {same} of {total} draws");
+    assert!(same * 100 >= total * 99, "implementations disagree");
 
     let mut c = Criterion::default()
         .sample_size(10)
