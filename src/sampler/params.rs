@@ -209,7 +209,7 @@ mod tests {
     }
 
     #[test]
-    fn greedy_ignores_filters_in_validation_only_for_ranges() {
+    fn greedy_params_still_have_their_filters_validated() {
         // Filters are still validated when greedy: a bad request is a bad request.
         let p = SampleParams {
             top_p: 2.0,
