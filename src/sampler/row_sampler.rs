@@ -445,15 +445,27 @@ impl Scratch {
             {
                 break;
             }
-            // Secant through the two latest probes, or the bracket's ends.
+            // Secant through the two latest probes; through the bracket's
+            // ends (which are far apart) when those are the latest probes or
+            // the secant leaves the bracket. Far apart, the mass between two
+            // thresholds is spread evenly in t if the number of tokens per
+            // unit of z grows like e^-z, and evenly in e^t if it is flat;
+            // rows lie in between, so the mean of the two estimates is used.
             let secant = |p: Probe, q: Probe| {
                 let t = p.t + (q.t - p.t) * ((target - p.mass) / (q.mass - p.mass)) as f32;
                 let density = (p.count as f32 - q.count as f32) / (q.t - p.t);
                 (t, density.abs())
             };
             let (mut guess, mut density) = secant(p1, p2);
-            if !(guess > lo.t && guess < hi.t && density.is_finite() && density > 0.0) {
+            let ends = p1.t == lo.t && p2.t == hi.t;
+            if ends || !(guess > lo.t && guess < hi.t && density.is_finite() && density > 0.0) {
                 (guess, density) = secant(lo, hi);
+                let f = (target - hi.mass) / (lo.mass - hi.mass);
+                let (eh, el) = (f64::from(hi.t).exp(), f64::from(lo.t).exp());
+                let even_in_weight = (eh - f * (eh - el)).ln() as f32;
+                if even_in_weight > lo.t && even_in_weight < hi.t {
+                    guess = 0.5 * (guess + even_in_weight);
+                }
             }
             let step = (BAND as f32 / 4.0) / density;
             let (lo_t, hi_t) = (lo.t, hi.t);
