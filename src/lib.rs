@@ -2,8 +2,9 @@
 //!
 //! Data flows one way through the modules:
 //! `config` + `weights` -> `emit` (StableHLO graphs) -> `compile` (IREE modules)
-//! -> `runtime` (device sessions) -> `engine` (continuous batching, with the host
-//! `sampler`) -> `serve` (OpenAI-compatible HTTP) and `cli`.
+//! -> `runtime` (device sessions) -> `model` (a model resident on a device)
+//! -> `engine` (continuous batching, with the host `sampler`) -> `serve`
+//! (OpenAI-compatible HTTP) and `cli`.
 #![deny(unsafe_code)]
 
 pub mod bench;
@@ -11,10 +12,12 @@ pub mod cli;
 pub mod compile;
 pub mod config;
 pub mod emit;
+pub mod engine;
 pub mod model;
 pub mod preset;
 pub mod reference;
 pub mod runtime;
+pub mod sampler;
 pub mod tokenizer;
 pub mod types;
 pub mod weights;
