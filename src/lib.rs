@@ -5,6 +5,11 @@
 //! -> `runtime` (device sessions) -> `model` (a model resident on a device)
 //! -> `engine` (continuous batching, with the host `sampler`) -> `serve`
 //! (OpenAI-compatible HTTP) and `cli`.
+//!
+//! Unsafe code is denied crate-wide. The exceptions, each a single narrow
+//! site with its safety argument: `runtime::sys` (the FFI to the C shim),
+//! the read-only memory map of weight files in `weights`, and the call into
+//! the AVX2 copies of the sampler's kernels after checking the CPU has AVX2.
 #![deny(unsafe_code)]
 
 pub mod bench;

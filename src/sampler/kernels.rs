@@ -45,6 +45,7 @@ macro_rules! multiversion {
                 }
                 if std::arch::is_x86_feature_detected!("avx2") && !baseline_forced() {
                     // SAFETY: the CPU supports AVX2, checked just above.
+                    #[allow(unsafe_code)]
                     return unsafe { avx2($($arg),*) };
                 }
             }

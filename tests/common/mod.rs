@@ -121,3 +121,107 @@ pub fn relative_error(got: &[f32], want: &[f64]) -> f64 {
         .fold(0f64, |m, (g, w)| m.max((*g as f64 - w).abs()));
     diff / scale
 }
+
+use iree_llm::engine::{
+    BatchEngine, BatchOptions, Engine, Event, FinishReason, Request, SingleEngine,
+};
+use iree_llm::types::RequestId;
+
+/// A batch engine for `dir` on local-task with `batch` slots.
+pub fn batch_engine(dir: &Path, batch: usize, capacity: i64) -> BatchEngine {
+    let plan = EmitPlan::new(capacity, &[batch as i64]).unwrap();
+    let mut opts = LoadOptions::batched(device("local-task"), plan, batch as i64);
+    opts.cache = test_cache();
+    let model = DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap();
+    BatchEngine::new(
+        model,
+        BatchOptions {
+            batch,
+            max_queue: 64,
+        },
+    )
+    .unwrap()
+}
+
+/// The single-sequence argmax engine for `dir` on local-task.
+pub fn single_engine(dir: &Path, capacity: i64) -> SingleEngine {
+    let plan = EmitPlan::new(capacity, &[]).unwrap();
+    let mut opts = LoadOptions::single_argmax(device("local-task"), plan);
+    opts.cache = test_cache();
+    let model = DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap();
+    SingleEngine::new(model).unwrap()
+}
+
+/// What one request produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub tokens: Vec<TokenId>,
+    pub reason: FinishReason,
+    pub seed: u64,
+}
+
+/// Steps `engine` until idle, collecting each request's tokens and ending.
+/// Requests whose first tokens were reported before the call (by manual
+/// steps) keep only the tokens seen here.
+pub fn drain(engine: &mut dyn Engine) -> std::collections::BTreeMap<RequestId, Outcome> {
+    // Per request: index of the first token seen here, and the tokens.
+    let mut tokens: std::collections::BTreeMap<RequestId, (usize, Vec<TokenId>)> =
+        Default::default();
+    let mut done = std::collections::BTreeMap::new();
+    let mut steps = 0;
+    while !engine.is_idle() {
+        for event in engine.step() {
+            match event {
+                Event::Token { id, token, index } => {
+                    let (first, t) = tokens.entry(id).or_insert((index, Vec::new()));
+                    assert_eq!(*first + t.len(), index, "token indices are consecutive");
+                    t.push(token);
+                }
+                Event::Finished {
+                    id,
+                    reason,
+                    generated,
+                    seed,
+                    message,
+                } => {
+                    let (first, t) = tokens.remove(&id).unwrap_or((generated, Vec::new()));
+                    assert_eq!(
+                        first + t.len(),
+                        generated,
+                        "generated count matches the tokens emitted"
+                    );
+                    assert!(
+                        reason != FinishReason::Error,
+                        "request {id} failed: {message:?}"
+                    );
+                    assert!(
+                        done.insert(
+                            id,
+                            Outcome {
+                                tokens: t,
+                                reason,
+                                seed
+                            }
+                        )
+                        .is_none()
+                    );
+                }
+            }
+        }
+        steps += 1;
+        assert!(steps < 100_000, "engine never became idle");
+    }
+    done
+}
+
+/// Deterministic greedy requests with varied prompt lengths and caps.
+pub fn varied_requests(n: usize, vocab: usize) -> Vec<Request> {
+    (0..n)
+        .map(|i| {
+            Request::greedy(
+                prompt(1 + (i * 7) % 23, 100 + i as u32, vocab),
+                4 + (i * 5) % 13,
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,260 @@
+//! Engines turn requests into token streams over a model on one device.
+//!
+//! An [`Engine`] takes requests ([`Engine::submit`]), can cancel them, and
+//! advances by [`Engine::step`], which returns what happened as [`Event`]s.
+//! Two implementations:
+//! - [`BatchEngine`]: continuous batching over B slots (B = 4 or 8) with the
+//!   logits graphs and per-row host sampling;
+//! - [`SingleEngine`]: one sequence at a time over the argmax graphs, greedy
+//!   only; the reference the batch engine's greedy output is checked against.
+//!
+//! Both apply the same rules: a request is refused before any device work if
+//! its prompt plus `max_tokens` does not fit a slot; generation stops at an
+//! EOS token of the model or one of the request's stop token ids (reason
+//! `stop`; the stop token itself is not emitted), or after `max_tokens`
+//! tokens (reason `length`). When the token that reaches `max_tokens` is
+//! itself a stop token, `stop` wins.
+
+mod batch;
+mod single;
+
+pub use batch::{BatchEngine, BatchOptions, Fault};
+pub use single::SingleEngine;
+
+use std::time::Duration;
+
+use crate::model::ModelError;
+use crate::sampler::{SampleParams, SampleParamsError};
+use crate::types::{RequestId, TokenId};
+
+/// A generation request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    pub prompt: Vec<TokenId>,
+    pub params: SampleParams,
+    /// Most tokens to generate (at least 1).
+    pub max_tokens: usize,
+    /// Token ids that end the request like EOS does.
+    pub stop_tokens: Vec<TokenId>,
+}
+
+impl Request {
+    pub fn greedy(prompt: Vec<TokenId>, max_tokens: usize) -> Self {
+        Request {
+            prompt,
+            params: SampleParams::greedy(),
+            max_tokens,
+            stop_tokens: Vec::new(),
+        }
+    }
+}
+
+/// Why a request ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FinishReason {
+    /// An EOS or stop token was generated.
+    Stop,
+    /// `max_tokens` were generated.
+    Length,
+    Cancelled,
+    /// A device or sampling error; the message says what.
+    Error,
+}
+
+impl FinishReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::Length => "length",
+            FinishReason::Cancelled => "cancelled",
+            FinishReason::Error => "error",
+        }
+    }
+}
+
+/// Something that happened to a request during a step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The request's `index`-th generated token (0-based).
+    Token {
+        id: RequestId,
+        token: TokenId,
+        index: usize,
+    },
+    /// The request ended; no further events follow for it.
+    Finished {
+        id: RequestId,
+        reason: FinishReason,
+        /// Tokens generated (emitted as `Token` events).
+        generated: usize,
+        /// The seed the request was sampled with (fresh if it had none).
+        seed: u64,
+        /// What went wrong, for `FinishReason::Error`.
+        message: Option<String>,
+    },
+}
+
+impl Event {
+    pub fn id(&self) -> RequestId {
+        match self {
+            Event::Token { id, .. } | Event::Finished { id, .. } => *id,
+        }
+    }
+}
+
+/// Why a request was refused at submission. Nothing ran on the device.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    #[error(transparent)]
+    Params(#[from] SampleParamsError),
+    #[error("the prompt is empty; give at least one token")]
+    EmptyPrompt,
+    #[error("max_tokens must be at least 1")]
+    NoTokensRequested,
+    #[error(
+        "the prompt ({prompt} tokens) plus max_tokens ({max_tokens}) is {} tokens, more than \
+         the context capacity of {capacity}; shorten the prompt, lower max_tokens, or load the \
+         model with a larger --context",
+        prompt + max_tokens
+    )]
+    DoesNotFit {
+        prompt: usize,
+        max_tokens: usize,
+        capacity: usize,
+    },
+    #[error("token id {token} is outside the vocabulary of {vocab} tokens")]
+    TokenOutOfRange { token: u32, vocab: usize },
+    #[error("the queue is full ({limit} requests waiting); retry later")]
+    QueueFull { limit: usize },
+    #[error("this engine decodes greedily only (temperature 0); use the batch engine to sample")]
+    GreedyOnly,
+}
+
+/// A snapshot of an engine's load.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineStatus {
+    pub queued: usize,
+    pub active: usize,
+    pub slots: usize,
+}
+
+/// Cumulative device time of an engine.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineStats {
+    pub prefills: u64,
+    pub prefill_time: Duration,
+    pub decode_steps: u64,
+    pub decode_time: Duration,
+    pub tokens: u64,
+}
+
+/// A continuous-batching backend a server or CLI can drive.
+pub trait Engine: Send {
+    /// Queues a request; refused (with nothing run on the device) if it is
+    /// invalid or cannot fit a slot.
+    fn submit(&mut self, request: Request) -> Result<RequestId, SubmitError>;
+    /// Cancels a queued or running request; its `Finished { Cancelled }`
+    /// event comes from the next step. False if the id is not live.
+    fn cancel(&mut self, id: RequestId) -> bool;
+    /// Does one unit of work and reports what happened.
+    fn step(&mut self) -> Vec<Event>;
+    /// True when nothing is queued, running or waiting to be reported.
+    fn is_idle(&self) -> bool;
+    fn status(&self) -> EngineStatus;
+    fn stats(&self) -> EngineStats;
+    /// Tokens per slot (prompt plus generated).
+    fn capacity(&self) -> usize;
+}
+
+/// Checks what every engine checks at submission.
+pub(crate) fn validate(
+    request: &Request,
+    capacity: usize,
+    vocab: usize,
+) -> Result<(), SubmitError> {
+    request.params.validate()?;
+    if request.prompt.is_empty() {
+        return Err(SubmitError::EmptyPrompt);
+    }
+    if request.max_tokens == 0 {
+        return Err(SubmitError::NoTokensRequested);
+    }
+    if request.prompt.len() + request.max_tokens > capacity {
+        return Err(SubmitError::DoesNotFit {
+            prompt: request.prompt.len(),
+            max_tokens: request.max_tokens,
+            capacity,
+        });
+    }
+    if let Some(t) = request.prompt.iter().find(|t| t.index() >= vocab) {
+        return Err(SubmitError::TokenOutOfRange { token: t.0, vocab });
+    }
+    Ok(())
+}
+
+/// The per-request generation state both engines keep.
+#[derive(Clone, Debug)]
+pub(crate) struct Progress {
+    pub id: RequestId,
+    pub request: Request,
+    pub seed: u64,
+    /// Tokens emitted so far.
+    pub generated: usize,
+    /// The token to feed next, at `position`.
+    pub last: TokenId,
+    pub position: usize,
+}
+
+impl Progress {
+    pub fn new(id: RequestId, mut request: Request) -> Self {
+        let seed = request.params.resolve_seed();
+        Progress {
+            id,
+            position: request.prompt.len(),
+            request,
+            seed,
+            generated: 0,
+            last: TokenId(0),
+        }
+    }
+
+    /// Takes a freshly chosen token: emits it unless it stops the request.
+    /// Returns the finish reason if the request is done.
+    pub fn accept(
+        &mut self,
+        token: TokenId,
+        eos: &[TokenId],
+        events: &mut Vec<Event>,
+    ) -> Option<FinishReason> {
+        if eos.contains(&token) || self.request.stop_tokens.contains(&token) {
+            return Some(FinishReason::Stop);
+        }
+        events.push(Event::Token {
+            id: self.id,
+            token,
+            index: self.generated,
+        });
+        self.generated += 1;
+        self.last = token;
+        if self.generated >= self.request.max_tokens {
+            return Some(FinishReason::Length);
+        }
+        None
+    }
+
+    pub fn finished(&self, reason: FinishReason, message: Option<String>) -> Event {
+        Event::Finished {
+            id: self.id,
+            reason,
+            generated: self.generated,
+            seed: self.seed,
+            message,
+        }
+    }
+}
+
+/// Turns a device-side failure into the message its requests finish with.
+pub(crate) fn error_message(e: &ModelError) -> String {
+    format!("device error: {e}")
+}

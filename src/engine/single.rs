@@ -1,0 +1,158 @@
+//! One sequence at a time over the argmax graphs: the device picks each token
+//! (lowest id on ties) and only a token id comes back per step. Greedy only;
+//! it is the reference the batch engine's greedy streams are compared with.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use super::{
+    Engine, EngineStats, EngineStatus, Event, FinishReason, Progress, Request, SubmitError,
+    error_message, validate,
+};
+use crate::emit::{GraphKind, Output};
+use crate::model::{DeviceModel, KvCache, ModelError, PrefillOut};
+use crate::types::{RequestId, TokenId};
+
+pub struct SingleEngine {
+    model: DeviceModel,
+    kv: KvCache,
+    current: Option<Progress>,
+    queue: VecDeque<Progress>,
+    pending: Vec<Event>,
+    next_id: u64,
+    eos: Vec<TokenId>,
+    stats: EngineStats,
+}
+
+impl SingleEngine {
+    pub fn new(mut model: DeviceModel) -> Result<Self, ModelError> {
+        model.ensure_graph(GraphKind::Decode {
+            batch: 1,
+            output: Output::Argmax,
+        })?;
+        Ok(SingleEngine {
+            kv: model.new_kv()?,
+            eos: model.config().eos_token_ids.clone(),
+            model,
+            current: None,
+            queue: VecDeque::new(),
+            pending: Vec::new(),
+            next_id: 1,
+            stats: EngineStats::default(),
+        })
+    }
+
+    pub fn model(&self) -> &DeviceModel {
+        &self.model
+    }
+
+    fn finish(
+        &mut self,
+        p: Progress,
+        reason: FinishReason,
+        message: Option<String>,
+        events: &mut Vec<Event>,
+    ) {
+        self.stats.tokens += p.generated as u64;
+        events.push(p.finished(reason, message));
+    }
+}
+
+impl Engine for SingleEngine {
+    fn submit(&mut self, request: Request) -> Result<RequestId, SubmitError> {
+        if !request.params.is_greedy() {
+            return Err(SubmitError::GreedyOnly);
+        }
+        validate(&request, self.model.capacity(), self.model.vocab())?;
+        let id = RequestId(self.next_id);
+        self.next_id += 1;
+        self.queue.push_back(Progress::new(id, request));
+        Ok(id)
+    }
+
+    fn cancel(&mut self, id: RequestId) -> bool {
+        if let Some(i) = self.queue.iter().position(|p| p.id == id) {
+            let p = self.queue.remove(i).expect("queued request");
+            self.pending.push(p.finished(FinishReason::Cancelled, None));
+            return true;
+        }
+        if self.current.as_ref().is_some_and(|p| p.id == id) {
+            let p = self.current.take().expect("running request");
+            self.stats.tokens += p.generated as u64;
+            self.pending.push(p.finished(FinishReason::Cancelled, None));
+            return true;
+        }
+        false
+    }
+
+    /// Prefills the next request, or decodes one token of the current one.
+    fn step(&mut self) -> Vec<Event> {
+        let mut events = std::mem::take(&mut self.pending);
+        let (mut p, token) = match self.current.take() {
+            None => {
+                let Some(p) = self.queue.pop_front() else {
+                    return events;
+                };
+                let start = Instant::now();
+                let result = self
+                    .model
+                    .prefill(&mut self.kv, &p.request.prompt, Output::Argmax);
+                self.stats.prefills += 1;
+                self.stats.prefill_time += start.elapsed();
+                match result {
+                    Ok(PrefillOut::Token(t)) => (p, t),
+                    Ok(PrefillOut::Logits(_)) => unreachable!("an argmax prefill returns a token"),
+                    Err(e) => {
+                        self.finish(p, FinishReason::Error, Some(error_message(&e)), &mut events);
+                        return events;
+                    }
+                }
+            }
+            Some(mut p) => {
+                let start = Instant::now();
+                let result = self.model.decode_argmax(
+                    std::slice::from_mut(&mut self.kv),
+                    &[p.last],
+                    &[p.position],
+                );
+                self.stats.decode_steps += 1;
+                self.stats.decode_time += start.elapsed();
+                match result {
+                    Ok(tokens) => {
+                        p.position += 1;
+                        (p, tokens[0])
+                    }
+                    Err(e) => {
+                        self.finish(p, FinishReason::Error, Some(error_message(&e)), &mut events);
+                        return events;
+                    }
+                }
+            }
+        };
+        match p.accept(token, &self.eos, &mut events) {
+            Some(reason) => self.finish(p, reason, None, &mut events),
+            None => self.current = Some(p),
+        }
+        events
+    }
+
+    fn is_idle(&self) -> bool {
+        self.queue.is_empty() && self.pending.is_empty() && self.current.is_none()
+    }
+
+    fn status(&self) -> EngineStatus {
+        EngineStatus {
+            queued: self.queue.len(),
+            active: usize::from(self.current.is_some()),
+            slots: 1,
+        }
+    }
+
+    fn stats(&self) -> EngineStats {
+        self.stats
+    }
+
+    fn capacity(&self) -> usize {
+        self.model.capacity()
+    }
+}
