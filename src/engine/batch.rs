@@ -107,6 +107,23 @@ impl BatchEngine {
         })
     }
 
+    /// Loads the model in `dir` on `device` with a context of `capacity`
+    /// tokens per slot, compiling every graph the engine uses up front
+    /// (cached across runs), and builds the engine.
+    pub fn load(
+        dir: &std::path::Path,
+        device: crate::types::DeviceUri,
+        capacity: i64,
+        opts: BatchOptions,
+        progress: &dyn crate::model::LoadProgress,
+    ) -> Result<Self, ModelError> {
+        let plan = crate::emit::EmitPlan::new(capacity, &[opts.batch as i64])?;
+        let load = crate::model::LoadOptions::batched(device, plan, opts.batch as i64);
+        let instance = crate::runtime::Instance::new()?;
+        let model = DeviceModel::load(&instance, dir, &load, progress)?;
+        Self::new(model, opts)
+    }
+
     pub fn model(&self) -> &DeviceModel {
         &self.model
     }
