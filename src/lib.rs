@@ -23,6 +23,7 @@ pub mod preset;
 pub mod reference;
 pub mod runtime;
 pub mod sampler;
+pub mod serve;
 pub mod tokenizer;
 pub mod types;
 pub mod weights;

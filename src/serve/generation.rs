@@ -1,0 +1,192 @@
+//! One accepted request, from engine events to text pieces.
+//!
+//! [`spawn`] starts a task that owns the request: it turns the engine's
+//! token events into text with the tokenizer's `StreamDecoder`, applies the
+//! stop strings ([`StopMatcher`]), and sends [`Piece`]s to the HTTP side
+//! through a small channel. When that channel's receiver is dropped (the
+//! client went away, and axum dropped the response), the task ends and its
+//! [`Tracker`] cancels the request in the engine, which frees its slot.
+//! Every request is counted exactly once in `iree_llm_requests_total`.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use super::error::ApiError;
+use super::metrics::{Metrics, Outcome};
+use super::stop::StopMatcher;
+use super::worker::WorkerHandle;
+use crate::engine::{Event, FinishReason};
+use crate::tokenizer::Tokenizer;
+use crate::types::RequestId;
+
+/// What the HTTP side receives, in order: text, then one `Done` or `Failed`.
+#[derive(Debug)]
+pub enum Piece {
+    Text(String),
+    Done {
+        /// `Stop` or `Length`.
+        reason: FinishReason,
+        completion_tokens: usize,
+    },
+    /// The request failed after it was accepted (device error, shutdown).
+    Failed(ApiError),
+}
+
+/// Counts the request's outcome once; if it is dropped before an outcome
+/// was recorded, cancels the request in the engine and counts it cancelled.
+pub struct Tracker {
+    worker: WorkerHandle,
+    metrics: Arc<Metrics>,
+    id: RequestId,
+    done: bool,
+}
+
+impl Tracker {
+    pub fn new(worker: WorkerHandle, metrics: Arc<Metrics>, id: RequestId) -> Self {
+        Tracker {
+            worker,
+            metrics,
+            id,
+            done: false,
+        }
+    }
+
+    /// Records how the request ended.
+    fn finish(&mut self, outcome: Outcome) {
+        if !self.done {
+            self.done = true;
+            self.metrics.count_request(outcome);
+        }
+    }
+
+    /// Ends the request early (a stop string matched): the engine stops
+    /// generating it, and it counts as `outcome`.
+    fn end_early(&mut self, outcome: Outcome) {
+        if !self.done {
+            self.worker.cancel(self.id);
+        }
+        self.finish(outcome);
+    }
+}
+
+impl Drop for Tracker {
+    fn drop(&mut self) {
+        if !self.done {
+            self.worker.cancel(self.id);
+            self.finish(Outcome::Cancelled);
+        }
+    }
+}
+
+/// Pieces buffered between the generation task and the HTTP response.
+const PIECE_BUFFER: usize = 32;
+
+/// Starts the task that turns `events` into pieces (see the module docs).
+pub fn spawn(
+    tokenizer: Arc<Tokenizer>,
+    events: mpsc::UnboundedReceiver<Event>,
+    tracker: Tracker,
+    stops: Vec<String>,
+) -> mpsc::Receiver<Piece> {
+    let (tx, rx) = mpsc::channel(PIECE_BUFFER);
+    tokio::spawn(run(tokenizer, events, tracker, stops, tx));
+    rx
+}
+
+async fn run(
+    tokenizer: Arc<Tokenizer>,
+    mut events: mpsc::UnboundedReceiver<Event>,
+    mut tracker: Tracker,
+    stops: Vec<String>,
+    out: mpsc::Sender<Piece>,
+) {
+    let mut decoder = tokenizer.stream_decoder();
+    let mut stop = StopMatcher::new(stops);
+    let mut tokens = 0usize;
+    loop {
+        let event = tokio::select! {
+            // The HTTP side is gone: dropping the tracker cancels the request.
+            () = out.closed() => return,
+            e = events.recv() => e,
+        };
+        let piece = match event {
+            None => {
+                tracker.finish(Outcome::Error);
+                Piece::Failed(ApiError::unavailable(
+                    "the engine stopped before the request finished",
+                ))
+            }
+            Some(Event::Token { token, .. }) => {
+                tokens += 1;
+                let text = match decoder.step(token) {
+                    Ok(t) => t.unwrap_or_default(),
+                    Err(e) => {
+                        tracker.end_early(Outcome::Error);
+                        let _ = out
+                            .send(Piece::Failed(ApiError::server(e.to_string())))
+                            .await;
+                        return;
+                    }
+                };
+                let released = stop.push(&text);
+                if !released.text.is_empty() && out.send(Piece::Text(released.text)).await.is_err()
+                {
+                    return;
+                }
+                if !released.stopped {
+                    continue;
+                }
+                tracker.end_early(Outcome::Stop);
+                Piece::Done {
+                    reason: FinishReason::Stop,
+                    completion_tokens: tokens,
+                }
+            }
+            Some(Event::Finished {
+                reason,
+                generated,
+                message,
+                ..
+            }) => match reason {
+                FinishReason::Stop | FinishReason::Length => {
+                    let tail = decoder.finish().unwrap_or_default();
+                    let released = stop.push(&tail);
+                    let mut text = released.text;
+                    if !released.stopped {
+                        text.push_str(&stop.finish());
+                    }
+                    if !text.is_empty() && out.send(Piece::Text(text)).await.is_err() {
+                        // Finished anyway: count it as it ended.
+                        tracker.finish(Outcome::from_finish(reason));
+                        return;
+                    }
+                    let reason = if released.stopped {
+                        FinishReason::Stop
+                    } else {
+                        reason
+                    };
+                    tracker.finish(Outcome::from_finish(reason));
+                    Piece::Done {
+                        reason,
+                        completion_tokens: generated,
+                    }
+                }
+                FinishReason::Cancelled => {
+                    tracker.finish(Outcome::Cancelled);
+                    Piece::Failed(ApiError::unavailable(
+                        "the request was cancelled: the server is shutting down",
+                    ))
+                }
+                FinishReason::Error => {
+                    tracker.finish(Outcome::Error);
+                    Piece::Failed(ApiError::server(
+                        message.unwrap_or_else(|| "generation failed".into()),
+                    ))
+                }
+            },
+        };
+        let _ = out.send(piece).await;
+        return;
+    }
+}

@@ -1,0 +1,802 @@
+//! The OpenAI request and response shapes.
+//!
+//! Requests are parsed field by field from a JSON object so that every
+//! mistake names its field (`param` of the error). `null` counts as absent
+//! for every field, and unknown fields are ignored, as OpenAI clients send
+//! many. Fields that would change the result but are not implemented are
+//! refused with a 400 naming them, unless they carry their neutral value
+//! (see [`UNSUPPORTED`]).
+//!
+//! Sampling defaults are OpenAI's, not the model's `generation_config.json`:
+//! temperature 1, top_p 1, no top_k, no min_p.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::chat::Message;
+use super::error::ApiError;
+use crate::sampler::SampleParams;
+use crate::types::TokenId;
+
+/// Most stop strings a request may give.
+pub const MAX_STOP_STRINGS: usize = 16;
+/// `max_tokens` of a completion request that gives none (OpenAI's legacy default).
+pub const DEFAULT_COMPLETION_MAX_TOKENS: usize = 16;
+
+/// Parses a request body: it must be a JSON object.
+pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(format!(
+            "the request body is not valid JSON: {e}; send a JSON object"
+        ))
+        .with_code("invalid_json")
+    })?;
+    match value {
+        Value::Object(map) => Ok(map),
+        other => Err(ApiError::bad_request(format!(
+            "the request body must be a JSON object, got {}",
+            kind_of(&other)
+        ))
+        .with_code("invalid_json")),
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Typed access to the fields of a request object.
+struct Fields<'a>(&'a Map<String, Value>);
+
+impl Fields<'_> {
+    /// The field, or `None` when absent or `null`.
+    fn raw(&self, name: &str) -> Option<&Value> {
+        self.0.get(name).filter(|v| !v.is_null())
+    }
+
+    fn get<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>, ApiError> {
+        self.raw(name)
+            .map(|v| {
+                serde_json::from_value(v.clone())
+                    .map_err(|e| ApiError::invalid(name, format!("invalid `{name}`: {e}")))
+            })
+            .transpose()
+    }
+}
+
+/// A field that is not implemented, and the test for its neutral value
+/// (which is accepted and ignored).
+pub struct Unsupported {
+    pub field: &'static str,
+    pub neutral: fn(&Value) -> bool,
+    /// Said in the error after "`field` is not supported by this server".
+    pub detail: &'static str,
+}
+
+fn is_number(v: &Value, x: f64) -> bool {
+    v.as_f64() == Some(x)
+}
+
+/// Fields refused with a 400 unless neutral (`null` is always neutral).
+pub const UNSUPPORTED: &[Unsupported] = &[
+    Unsupported {
+        field: "n",
+        neutral: |v| is_number(v, 1.0),
+        detail: " with a value other than 1; send one request per completion",
+    },
+    Unsupported {
+        field: "best_of",
+        neutral: |v| is_number(v, 1.0),
+        detail: " with a value other than 1",
+    },
+    Unsupported {
+        field: "logprobs",
+        neutral: |v| v == &Value::Bool(false),
+        detail: "; send `logprobs: false` or leave it out",
+    },
+    Unsupported {
+        field: "top_logprobs",
+        neutral: |v| is_number(v, 0.0),
+        detail: "; send 0 or leave it out",
+    },
+    Unsupported {
+        field: "echo",
+        neutral: |v| v == &Value::Bool(false),
+        detail: "; send `echo: false` or leave it out",
+    },
+    Unsupported {
+        field: "suffix",
+        neutral: |v| v.as_str() == Some(""),
+        detail: " (insertion)",
+    },
+    Unsupported {
+        field: "tools",
+        neutral: |v| v.as_array().is_some_and(Vec::is_empty),
+        detail: " (no tool calling yet)",
+    },
+    Unsupported {
+        field: "tool_choice",
+        neutral: |v| matches!(v.as_str(), Some("none" | "auto")),
+        detail: " (no tool calling yet)",
+    },
+    Unsupported {
+        field: "functions",
+        neutral: |v| v.as_array().is_some_and(Vec::is_empty),
+        detail: " (no function calling yet)",
+    },
+    Unsupported {
+        field: "function_call",
+        neutral: |v| matches!(v.as_str(), Some("none" | "auto")),
+        detail: " (no function calling yet)",
+    },
+    Unsupported {
+        field: "response_format",
+        neutral: |v| v.get("type").and_then(Value::as_str) == Some("text"),
+        detail: " except `{\"type\": \"text\"}` (no structured output yet)",
+    },
+    Unsupported {
+        field: "presence_penalty",
+        neutral: |v| is_number(v, 0.0),
+        detail: " with a value other than 0",
+    },
+    Unsupported {
+        field: "frequency_penalty",
+        neutral: |v| is_number(v, 0.0),
+        detail: " with a value other than 0",
+    },
+    Unsupported {
+        field: "repetition_penalty",
+        neutral: |v| is_number(v, 1.0),
+        detail: " with a value other than 1",
+    },
+    Unsupported {
+        field: "logit_bias",
+        neutral: |v| v.as_object().is_some_and(Map::is_empty),
+        detail: " with entries; send `{}` or leave it out",
+    },
+    Unsupported {
+        field: "modalities",
+        neutral: |v| v.as_array().is_some_and(|a| a.iter().all(|m| m == "text")),
+        detail: " except [\"text\"]",
+    },
+    Unsupported {
+        field: "audio",
+        neutral: |_| false,
+        detail: " (text only)",
+    },
+];
+
+fn check_unsupported(fields: &Fields) -> Result<(), ApiError> {
+    for u in UNSUPPORTED {
+        if let Some(v) = fields.raw(u.field)
+            && !(u.neutral)(v)
+        {
+            return Err(ApiError::unsupported(u.field, u.detail));
+        }
+    }
+    Ok(())
+}
+
+/// The fields both endpoints share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Common {
+    pub model: Option<String>,
+    /// `None`: the endpoint's default.
+    pub max_tokens: Option<usize>,
+    /// The field `max_tokens` came from (`max_tokens` or `max_completion_tokens`).
+    pub max_tokens_field: &'static str,
+    /// With OpenAI's defaults filled in; the seed is `None` when not given.
+    pub params: SampleParams,
+    pub stop: Vec<String>,
+    pub stream: bool,
+    pub include_usage: bool,
+}
+
+impl Common {
+    fn parse(f: &Fields, max_tokens_fields: &[&'static str]) -> Result<Self, ApiError> {
+        check_unsupported(f)?;
+        let model = f.get::<String>("model")?;
+        let mut max_tokens = None;
+        let mut max_tokens_field = "max_tokens";
+        for &name in max_tokens_fields {
+            if let Some(n) = f.get::<u64>(name)? {
+                if n == 0 {
+                    return Err(ApiError::invalid(
+                        name,
+                        format!("`{name}` must be at least 1"),
+                    ));
+                }
+                max_tokens = Some(usize::try_from(n).unwrap_or(usize::MAX));
+                max_tokens_field = name;
+                break;
+            }
+        }
+        let top_k = match f.get::<i64>("top_k")? {
+            None | Some(-1) | Some(0) => 0,
+            Some(k) if k < 0 => {
+                return Err(ApiError::invalid(
+                    "top_k",
+                    format!(
+                        "invalid sampling parameter `top_k`: must be >= 1, or 0 or -1 for off, got {k}"
+                    ),
+                ));
+            }
+            Some(k) => usize::try_from(k).unwrap_or(usize::MAX),
+        };
+        let params = SampleParams {
+            temperature: f.get::<f32>("temperature")?.unwrap_or(1.0),
+            top_k,
+            top_p: f.get::<f32>("top_p")?.unwrap_or(1.0),
+            min_p: f.get::<f32>("min_p")?.unwrap_or(0.0),
+            seed: f.get::<u64>("seed")?,
+        };
+        params
+            .validate()
+            .map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
+        let stop = match f.raw("stop") {
+            None => Vec::new(),
+            Some(Value::String(s)) => vec![s.clone()],
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|s| {
+                    s.as_str().map(str::to_string).ok_or_else(|| {
+                        ApiError::invalid("stop", "`stop` must be a string or a list of strings")
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => {
+                return Err(ApiError::invalid(
+                    "stop",
+                    "`stop` must be a string or a list of strings",
+                ));
+            }
+        };
+        if stop.len() > MAX_STOP_STRINGS {
+            return Err(ApiError::invalid(
+                "stop",
+                format!(
+                    "at most {MAX_STOP_STRINGS} stop strings, got {}",
+                    stop.len()
+                ),
+            ));
+        }
+        let stream = f.get::<bool>("stream")?.unwrap_or(false);
+        let include_usage = match f.raw("stream_options") {
+            None => false,
+            Some(Value::Object(o)) => Fields(o)
+                .get::<bool>("include_usage")
+                .map_err(|e| e.with_param("stream_options.include_usage"))?
+                .unwrap_or(false),
+            Some(_) => {
+                return Err(ApiError::invalid(
+                    "stream_options",
+                    "`stream_options` must be an object",
+                ));
+            }
+        };
+        // Accepted and unused.
+        let _user = f.get::<String>("user")?;
+        Ok(Common {
+            model,
+            max_tokens,
+            max_tokens_field,
+            params,
+            stop,
+            stream,
+            include_usage,
+        })
+    }
+}
+
+/// A completion prompt: text, or token ids used as they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prompt {
+    Text(String),
+    Tokens(Vec<TokenId>),
+}
+
+/// `POST /v1/completions`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompletionRequest {
+    pub prompt: Prompt,
+    pub common: Common,
+}
+
+impl CompletionRequest {
+    pub fn parse(obj: &Map<String, Value>) -> Result<Self, ApiError> {
+        let f = Fields(obj);
+        let common = Common::parse(&f, &["max_tokens"])?;
+        let prompt = match f.raw("prompt") {
+            None => return Err(ApiError::invalid("prompt", "`prompt` is required")),
+            Some(v) => parse_prompt(v)?,
+        };
+        Ok(CompletionRequest { prompt, common })
+    }
+}
+
+fn parse_prompt(v: &Value) -> Result<Prompt, ApiError> {
+    let empty = || ApiError::invalid("prompt", "`prompt` is empty; give some text or token ids");
+    let shape = || {
+        ApiError::invalid(
+            "prompt",
+            "`prompt` must be a string or a list of token ids (integers)",
+        )
+    };
+    match v {
+        Value::String(s) if s.is_empty() => Err(empty()),
+        Value::String(s) => Ok(Prompt::Text(s.clone())),
+        Value::Array(items) if items.is_empty() => Err(empty()),
+        Value::Array(items) if items.iter().all(Value::is_number) => items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                t.as_u64()
+                    .and_then(|t| u32::try_from(t).ok())
+                    .map(TokenId)
+                    .ok_or_else(|| {
+                        ApiError::invalid(
+                            "prompt",
+                            format!("prompt[{i}] = {t} is not a token id (a non-negative integer)"),
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()
+            .map(Prompt::Tokens),
+        // A batch of one prompt.
+        Value::Array(items)
+            if items.len() == 1 && (items[0].is_string() || items[0].is_array()) =>
+        {
+            parse_prompt(&items[0])
+        }
+        Value::Array(items) if items.iter().all(|i| i.is_string() || i.is_array()) => {
+            Err(ApiError::unsupported(
+                "prompt",
+                " as a list of several prompts; send one request per prompt",
+            ))
+        }
+        _ => Err(shape()),
+    }
+}
+
+/// `POST /v1/chat/completions`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChatRequest {
+    pub messages: Vec<Message>,
+    pub common: Common,
+}
+
+impl ChatRequest {
+    pub fn parse(obj: &Map<String, Value>) -> Result<Self, ApiError> {
+        let f = Fields(obj);
+        let common = Common::parse(&f, &["max_completion_tokens", "max_tokens"])?;
+        let messages = match f.raw("messages") {
+            None => return Err(ApiError::invalid("messages", "`messages` is required")),
+            Some(Value::Array(items)) if items.is_empty() => {
+                return Err(ApiError::invalid(
+                    "messages",
+                    "`messages` is empty; give at least one message",
+                ));
+            }
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, m)| parse_message(i, m))
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(_) => {
+                return Err(ApiError::invalid(
+                    "messages",
+                    "`messages` must be a list of {\"role\", \"content\"} objects",
+                ));
+            }
+        };
+        Ok(ChatRequest { messages, common })
+    }
+}
+
+fn parse_message(i: usize, m: &Value) -> Result<Message, ApiError> {
+    let at = format!("messages[{i}]");
+    let Some(obj) = m.as_object() else {
+        return Err(ApiError::invalid(
+            &at,
+            format!("`{at}` must be an object with `role` and `content`"),
+        ));
+    };
+    let f = Fields(obj);
+    let role = f
+        .get::<String>("role")
+        .map_err(|e| e.with_param(format!("{at}.role")))?
+        .ok_or_else(|| {
+            ApiError::invalid(format!("{at}.role"), format!("`{at}.role` is required"))
+        })?;
+    let role = match role.as_str() {
+        "system" | "user" | "assistant" => role,
+        "developer" => "system".to_string(),
+        "tool" | "function" => {
+            return Err(ApiError::unsupported(
+                &format!("{at}.role"),
+                &format!(" as `{role}` (no tool calling yet)"),
+            ));
+        }
+        other => {
+            return Err(ApiError::invalid(
+                format!("{at}.role"),
+                format!("`{at}.role` must be system, developer, user or assistant, got `{other}`"),
+            ));
+        }
+    };
+    if f.raw("tool_calls")
+        .is_some_and(|v| !v.as_array().is_some_and(Vec::is_empty))
+    {
+        return Err(ApiError::unsupported(
+            &format!("{at}.tool_calls"),
+            " (no tool calling yet)",
+        ));
+    }
+    let content_param = format!("{at}.content");
+    let content = match f.raw("content") {
+        None => {
+            return Err(ApiError::invalid(
+                &content_param,
+                format!("`{content_param}` is required"),
+            ));
+        }
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => {
+            let mut texts = Vec::with_capacity(parts.len());
+            for (j, part) in parts.iter().enumerate() {
+                let kind = part.get("type").and_then(Value::as_str);
+                match (kind, part.get("text").and_then(Value::as_str)) {
+                    (Some("text"), Some(text)) => texts.push(text),
+                    _ => {
+                        return Err(ApiError::unsupported(
+                            &format!("{content_param}[{j}]"),
+                            "; only text parts {\"type\": \"text\", \"text\": ...} are",
+                        ));
+                    }
+                }
+            }
+            texts.join("\n")
+        }
+        Some(_) => {
+            return Err(ApiError::invalid(
+                &content_param,
+                format!("`{content_param}` must be a string or a list of text parts"),
+            ));
+        }
+    };
+    let name = f
+        .get::<String>("name")
+        .map_err(|e| e.with_param(format!("{at}.name")))?;
+    Ok(Message {
+        role,
+        content,
+        name,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Responses
+
+/// Token counts of a request.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct Usage {
+    pub prompt_tokens: usize,
+    pub completion_tokens: usize,
+    pub total_tokens: usize,
+}
+
+impl Usage {
+    pub fn new(prompt_tokens: usize, completion_tokens: usize) -> Self {
+        Usage {
+            prompt_tokens,
+            completion_tokens,
+            total_tokens: prompt_tokens + completion_tokens,
+        }
+    }
+}
+
+/// What every response and stream chunk carries about where it came from.
+/// `seed` is an extension: the seed the request was sampled with (its own,
+/// or a fresh one), so an unseeded output can be reproduced.
+#[derive(Clone, Debug, Serialize)]
+pub struct Header {
+    pub id: String,
+    pub object: &'static str,
+    pub created: u64,
+    pub model: String,
+    pub system_fingerprint: String,
+    pub seed: u64,
+}
+
+/// `text_completion`: a whole completion, or one stream chunk of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Completion {
+    #[serde(flatten)]
+    pub header: Header,
+    pub choices: Vec<CompletionChoice>,
+    /// Absent: not reported; `Some(None)`: `null` (stream chunks with
+    /// `include_usage`, before the last).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Option<Usage>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CompletionChoice {
+    pub index: u32,
+    pub text: String,
+    pub logprobs: Option<()>,
+    pub finish_reason: Option<&'static str>,
+}
+
+/// `chat.completion`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatCompletion {
+    #[serde(flatten)]
+    pub header: Header,
+    pub choices: Vec<ChatChoice>,
+    pub usage: Usage,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatChoice {
+    pub index: u32,
+    pub message: ChatMessage,
+    pub logprobs: Option<()>,
+    pub finish_reason: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatMessage {
+    pub role: &'static str,
+    pub content: String,
+}
+
+/// `chat.completion.chunk`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatChunk {
+    #[serde(flatten)]
+    pub header: Header,
+    pub choices: Vec<ChatChunkChoice>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Option<Usage>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatChunkChoice {
+    pub index: u32,
+    pub delta: ChatDelta,
+    pub logprobs: Option<()>,
+    pub finish_reason: Option<&'static str>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ChatDelta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    fn completion_err(v: Value) -> ApiError {
+        CompletionRequest::parse(&obj(v)).unwrap_err()
+    }
+
+    #[test]
+    fn defaults_are_openai_defaults() {
+        let r = CompletionRequest::parse(&obj(json!({"prompt": "hi"}))).unwrap();
+        assert_eq!(r.prompt, Prompt::Text("hi".into()));
+        assert_eq!(r.common.params, SampleParams::with_temperature(1.0));
+        assert_eq!(r.common.max_tokens, None);
+        assert!(!r.common.stream);
+        assert!(r.common.stop.is_empty());
+    }
+
+    #[test]
+    fn every_field_is_read() {
+        let r = CompletionRequest::parse(&obj(json!({
+            "model": "tiny", "prompt": [1, 2, 3], "max_tokens": 5, "temperature": 0.5,
+            "top_p": 0.9, "top_k": 40, "min_p": 0.1, "seed": 7, "stop": ["a", "b"],
+            "stream": true, "stream_options": {"include_usage": true}, "user": "u",
+            "n": 1, "logprobs": null, "presence_penalty": 0, "frequency_penalty": 0.0,
+            "logit_bias": {}, "some_future_field": 3,
+        })))
+        .unwrap();
+        assert_eq!(
+            r.prompt,
+            Prompt::Tokens(vec![TokenId(1), TokenId(2), TokenId(3)])
+        );
+        let c = r.common;
+        assert_eq!(c.model.as_deref(), Some("tiny"));
+        assert_eq!(c.max_tokens, Some(5));
+        assert_eq!(
+            c.params,
+            SampleParams {
+                temperature: 0.5,
+                top_k: 40,
+                top_p: 0.9,
+                min_p: 0.1,
+                seed: Some(7)
+            }
+        );
+        assert_eq!(c.stop, ["a", "b"]);
+        assert!(c.stream && c.include_usage);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let cases = [
+            (json!({"prompt": "x", "temperature": "hot"}), "temperature"),
+            (json!({"prompt": "x", "temperature": -1}), "temperature"),
+            (json!({"prompt": "x", "top_p": 1.5}), "top_p"),
+            (json!({"prompt": "x", "min_p": 1}), "min_p"),
+            (json!({"prompt": "x", "top_k": -2}), "top_k"),
+            (json!({"prompt": "x", "max_tokens": 0}), "max_tokens"),
+            (json!({"prompt": "x", "max_tokens": -3}), "max_tokens"),
+            (json!({"prompt": "x", "seed": "s"}), "seed"),
+            (json!({"prompt": "x", "stop": 3}), "stop"),
+            (json!({"prompt": "x", "stop": ["a", 1]}), "stop"),
+            (json!({"prompt": "x", "stream": "yes"}), "stream"),
+            (json!({"prompt": "x", "model": 5}), "model"),
+            (json!({"prompt": ""}), "prompt"),
+            (json!({"prompt": []}), "prompt"),
+            (json!({"prompt": [1, -1]}), "prompt"),
+            (json!({"prompt": 5}), "prompt"),
+            (json!({"prompt": ["a", "b"]}), "prompt"),
+            (json!({}), "prompt"),
+        ];
+        for (body, field) in cases {
+            let e = completion_err(body.clone());
+            assert_eq!(e.status, 400, "{body}");
+            assert_eq!(e.param.as_deref(), Some(field), "{body}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn unsupported_fields_are_refused_unless_neutral() {
+        let refused = [
+            ("n", json!(2)),
+            ("best_of", json!(3)),
+            ("logprobs", json!(true)),
+            ("logprobs", json!(2)),
+            ("top_logprobs", json!(2)),
+            ("echo", json!(true)),
+            ("suffix", json!("end")),
+            ("tools", json!([{"type": "function"}])),
+            ("tool_choice", json!("required")),
+            ("response_format", json!({"type": "json_object"})),
+            ("presence_penalty", json!(0.5)),
+            ("frequency_penalty", json!(-1)),
+            ("logit_bias", json!({"50": 10})),
+        ];
+        for (field, value) in refused {
+            let mut body = json!({"prompt": "x"});
+            body[field] = value.clone();
+            let e = completion_err(body);
+            assert_eq!(e.param.as_deref(), Some(field), "{field}={value}");
+            assert!(e.message.contains(field));
+        }
+        let neutral = json!({
+            "prompt": "x", "n": 1, "best_of": 1, "logprobs": false, "top_logprobs": 0,
+            "echo": false, "suffix": "", "tools": [], "tool_choice": "none",
+            "response_format": {"type": "text"}, "presence_penalty": 0,
+            "frequency_penalty": 0, "logit_bias": {}, "functions": null,
+        });
+        CompletionRequest::parse(&obj(neutral)).unwrap();
+    }
+
+    #[test]
+    fn prompts_in_a_batch_of_one_are_accepted() {
+        let p = |v| CompletionRequest::parse(&obj(json!({ "prompt": v }))).map(|r| r.prompt);
+        assert_eq!(p(json!(["hi"])).unwrap(), Prompt::Text("hi".into()));
+        assert_eq!(
+            p(json!([[4, 5]])).unwrap(),
+            Prompt::Tokens(vec![TokenId(4), TokenId(5)])
+        );
+        assert_eq!(
+            p(json!([[1], [2]])).unwrap_err().param.as_deref(),
+            Some("prompt")
+        );
+    }
+
+    #[test]
+    fn chat_messages_are_flattened_and_checked() {
+        let r = ChatRequest::parse(&obj(json!({
+            "messages": [
+                {"role": "developer", "content": "rules"},
+                {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}], "name": "bob"},
+                {"role": "assistant", "content": "ok", "tool_calls": []},
+            ],
+            "max_completion_tokens": 9, "max_tokens": 3,
+        })))
+        .unwrap();
+        assert_eq!(r.common.max_tokens, Some(9), "max_completion_tokens wins");
+        assert_eq!(r.messages[0].role, "system");
+        assert_eq!(r.messages[1].content, "a\nb");
+        assert_eq!(r.messages[1].name.as_deref(), Some("bob"));
+
+        let err = |v: Value| ChatRequest::parse(&obj(v)).unwrap_err().param.unwrap();
+        assert_eq!(err(json!({})), "messages");
+        assert_eq!(err(json!({"messages": []})), "messages");
+        assert_eq!(err(json!({"messages": "hi"})), "messages");
+        assert_eq!(
+            err(json!({"messages": [{"content": "x"}]})),
+            "messages[0].role"
+        );
+        assert_eq!(
+            err(json!({"messages": [{"role": "wizard", "content": "x"}]})),
+            "messages[0].role"
+        );
+        assert_eq!(
+            err(json!({"messages": [{"role": "user"}]})),
+            "messages[0].content"
+        );
+        assert_eq!(
+            err(json!({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]})),
+            "messages[0].content[0]"
+        );
+        assert_eq!(
+            err(
+                json!({"messages": [{"role": "user", "content": "x"}], "max_completion_tokens": 0})
+            ),
+            "max_completion_tokens"
+        );
+    }
+
+    #[test]
+    fn malformed_bodies_are_400s() {
+        assert_eq!(parse_object(b"{not json").unwrap_err().status, 400);
+        assert_eq!(parse_object(b"[1, 2]").unwrap_err().status, 400);
+        assert!(parse_object(b"{}").is_ok());
+    }
+
+    #[test]
+    fn stream_chunks_have_openai_shapes() {
+        let header = Header {
+            id: "chatcmpl-1".into(),
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "tiny".into(),
+            system_fingerprint: "fp".into(),
+            seed: 3,
+        };
+        let chunk = ChatChunk {
+            header,
+            choices: vec![ChatChunkChoice {
+                index: 0,
+                delta: ChatDelta {
+                    role: None,
+                    content: Some("hi".into()),
+                },
+                logprobs: None,
+                finish_reason: None,
+            }],
+            usage: Some(None),
+        };
+        assert_eq!(
+            serde_json::to_value(&chunk).unwrap(),
+            json!({
+                "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+                "model": "tiny", "system_fingerprint": "fp", "seed": 3,
+                "choices": [{"index": 0, "delta": {"content": "hi"}, "logprobs": null, "finish_reason": null}],
+                "usage": null,
+            })
+        );
+    }
+}

@@ -1,0 +1,303 @@
+//! The engine thread and the channels the HTTP side reaches it through.
+//!
+//! The engine lives on one dedicated OS thread and is touched by nothing
+//! else. The thread blocks on its command channel while the engine is idle;
+//! while it is busy it takes every pending command without blocking, then
+//! runs one [`Engine::step`] and routes each [`Event`] to the channel of the
+//! request it belongs to. After every round it publishes the engine's load
+//! (queue depth, active slots) and records token timings in [`Metrics`].
+//!
+//! A request whose event channel has been dropped (its HTTP side is gone) is
+//! cancelled at its next event, as a backstop for the explicit
+//! [`Command::Cancel`] the HTTP side sends.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use tokio::sync::{mpsc as tmpsc, oneshot};
+
+use super::metrics::Metrics;
+use crate::engine::{Engine, Event, Request, SubmitError};
+use crate::types::RequestId;
+
+/// What the HTTP side asks of the engine thread.
+pub enum Command {
+    /// Queue a request; the result of `Engine::submit` goes to `reply`, then
+    /// every event of the request goes to `events`.
+    Submit {
+        request: Request,
+        /// When the HTTP request arrived (time to first token counts from here).
+        arrived: Instant,
+        reply: oneshot::Sender<Result<RequestId, SubmitError>>,
+        events: tmpsc::UnboundedSender<Event>,
+    },
+    /// Cancel a queued or running request (ignored if it already ended).
+    Cancel(RequestId),
+    /// Cancel everything, report the cancellations, and stop the thread.
+    Shutdown,
+}
+
+/// The engine thread is gone (it panicked or was shut down).
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("the engine has stopped")]
+pub struct WorkerGone;
+
+/// A cloneable handle for sending commands to the engine thread.
+#[derive(Clone, Debug)]
+pub struct WorkerHandle {
+    commands: mpsc::Sender<Command>,
+    alive: Arc<AtomicBool>,
+    capacity: usize,
+}
+
+impl WorkerHandle {
+    /// Submits `request`; resolves once the engine accepted or refused it.
+    /// On success the returned receiver yields the request's events, the
+    /// last being `Event::Finished`.
+    pub async fn submit(
+        &self,
+        request: Request,
+        arrived: Instant,
+    ) -> Result<Result<(RequestId, tmpsc::UnboundedReceiver<Event>), SubmitError>, WorkerGone> {
+        let (reply, result) = oneshot::channel();
+        let (events, rx) = tmpsc::unbounded_channel();
+        self.commands
+            .send(Command::Submit {
+                request,
+                arrived,
+                reply,
+                events,
+            })
+            .map_err(|_| WorkerGone)?;
+        let result = result.await.map_err(|_| WorkerGone)?;
+        Ok(result.map(|id| (id, rx)))
+    }
+
+    /// Asks the engine to cancel `id` (no reply; a no-op if it ended).
+    pub fn cancel(&self, id: RequestId) {
+        let _ = self.commands.send(Command::Cancel(id));
+    }
+
+    /// Stops taking requests and cancels those still running; the engine
+    /// thread ends once they have reported their cancellation.
+    pub fn shutdown(&self) {
+        let _ = self.commands.send(Command::Shutdown);
+    }
+
+    /// Whether the engine thread is still running.
+    pub fn is_alive(&self) -> bool {
+        self.alive.load(Ordering::Relaxed)
+    }
+
+    /// Tokens per slot of the engine (prompt plus generated).
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+}
+
+/// Owns the engine thread; dropping it shuts the thread down (cancelling
+/// whatever is still running) and joins it.
+#[derive(Debug)]
+pub struct Worker {
+    handle: WorkerHandle,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Moves `engine` onto a new thread named `iree-llm-engine`.
+    pub fn spawn(engine: Box<dyn Engine>, metrics: Arc<Metrics>) -> std::io::Result<Self> {
+        let (commands, rx) = mpsc::channel();
+        let alive = Arc::new(AtomicBool::new(true));
+        let capacity = engine.capacity();
+        metrics.set_status(engine.status());
+        let flag = alive.clone();
+        let thread = std::thread::Builder::new()
+            .name("iree-llm-engine".into())
+            .spawn(move || {
+                // Cleared however the thread ends, panics included.
+                struct Alive(Arc<AtomicBool>);
+                impl Drop for Alive {
+                    fn drop(&mut self) {
+                        self.0.store(false, Ordering::Relaxed);
+                    }
+                }
+                let _alive = Alive(flag);
+                EngineLoop::new(engine, metrics).run(rx);
+            })?;
+        Ok(Worker {
+            handle: WorkerHandle {
+                commands,
+                alive,
+                capacity,
+            },
+            thread: Some(thread),
+        })
+    }
+
+    pub fn handle(&self) -> WorkerHandle {
+        self.handle.clone()
+    }
+
+    /// Cancels everything still running and waits for the thread to end.
+    pub fn shutdown(mut self) {
+        self.stop();
+    }
+
+    fn stop(&mut self) {
+        let _ = self.handle.commands.send(Command::Shutdown);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A live request as the engine thread sees it.
+struct Live {
+    events: tmpsc::UnboundedSender<Event>,
+    arrived: Instant,
+    last_token: Option<Instant>,
+    /// A cancel was already sent to the engine for it.
+    cancelled: bool,
+}
+
+struct EngineLoop {
+    engine: Box<dyn Engine>,
+    metrics: Arc<Metrics>,
+    live: HashMap<RequestId, Live>,
+    shutting_down: bool,
+}
+
+impl EngineLoop {
+    fn new(engine: Box<dyn Engine>, metrics: Arc<Metrics>) -> Self {
+        EngineLoop {
+            engine,
+            metrics,
+            live: HashMap::new(),
+            shutting_down: false,
+        }
+    }
+
+    fn run(mut self, commands: mpsc::Receiver<Command>) {
+        loop {
+            if self.engine.is_idle() {
+                if self.shutting_down {
+                    break;
+                }
+                // Nothing to do: sleep until the next command. All senders
+                // gone (the server was dropped) means the same as Shutdown.
+                match commands.recv() {
+                    Ok(c) => self.handle(c),
+                    Err(_) => break,
+                }
+            }
+            loop {
+                match commands.try_recv() {
+                    Ok(c) => self.handle(c),
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => {
+                        self.shutdown();
+                        break;
+                    }
+                }
+            }
+            if !self.engine.is_idle() {
+                let events = self.engine.step();
+                self.route(events);
+            }
+            self.metrics.set_status(self.engine.status());
+        }
+        self.metrics.set_status(self.engine.status());
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Submit {
+                request,
+                arrived,
+                reply,
+                events,
+            } => {
+                if self.shutting_down {
+                    // The reply is dropped: the caller sees WorkerGone.
+                    return;
+                }
+                match self.engine.submit(request) {
+                    Ok(id) => {
+                        if reply.send(Ok(id)).is_err() {
+                            // The HTTP side gave up while we were submitting.
+                            self.engine.cancel(id);
+                        }
+                        self.live.insert(
+                            id,
+                            Live {
+                                events,
+                                arrived,
+                                last_token: None,
+                                cancelled: false,
+                            },
+                        );
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                }
+            }
+            Command::Cancel(id) => {
+                if let Some(live) = self.live.get_mut(&id)
+                    && !live.cancelled
+                {
+                    live.cancelled = true;
+                    self.engine.cancel(id);
+                }
+            }
+            Command::Shutdown => self.shutdown(),
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.shutting_down = true;
+        for (id, live) in &mut self.live {
+            if !live.cancelled {
+                live.cancelled = true;
+                self.engine.cancel(*id);
+            }
+        }
+    }
+
+    fn route(&mut self, events: Vec<Event>) {
+        let now = Instant::now();
+        for event in events {
+            let id = event.id();
+            let finished = matches!(event, Event::Finished { .. });
+            let Some(live) = self.live.get_mut(&id) else {
+                continue;
+            };
+            if let Event::Token { .. } = event {
+                self.metrics.add_generated_tokens(1);
+                match live.last_token {
+                    None => self.metrics.time_to_first_token.observe(now - live.arrived),
+                    Some(t) => self.metrics.inter_token_latency.observe(now - t),
+                }
+                live.last_token = Some(now);
+            }
+            if live.events.send(event).is_err() && !finished && !live.cancelled {
+                // Nobody is listening any more.
+                live.cancelled = true;
+                self.engine.cancel(id);
+            }
+            if finished {
+                self.live.remove(&id);
+            }
+        }
+    }
+}
