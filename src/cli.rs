@@ -29,6 +29,8 @@ pub struct Cli {
 pub enum Command {
     /// List the HAL drivers compiled into this build and which devices open now.
     Devices,
+    /// Serve one model over an OpenAI-compatible HTTP API (see docs/serving.md).
+    Serve(ServeArgs),
     /// Compile one StableHLO MLIR file to an IREE module (.vmfb).
     Compile {
         /// Input .mlir file.
@@ -91,6 +93,40 @@ pub enum Command {
         #[arg(long)]
         dtype: Option<WeightDType>,
     },
+}
+
+/// Arguments of `iree-llm serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// A preset name (tiny, llama-3.2-1b) or a Hugging Face model directory.
+    #[arg(long)]
+    pub model: String,
+    #[arg(long, default_value = "local-task")]
+    pub device: DeviceUri,
+    /// Slots of the continuous-batching engine: 4 or 8.
+    #[arg(long, default_value_t = 4, value_parser = parse_batch)]
+    pub batch: usize,
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Require `Authorization: Bearer KEY` on the /v1 endpoints.
+    #[arg(long)]
+    pub api_key: Option<String>,
+    /// Context capacity per slot in tokens (default: the model's maximum, at most 2048).
+    #[arg(long)]
+    pub context: Option<i64>,
+    /// Most requests waiting for a slot; more are answered 429.
+    #[arg(long, default_value_t = 256)]
+    pub max_queue: usize,
+}
+
+fn parse_batch(s: &str) -> Result<usize, String> {
+    match s {
+        "4" => Ok(4),
+        "8" => Ok(8),
+        _ => Err(format!("the batch must be 4 or 8, got {s}")),
+    }
 }
 
 /// Progress bars on stderr for slow loading steps.
@@ -173,6 +209,10 @@ pub enum CliError {
     Emit(#[from] crate::emit::EmitError),
     #[error(transparent)]
     Model(#[from] crate::model::ModelError),
+    #[error(transparent)]
+    Tokenizer(#[from] crate::tokenizer::TokenizerError),
+    #[error(transparent)]
+    Serve(#[from] crate::serve::ServeError),
 }
 
 pub fn main() -> ExitCode {
@@ -199,6 +239,7 @@ fn init_tracing() {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Devices => devices(),
+        Command::Serve(args) => serve(args),
         Command::Compile {
             input,
             device,
@@ -288,6 +329,61 @@ fn emit(
         plan.batches,
         plan.prefill_buckets
     );
+    Ok(())
+}
+
+/// `iree-llm serve`: loads the model into a batch engine and serves it until
+/// Ctrl-C or SIGTERM.
+fn serve(args: ServeArgs) -> Result<(), CliError> {
+    use crate::serve::{ServeError, ServeOptions, Server};
+    let dir = resolve_model_dir(&args.model)?;
+    let config = ModelConfig::from_dir(&dir)?;
+    let tokenizer = crate::tokenizer::Tokenizer::from_dir(&dir)?;
+    let context = context_for(&config, args.context);
+    let opts = crate::engine::BatchOptions {
+        batch: args.batch,
+        max_queue: args.max_queue,
+    };
+    let engine =
+        crate::engine::BatchEngine::load(&dir, args.device.clone(), context, opts, &Bars::new())?;
+    // A directory is named by its last component, a preset by its name.
+    let model_id = std::path::Path::new(&args.model)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|_| dir == std::path::Path::new(&args.model))
+        .unwrap_or_else(|| args.model.clone());
+    let server = Server::new(
+        Box::new(engine),
+        tokenizer,
+        ServeOptions {
+            model_id: model_id.clone(),
+            api_key: args.api_key,
+        },
+    )?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Io)?;
+    runtime.block_on(async move {
+        let addr = format!("{}:{}", args.host, args.port);
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .map_err(|source| ServeError::Bind { addr, source })?;
+        eprintln!(
+            "serving {model_id} on http://{} (device {}, batch {}, context {context}{})",
+            listener.local_addr().map_err(ServeError::Io)?,
+            args.device,
+            args.batch,
+            if server.has_chat_template() {
+                ""
+            } else {
+                ", no chat template: fallback format"
+            }
+        );
+        server
+            .serve(listener, crate::serve::shutdown_signal())
+            .await
+    })?;
     Ok(())
 }
 
