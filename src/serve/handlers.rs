@@ -387,8 +387,8 @@ async fn collect(endpoint: Endpoint, mut a: Accepted) -> Result<Response, ApiErr
             }) => {
                 let usage = Usage::new(a.prompt_tokens, completion_tokens);
                 let reason = finish_reason(reason);
-                let body = match endpoint {
-                    Endpoint::Completions => serde_json::to_value(Completion {
+                return Ok(match endpoint {
+                    Endpoint::Completions => axum::Json(Completion {
                         header: a.header,
                         choices: vec![CompletionChoice {
                             index: 0,
@@ -397,8 +397,9 @@ async fn collect(endpoint: Endpoint, mut a: Accepted) -> Result<Response, ApiErr
                             finish_reason: Some(reason),
                         }],
                         usage: Some(Some(usage)),
-                    }),
-                    Endpoint::Chat => serde_json::to_value(ChatCompletion {
+                    })
+                    .into_response(),
+                    Endpoint::Chat => axum::Json(ChatCompletion {
                         header: a.header,
                         choices: vec![ChatChoice {
                             index: 0,
@@ -410,11 +411,9 @@ async fn collect(endpoint: Endpoint, mut a: Accepted) -> Result<Response, ApiErr
                             finish_reason: reason,
                         }],
                         usage,
-                    }),
-                };
-                return body
-                    .map(|b| axum::Json(b).into_response())
-                    .map_err(|e| ApiError::server(e.to_string()));
+                    })
+                    .into_response(),
+                });
             }
         }
     }
