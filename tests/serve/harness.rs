@@ -1,6 +1,7 @@
 //! A real server on an ephemeral loopback port over the `tiny` preset, and
 //! a small client for it. Every request has a timeout, every wait is bounded.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -22,7 +23,7 @@ use crate::common;
 /// Context capacity of the test engines (the engine tests' graphs, cached).
 pub const CAPACITY: i64 = 128;
 
-pub fn tiny_dir() -> std::path::PathBuf {
+pub fn tiny_dir() -> PathBuf {
     common::tiny_dir(WeightDType::F32)
 }
 
@@ -82,6 +83,8 @@ pub struct Options {
     pub batch: usize,
     pub max_queue: usize,
     pub api_key: Option<String>,
+    /// The model directory (default: `tiny`).
+    pub dir: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -90,13 +93,43 @@ impl Default for Options {
             batch: 4,
             max_queue: 64,
             api_key: None,
+            dir: None,
         }
     }
 }
 
+/// `tiny` without a chat template (a copy whose tokenizer_config.json has none).
+pub fn tiny_without_template_dir() -> PathBuf {
+    let src = tiny_dir();
+    let dst = common::models_root().join("tiny-no-chat-template");
+    if dst.join("config.json").exists() {
+        return dst;
+    }
+    let tmp = common::models_root().join(format!(".tmp-no-template-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, tmp.join(path.file_name().unwrap())).unwrap();
+    }
+    let cfg_path = tmp.join("tokenizer_config.json");
+    let mut cfg: Value =
+        serde_json::from_str(&std::fs::read_to_string(&cfg_path).unwrap()).unwrap();
+    cfg.as_object_mut().unwrap().remove("chat_template");
+    std::fs::write(&cfg_path, cfg.to_string()).unwrap();
+    if std::fs::rename(&tmp, &dst).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    dst
+}
+
 /// A batch engine over `tiny` through the test module cache.
 pub fn engine(batch: usize, max_queue: usize) -> BatchEngine {
-    let dir = tiny_dir();
+    engine_for(&tiny_dir(), batch, max_queue)
+}
+
+/// A batch engine over the model in `dir` through the test module cache.
+pub fn engine_for(dir: &Path, batch: usize, max_queue: usize) -> BatchEngine {
+    let dir = dir.to_path_buf();
     if max_queue == 64 {
         return common::batch_engine(&dir, batch, CAPACITY);
     }
@@ -120,13 +153,14 @@ pub struct TestServer {
 impl TestServer {
     pub async fn start(opts: Options) -> Self {
         let control = Arc::new(Control::default());
+        let dir = opts.dir.clone().unwrap_or_else(tiny_dir);
         let engine = ControlledEngine {
-            inner: engine(opts.batch, opts.max_queue),
+            inner: engine_for(&dir, opts.batch, opts.max_queue),
             control: control.clone(),
         };
         let server = Server::new(
             Box::new(engine),
-            tokenizer(),
+            Tokenizer::from_dir(&dir).unwrap(),
             ServeOptions {
                 model_id: "tiny".into(),
                 api_key: opts.api_key.clone(),

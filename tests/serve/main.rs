@@ -199,6 +199,32 @@ async fn chat_renders_the_models_template_streamed_and_not() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_without_a_chat_template_gets_the_documented_fallback_format() {
+    let dir = harness::tiny_without_template_dir();
+    let server = TestServer::start(Options {
+        dir: Some(dir.clone()),
+        ..Options::default()
+    })
+    .await;
+    let tok = iree_llm::tokenizer::Tokenizer::from_dir(&dir).unwrap();
+    assert!(tok.chat_template().is_none());
+    let rendered = "system: Be brief.\nuser: Hi there\nassistant: ";
+    let prompt = tok.encode(rendered, true).unwrap();
+    let want = direct_greedy(&[(prompt.clone(), 10)]).remove(0);
+    let (status, body) = server
+        .post(
+            "/v1/chat/completions",
+            &json!({"messages": [{"role": "system", "content": "Be brief."},
+                                 {"role": "user", "content": "Hi there"}],
+                    "max_tokens": 10, "temperature": 0}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["usage"]["prompt_tokens"], prompt.len());
+    assert_eq!(chat_text(&body), want.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn include_usage_adds_a_last_chunk_with_usage_and_no_choices() {
     let server = TestServer::start(Options::default()).await;
     for path in ["/v1/completions", "/v1/chat/completions"] {
@@ -679,7 +705,7 @@ async fn a_full_queue_answers_429_with_retry_after() {
     let server = TestServer::start(Options {
         batch: 4,
         max_queue: 2,
-        api_key: None,
+        ..Options::default()
     })
     .await;
     server
