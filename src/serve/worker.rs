@@ -4,8 +4,9 @@
 //! else. The thread blocks on its command channel while the engine is idle;
 //! while it is busy it takes every pending command without blocking, then
 //! runs one [`Engine::step`] and routes each [`Event`] to the channel of the
-//! request it belongs to. After every round it publishes the engine's load
-//! (queue depth, active slots) and records token timings in [`Metrics`].
+//! request it belongs to. It publishes the engine's load (queue depth, active
+//! slots) after every change and before anyone can observe the change (a
+//! submit reply, an event), and records token timings in [`Metrics`].
 //!
 //! A request whose event channel has been dropped (its HTTP side is gone) is
 //! cancelled at its next event, as a backstop for the explicit
@@ -99,8 +100,9 @@ impl WorkerHandle {
     }
 }
 
-/// Owns the engine thread; dropping it shuts the thread down (cancelling
-/// whatever is still running) and joins it.
+/// Owns the engine thread. [`Worker::shutdown`] cancels whatever is still
+/// running and joins the thread; dropping the worker asks for the same but
+/// does not wait (a drop must not block an async runtime).
 #[derive(Debug)]
 pub struct Worker {
     handle: WorkerHandle,
@@ -144,11 +146,7 @@ impl Worker {
 
     /// Cancels everything still running and waits for the thread to end.
     pub fn shutdown(mut self) {
-        self.stop();
-    }
-
-    fn stop(&mut self) {
-        let _ = self.handle.commands.send(Command::Shutdown);
+        self.handle.shutdown();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -157,7 +155,7 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        self.stop();
+        self.handle.shutdown();
     }
 }
 
@@ -212,10 +210,16 @@ impl EngineLoop {
             }
             if !self.engine.is_idle() {
                 let events = self.engine.step();
+                // Published before the events go out, so a client that sees
+                // an event never reads an older load in /metrics.
+                self.publish_status();
                 self.route(events);
             }
-            self.metrics.set_status(self.engine.status());
         }
+        self.publish_status();
+    }
+
+    fn publish_status(&self) {
         self.metrics.set_status(self.engine.status());
     }
 
@@ -231,7 +235,9 @@ impl EngineLoop {
                     // The reply is dropped: the caller sees WorkerGone.
                     return;
                 }
-                match self.engine.submit(request) {
+                let result = self.engine.submit(request);
+                self.publish_status();
+                match result {
                     Ok(id) => {
                         if reply.send(Ok(id)).is_err() {
                             // The HTTP side gave up while we were submitting.
@@ -258,6 +264,7 @@ impl EngineLoop {
                 {
                     live.cancelled = true;
                     self.engine.cancel(id);
+                    self.publish_status();
                 }
             }
             Command::Shutdown => self.shutdown(),
