@@ -2,14 +2,15 @@
 //! a small client for it. Every request has a timeout, every wait is bounded.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use iree_llm::engine::{
     BatchEngine, BatchOptions, Engine, EngineStats, EngineStatus, Event, Request, SubmitError,
 };
 use iree_llm::model::{DeviceModel, LoadOptions, Quiet};
+use iree_llm::runtime::Instance;
 use iree_llm::serve::{ServeOptions, Server};
 use iree_llm::tokenizer::Tokenizer;
 use iree_llm::types::RequestId;
@@ -127,17 +128,23 @@ pub fn engine(batch: usize, max_queue: usize) -> BatchEngine {
     engine_for(&tiny_dir(), batch, max_queue)
 }
 
-/// A batch engine over the model in `dir` through the test module cache.
+/// The one IREE instance of this test process. IREE registers its HAL types
+/// in process globals each time an instance is created, so creating an
+/// instance while another one runs a call on another thread can fail that
+/// call ("ref type mismatch"); the runtime documents one instance per
+/// process, and tests running in parallel threads must share it too.
+pub fn instance() -> Instance {
+    static INSTANCE: OnceLock<Instance> = OnceLock::new();
+    INSTANCE.get_or_init(|| Instance::new().unwrap()).clone()
+}
+
+/// A batch engine over the model in `dir`, loaded on the shared instance
+/// through the test module cache (as `common::batch_engine` does).
 pub fn engine_for(dir: &Path, batch: usize, max_queue: usize) -> BatchEngine {
-    let dir = dir.to_path_buf();
-    if max_queue == 64 {
-        return common::batch_engine(&dir, batch, CAPACITY);
-    }
     let plan = iree_llm::emit::EmitPlan::new(CAPACITY, &[batch as i64]).unwrap();
     let mut opts = LoadOptions::batched(common::device("local-task"), plan, batch as i64);
     opts.cache = common::test_cache();
-    let instance = iree_llm::runtime::Instance::new().unwrap();
-    let model = DeviceModel::load(&instance, &dir, &opts, &Quiet).unwrap();
+    let model = DeviceModel::load(&instance(), dir, &opts, &Quiet).unwrap();
     BatchEngine::new(model, BatchOptions { batch, max_queue }).unwrap()
 }
 
@@ -250,6 +257,9 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
+        // A paused engine could never report the cancellations of shutdown.
+        self.control.paused.store(false, Ordering::SeqCst);
+        self.control.step_delay_ms.store(0, Ordering::SeqCst);
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }

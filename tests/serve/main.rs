@@ -286,7 +286,12 @@ async fn concurrent_streams_each_get_their_solo_result() {
         let direct = direct_greedy(&requests);
         for i in 0..requests.len() {
             let text = streamed_text(&together[i]);
-            assert_eq!(text, streamed_text(&solo[i]), "B={batch}: request {i}");
+            assert_eq!(
+                text,
+                streamed_text(&solo[i]),
+                "B={batch}: request {i}: {:?}",
+                solo[i]
+            );
             assert_eq!(text, direct[i].0, "B={batch}: request {i} vs the engine");
             let usage = &together[i].last().unwrap()["usage"];
             assert_eq!(usage["completion_tokens"], direct[i].1, "B={batch}: {i}");
@@ -883,4 +888,32 @@ async fn models_health_and_metrics_describe_the_server() {
         assert!(text.contains(&format!("# HELP {family} ")), "{family}");
         assert!(text.contains(&format!("# TYPE {family} ")), "{family}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_gives_up_on_a_non_streamed_request_has_its_slot_freed() {
+    let server = TestServer::start(Options::default()).await;
+    server
+        .control
+        .step_delay_ms
+        .store(20, std::sync::atomic::Ordering::SeqCst);
+    let body = json!({"prompt": [1, 2, 3], "max_tokens": 100, "temperature": 0});
+    let impatient = reqwest::Client::builder()
+        .timeout(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let result = impatient
+        .post(server.url("/v1/completions"))
+        .body(body.to_string())
+        .send()
+        .await;
+    assert!(result.unwrap_err().is_timeout());
+    let freed = eventually(Duration::from_secs(10), || async {
+        let m = server.metrics().await;
+        metric_value(&m, "iree_llm_active_slots") == 0.0
+            && metric_value(&m, "iree_llm_requests_total{outcome=\"cancelled\"}") == 1.0
+    })
+    .await;
+    assert!(freed, "{}", server.metrics().await);
+    assert!(server.metric("iree_llm_generated_tokens_total").await < 100.0);
 }
