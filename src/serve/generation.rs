@@ -179,6 +179,7 @@ async fn run(
                     ))
                 }
                 FinishReason::Error => {
+                    tracing::warn!(request = %tracker.id, error = ?message, "generation failed");
                     tracker.finish(Outcome::Error);
                     Piece::Failed(ApiError::server(
                         message.unwrap_or_else(|| "generation failed".into()),

@@ -22,7 +22,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures_util::StreamExt;
 use futures_util::stream;
-use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::chat::ChatFormatter;
@@ -38,6 +37,9 @@ use super::worker::WorkerHandle;
 use crate::engine::{FinishReason, Request as EngineRequest};
 use crate::tokenizer::Tokenizer;
 use crate::types::TokenId;
+
+/// The largest integer every JSON parser reads exactly (2^53 - 1).
+const MAX_EXACT_JSON_INT: u64 = (1 << 53) - 1;
 
 /// Everything the handlers share.
 pub struct AppState {
@@ -139,16 +141,26 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// `GET /health`.
+#[derive(serde::Serialize)]
+struct Health<'a> {
+    status: &'static str,
+    model: &'a str,
+    slots: usize,
+    active: usize,
+    queued: usize,
+}
+
 async fn health(State(st): State<Arc<AppState>>) -> Response {
     let s = st.metrics.status();
     let alive = st.worker.is_alive();
-    let body = json!({
-        "status": if alive { "ok" } else { "unavailable" },
-        "model": st.model_id,
-        "slots": s.slots,
-        "active": s.active,
-        "queued": s.queued,
-    });
+    let body = Health {
+        status: if alive { "ok" } else { "unavailable" },
+        model: &st.model_id,
+        slots: s.slots,
+        active: s.active,
+        queued: s.queued,
+    };
     let status = if alive {
         StatusCode::OK
     } else {
@@ -168,23 +180,44 @@ async fn metrics(State(st): State<Arc<AppState>>) -> Response {
         .into_response()
 }
 
-fn model_object(st: &AppState) -> serde_json::Value {
-    json!({
-        "id": st.model_id,
-        "object": "model",
-        "created": st.created,
-        "owned_by": "iree-llm",
-        "max_model_len": st.worker.capacity(),
-    })
+/// An entry of `GET /v1/models`. `max_model_len` (as vLLM names it) is the
+/// context capacity per request.
+#[derive(serde::Serialize)]
+struct ModelCard<'a> {
+    id: &'a str,
+    object: &'static str,
+    created: u64,
+    owned_by: &'static str,
+    max_model_len: usize,
+}
+
+#[derive(serde::Serialize)]
+struct ModelList<'a> {
+    object: &'static str,
+    data: [ModelCard<'a>; 1],
+}
+
+fn model_card(st: &AppState) -> ModelCard<'_> {
+    ModelCard {
+        id: &st.model_id,
+        object: "model",
+        created: st.created,
+        owned_by: "iree-llm",
+        max_model_len: st.worker.capacity(),
+    }
 }
 
 async fn list_models(State(st): State<Arc<AppState>>) -> Response {
-    axum::Json(json!({"object": "list", "data": [model_object(&st)]})).into_response()
+    axum::Json(ModelList {
+        object: "list",
+        data: [model_card(&st)],
+    })
+    .into_response()
 }
 
 async fn get_model(State(st): State<Arc<AppState>>, Path(model): Path<String>) -> Response {
     if model == st.model_id {
-        axum::Json(model_object(&st)).into_response()
+        axum::Json(model_card(&st)).into_response()
     } else {
         ApiError::model_not_found(&model, &st.model_id).into_response()
     }
@@ -317,8 +350,12 @@ async fn accept(
     }
     let prompt_tokens = prompt.len();
     let mut params = common.params;
-    // Resolved here rather than in the engine so it is known up front.
-    let seed = params.resolve_seed();
+    // Drawn here rather than in the engine so it is known up front, and kept
+    // below 2^53 so clients that parse JSON numbers as doubles (JavaScript)
+    // can send it back exactly.
+    let seed = *params
+        .seed
+        .get_or_insert_with(|| crate::sampler::fresh_seed() & MAX_EXACT_JSON_INT);
     let request = EngineRequest {
         prompt,
         params,

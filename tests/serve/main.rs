@@ -390,6 +390,10 @@ async fn the_reported_seed_reproduces_a_sampled_output() {
                       "top_p": 0.95});
     let (_, first) = server.post("/v1/completions", &body).await;
     let seed = first["seed"].as_u64().expect("the seed is reported");
+    assert!(
+        seed < 1 << 53,
+        "fresh seeds survive JSON parsers that use doubles"
+    );
     let mut again = body.clone();
     again["seed"] = json!(seed);
     let (_, second) = server.post("/v1/completions", &again).await;
