@@ -239,9 +239,11 @@ impl EngineLoop {
                 self.publish_status();
                 match result {
                     Ok(id) => {
-                        if reply.send(Ok(id)).is_err() {
-                            // The HTTP side gave up while we were submitting.
+                        // Err: the HTTP side gave up while we were submitting.
+                        let gone = reply.send(Ok(id)).is_err();
+                        if gone {
                             self.engine.cancel(id);
+                            self.publish_status();
                         }
                         self.live.insert(
                             id,
@@ -249,7 +251,7 @@ impl EngineLoop {
                                 events,
                                 arrived,
                                 last_token: None,
-                                cancelled: false,
+                                cancelled: gone,
                             },
                         );
                     }
