@@ -128,6 +128,11 @@ impl BatchEngine {
         &self.model
     }
 
+    /// The model, for extra device work between steps (e.g. diagnostics).
+    pub fn model_mut(&mut self) -> &mut DeviceModel {
+        &mut self.model
+    }
+
     pub fn batch(&self) -> usize {
         self.batch
     }
