@@ -541,7 +541,7 @@ fn generate(
         0.0
     };
     eprintln!(
-        "[{} prompt tokens, {generated} generated, finish: {}, seed {seed}; first token after {ttft:.0} ms,          then {decode_rate:.1} tokens/s]",
+        "[{} prompt tokens, {generated} generated, finish: {}, seed {seed}; first token after {ttft:.0} ms, then {decode_rate:.1} tokens/s]",
         tokens.len(),
         reason.as_str(),
     );
