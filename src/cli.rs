@@ -462,11 +462,22 @@ fn generate(
     let batch = 4;
     let plan = EmitPlan::new(capacity, &[batch])?;
     plan.check(&config)?;
-    // Compile just the prefill bucket of this prompt and the decode graph.
-    let mut graphs = vec![GraphKind::Decode {
-        batch,
-        output: Output::Logits,
-    }];
+    // Compile just the prefill bucket of this prompt and the decode graphs
+    // of the attention windows its positions will pass through.
+    let size = |w: Option<i64>| w.unwrap_or(capacity);
+    let last = (tokens.len() + max_tokens).min(capacity as usize) - 1;
+    let (lo, hi) = (
+        size(plan.window_for(tokens.len())),
+        size(plan.window_for(last)),
+    );
+    let mut graphs: Vec<GraphKind> = plan
+        .decode_kinds(batch, Output::Logits)
+        .into_iter()
+        .filter(|k| match *k {
+            GraphKind::Decode { window, .. } => (lo..=hi).contains(&size(window)),
+            GraphKind::Prefill { .. } => false,
+        })
+        .collect();
     if let Some(tokens) = plan.bucket_for(tokens.len()) {
         graphs.insert(
             0,

@@ -91,7 +91,7 @@ pub struct LoadOptions {
 
 impl LoadOptions {
     /// Graphs of the batched engine: logits prefill buckets and the ragged
-    /// decode of `batch` slots.
+    /// decode of `batch` slots for every attention window.
     pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
         let mut graphs: Vec<GraphKind> = plan
             .prefill_buckets
@@ -101,15 +101,12 @@ impl LoadOptions {
                 output: Output::Logits,
             })
             .collect();
-        graphs.push(GraphKind::Decode {
-            batch,
-            output: Output::Logits,
-        });
+        graphs.extend(plan.decode_kinds(batch, Output::Logits));
         Self::with_graphs(device, plan, graphs)
     }
 
     /// Graphs of the single-sequence greedy path: argmax prefill buckets and
-    /// argmax decode of one slot.
+    /// argmax decode of one slot for every attention window.
     pub fn single_argmax(device: DeviceUri, plan: EmitPlan) -> Self {
         let mut graphs: Vec<GraphKind> = plan
             .prefill_buckets
@@ -119,10 +116,7 @@ impl LoadOptions {
                 output: Output::Argmax,
             })
             .collect();
-        graphs.push(GraphKind::Decode {
-            batch: 1,
-            output: Output::Argmax,
-        });
+        graphs.extend(plan.decode_kinds(1, Output::Argmax));
         Self::with_graphs(device, plan, graphs)
     }
 
@@ -411,7 +405,21 @@ impl DeviceModel {
         positions: &[usize],
         logits: &mut Vec<f32>,
     ) -> Result<()> {
-        let out = self.decode(kvs, tokens, positions, Output::Logits)?;
+        let window = self.auto_window(positions);
+        self.decode_logits_in_window(kvs, tokens, positions, window, logits)
+    }
+
+    /// [`decode_logits`](Self::decode_logits) with an explicit attention
+    /// window (`None`: the whole capacity); every position must be inside it.
+    pub fn decode_logits_in_window(
+        &mut self,
+        kvs: &mut [KvCache],
+        tokens: &[TokenId],
+        positions: &[usize],
+        window: Option<i64>,
+        logits: &mut Vec<f32>,
+    ) -> Result<()> {
+        let out = self.decode(kvs, tokens, positions, Output::Logits, window)?;
         logits.resize(kvs.len() * self.vocab(), 0.0);
         self.session.read_into(&out, 0, logits)?;
         Ok(())
@@ -425,7 +433,8 @@ impl DeviceModel {
         tokens: &[TokenId],
         positions: &[usize],
     ) -> Result<Vec<TokenId>> {
-        let out = self.decode(kvs, tokens, positions, Output::Argmax)?;
+        let window = self.auto_window(positions);
+        let out = self.decode(kvs, tokens, positions, Output::Argmax, window)?;
         Ok(self
             .session
             .read::<i32>(&out)?
@@ -440,6 +449,7 @@ impl DeviceModel {
         tokens: &[TokenId],
         positions: &[usize],
         output: Output,
+        window: Option<i64>,
     ) -> Result<Buffer> {
         let batch = kvs.len();
         if tokens.len() != batch || positions.len() != batch {
@@ -456,9 +466,17 @@ impl DeviceModel {
                 capacity: self.capacity(),
             });
         }
+        if let Some(w) = window
+            && let Some(&p) = positions.iter().find(|&&p| p as i64 >= w)
+        {
+            return Err(ModelError::InvalidCall(format!(
+                "position {p} is outside the attention window of {w}"
+            )));
+        }
         let kind = GraphKind::Decode {
             batch: batch as i64,
             output,
+            window,
         };
         self.ensure_graph(kind)?;
         let function = self.function(kind)?;
@@ -468,6 +486,13 @@ impl DeviceModel {
         let pos = self.session.upload(&[batch as i64], &pos)?;
         let mut outputs = self.call_with_kv(function, kvs, &[&ids, &pos])?;
         Ok(outputs.remove(0))
+    }
+
+    /// The smallest attention window holding every row: the furthest row
+    /// decides how much of the caches attention reads.
+    fn auto_window(&self, positions: &[usize]) -> Option<i64> {
+        let furthest = positions.iter().copied().max().unwrap_or(0);
+        self.manifest.plan.window_for(furthest)
     }
 
     /// Calls `function` with the parameters, the caches and `rest`; the

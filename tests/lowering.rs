@@ -25,7 +25,8 @@ fn golden_graphs() -> Vec<PathBuf> {
 #[test]
 fn every_tiny_graph_compiles_for_cpu_cuda_and_metal() {
     let graphs = golden_graphs();
-    assert_eq!(graphs.len(), 14);
+    let plan = iree_llm::emit::EmitPlan::new(256, &[4, 8]).unwrap();
+    assert_eq!(graphs.len(), iree_llm::emit::plan_kinds(&plan).len());
     let out = tempfile::tempdir().unwrap();
     let jobs: Vec<(PathBuf, DeviceKind)> = graphs
         .iter()
@@ -123,10 +124,17 @@ fn decode_graphs_update_every_cache_in_place() {
     assert_caches_in_place(GraphKind::Decode {
         batch: 4,
         output: Output::Logits,
+        window: None,
+    });
+    assert_caches_in_place(GraphKind::Decode {
+        batch: 4,
+        output: Output::Logits,
+        window: Some(64),
     });
     assert_caches_in_place(GraphKind::Decode {
         batch: 1,
         output: Output::Argmax,
+        window: None,
     });
 }
 

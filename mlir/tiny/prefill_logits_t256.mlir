@@ -216,8 +216,10 @@ module @prefill_logits_t256 {
     %200 = stablehlo.multiply %190, %199 : tensor<1x64xf32>
     %201 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
     %202 = stablehlo.multiply %200, %201 : tensor<1x64xf32>
-    %203 = stablehlo.dot_general %202, %arg20, contracting_dims = [1] x [1] : (tensor<1x64xf32>, tensor<512x64xf32>) -> tensor<1x512xf32>
-    %204 = stablehlo.reshape %203 : (tensor<1x512xf32>) -> tensor<512xf32>
-    return %204, %145 : tensor<512xf32>, tensor<2x2x2x256x16xf32>
+    %203 = stablehlo.reshape %202 : (tensor<1x64xf32>) -> tensor<64xf32>
+    %204 = stablehlo.dot_general %arg20, %203, contracting_dims = [1] x [0] : (tensor<512x64xf32>, tensor<64xf32>) -> tensor<512xf32>
+    %205 = stablehlo.reshape %204 : (tensor<512xf32>) -> tensor<1x512xf32>
+    %206 = stablehlo.reshape %205 : (tensor<1x512xf32>) -> tensor<512xf32>
+    return %206, %145 : tensor<512xf32>, tensor<2x2x2x256x16xf32>
   }
 }

@@ -218,8 +218,10 @@ module @prefill_logits_t64 {
     %202 = stablehlo.multiply %192, %201 : tensor<1x64xf32>
     %203 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
     %204 = stablehlo.multiply %202, %203 : tensor<1x64xf32>
-    %205 = stablehlo.dot_general %204, %arg20, contracting_dims = [1] x [1] : (tensor<1x64xf32>, tensor<512x64xf32>) -> tensor<1x512xf32>
-    %206 = stablehlo.reshape %205 : (tensor<1x512xf32>) -> tensor<512xf32>
-    return %206, %147 : tensor<512xf32>, tensor<2x2x2x256x16xf32>
+    %205 = stablehlo.reshape %204 : (tensor<1x64xf32>) -> tensor<64xf32>
+    %206 = stablehlo.dot_general %arg20, %205, contracting_dims = [1] x [0] : (tensor<512x64xf32>, tensor<64xf32>) -> tensor<512xf32>
+    %207 = stablehlo.reshape %206 : (tensor<512xf32>) -> tensor<1x512xf32>
+    %208 = stablehlo.reshape %207 : (tensor<1x512xf32>) -> tensor<512xf32>
+    return %208, %147 : tensor<512xf32>, tensor<2x2x2x256x16xf32>
   }
 }

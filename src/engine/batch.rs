@@ -83,6 +83,7 @@ impl BatchEngine {
         model.ensure_graph(GraphKind::Decode {
             batch: batch as i64,
             output: Output::Logits,
+            window: None,
         })?;
         let kvs = (0..batch)
             .map(|_| model.new_kv())

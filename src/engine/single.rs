@@ -29,6 +29,7 @@ impl SingleEngine {
         model.ensure_graph(GraphKind::Decode {
             batch: 1,
             output: Output::Argmax,
+            window: None,
         })?;
         Ok(SingleEngine {
             kv: model.new_kv()?,

@@ -214,14 +214,18 @@ pub fn drain(engine: &mut dyn Engine) -> std::collections::BTreeMap<RequestId, O
     done
 }
 
-/// Deterministic greedy requests with varied prompt lengths and caps.
+/// Deterministic greedy requests with varied prompt lengths and caps; every
+/// fifth one runs past position 64, where decode switches from the 64-position
+/// attention window to the next graph.
 pub fn varied_requests(n: usize, vocab: usize) -> Vec<Request> {
     (0..n)
         .map(|i| {
-            Request::greedy(
-                prompt(1 + (i * 7) % 23, 100 + i as u32, vocab),
-                4 + (i * 5) % 13,
-            )
+            let (len, cap) = if i % 5 == 4 {
+                (55 + i % 3, 20)
+            } else {
+                (1 + (i * 7) % 23, 4 + (i * 5) % 13)
+            };
+            Request::greedy(prompt(len, 100 + i as u32, vocab), cap)
         })
         .collect()
 }
