@@ -352,7 +352,10 @@ fn cuda_deps_dir(venv: &Path, out_dir: &Path) -> PathBuf {
         nvcc.join("include"),
         cccl.join("include"),
     ] {
-        for entry in std::fs::read_dir(&dir).expect("read CUDA include dir").flatten() {
+        for entry in std::fs::read_dir(&dir)
+            .expect("read CUDA include dir")
+            .flatten()
+        {
             let link = include.join(entry.file_name());
             if !link.exists() {
                 std::os::unix::fs::symlink(entry.path(), &link).expect("link CUDA header");

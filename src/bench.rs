@@ -31,6 +31,7 @@ pub fn median(mut xs: Vec<Duration>) -> Duration {
 #[derive(Clone, Debug)]
 pub struct GraphBenchOptions {
     pub device: DeviceUri,
+    pub weights: crate::model::DeviceWeights,
     pub capacity: i64,
     pub batches: Vec<i64>,
     pub prefill_lengths: Vec<usize>,
@@ -95,17 +96,24 @@ pub fn graph_bench(
             }
         }
     }
-    let load_opts = LoadOptions::with_graphs(opts.device.clone(), plan, graphs);
+    let mut load_opts = LoadOptions::with_graphs(opts.device.clone(), plan, graphs);
+    load_opts.device_weights = opts.weights;
     let mut model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
     let stats = model.stats().clone();
     log(&format!(
-        "loaded {} graphs ({} compiled now) in {:.1}s, uploaded {:.2} GiB of f32 parameters in {:.1}s",
+        "loaded {} graphs ({} compiled now) in {:.1}s, uploaded {:.2} GiB of {} parameters in {:.1}s",
         stats.modules,
         stats.modules_compiled,
         stats.compile_time.as_secs_f64(),
         gib(stats.weight_bytes as u64),
+        model.manifest().plan.weights.mlir(),
         stats.upload_time.as_secs_f64()
     ));
+    for (name, time, compiled) in &stats.graphs {
+        if *compiled {
+            log(&format!("  compiled {name} in {:.1}s", time.as_secs_f64()));
+        }
+    }
 
     let vocab = model.vocab() as u32;
     let token = |i: usize| TokenId((i as u32 * 2654435761 % (vocab - 300)) + 1);
@@ -219,6 +227,7 @@ pub enum BenchError {
 #[derive(Clone, Debug)]
 pub struct EngineBenchOptions {
     pub devices: Vec<DeviceUri>,
+    pub weights: crate::model::DeviceWeights,
     pub batch: usize,
     pub requests: usize,
     pub max_tokens: usize,
@@ -415,8 +424,10 @@ pub fn engine_bench(
             batch: opts.batch,
             max_queue: opts.requests.max(1),
         };
-        let mut engine =
-            BatchEngine::load(dir, device.clone(), opts.capacity, batch_opts, progress)?;
+        let plan = EmitPlan::new(opts.capacity, &[opts.batch as i64])?;
+        let mut load = LoadOptions::batched(device.clone(), plan, opts.batch as i64);
+        load.device_weights = opts.weights;
+        let mut engine = BatchEngine::load_with(dir, &load, batch_opts, progress)?;
         let requests = bench_requests(
             opts.requests,
             opts.max_tokens,
@@ -442,7 +453,8 @@ pub fn engine_bench(
         let mut parity_ok = 0;
         if opts.single_parity {
             let plan = EmitPlan::new(opts.capacity, &[])?;
-            let load = LoadOptions::single_argmax(device.clone(), plan);
+            let mut load = LoadOptions::single_argmax(device.clone(), plan);
+            load.device_weights = opts.weights;
             let model = DeviceModel::load(&Instance::new()?, dir, &load, progress)?;
             let mut single = SingleEngine::new(model)?;
             let reference = run_engine(&mut single, &requests)?;

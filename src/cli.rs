@@ -57,6 +57,10 @@ pub enum Command {
         /// Context capacity per slot in tokens (default: the model's maximum, at most 2048).
         #[arg(long)]
         context: Option<i64>,
+        /// Weights on the device: native (the checkpoint's dtype, widened
+        /// inside the graphs) or f32.
+        #[arg(long, default_value = "native")]
+        weights: crate::model::DeviceWeights,
     },
     /// Generate text from a prompt, streaming it to stdout.
     Generate {
@@ -95,6 +99,10 @@ pub enum Command {
         /// Context capacity in tokens (default: the model's maximum, at most 2048).
         #[arg(long)]
         context: Option<i64>,
+        /// Weights on the device: native (the checkpoint's dtype, widened
+        /// inside the graphs) or f32.
+        #[arg(long, default_value = "native")]
+        weights: crate::model::DeviceWeights,
     },
     /// Greedy parity and speed: the batch engine against the single-sequence
     /// argmax path, and optionally across devices.
@@ -121,6 +129,10 @@ pub enum Command {
         /// Skip the single-sequence parity run.
         #[arg(long)]
         no_parity: bool,
+        /// Weights on the device: native (the checkpoint's dtype, widened
+        /// inside the graphs) or f32.
+        #[arg(long, default_value = "native")]
+        weights: crate::model::DeviceWeights,
     },
     /// Time the graphs of a model on a device: compile, prefill, decode step, peak memory.
     GraphBench {
@@ -142,6 +154,10 @@ pub enum Command {
         /// Position of every row in the decode measurement.
         #[arg(long, default_value_t = 128)]
         position: usize,
+        /// Weights on the device: native (the checkpoint's dtype, widened
+        /// inside the graphs) or f32.
+        #[arg(long, default_value = "native")]
+        weights: crate::model::DeviceWeights,
     },
     /// Write a built-in preset as a Hugging Face model directory.
     Synth {
@@ -300,7 +316,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             out,
             batch,
             context,
-        } => emit(&model, &out, &batch, context),
+            weights,
+        } => emit(&model, &out, &batch, context, weights),
         Command::GraphBench {
             model,
             device,
@@ -309,10 +326,12 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             prefill,
             iterations,
             position,
+            weights,
         } => {
             let dir = resolve_model_dir(&model)?;
             let opts = crate::bench::GraphBenchOptions {
                 device,
+                weights,
                 capacity: context,
                 batches: batch,
                 prefill_lengths: prefill,
@@ -342,6 +361,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             seed,
             max_tokens,
             context,
+            weights,
         } => {
             let params = crate::sampler::SampleParams {
                 temperature,
@@ -351,7 +371,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 seed,
             };
             generate(
-                &model, prompt, prompt_ids, device, params, max_tokens, context,
+                &model, prompt, prompt_ids, device, params, max_tokens, context, weights,
             )
         }
         Command::Bench {
@@ -363,6 +383,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             max_tokens,
             context,
             no_parity,
+            weights,
         } => {
             let dir = resolve_model_dir(&model)?;
             let config = ModelConfig::from_dir(&dir)?;
@@ -370,6 +391,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let capacity = context.unwrap_or(needed.min(config.max_position_embeddings as i64));
             let opts = crate::bench::EngineBenchOptions {
                 devices: devices.unwrap_or_else(|| vec![device]),
+                weights,
                 batch,
                 requests,
                 max_tokens,
@@ -402,10 +424,20 @@ fn emit(
     out: &std::path::Path,
     batch: &[i64],
     context: Option<i64>,
+    weights: crate::model::DeviceWeights,
 ) -> Result<(), CliError> {
     let dir = resolve_model_dir(model)?;
     let config = ModelConfig::from_dir(&dir)?;
-    let plan = EmitPlan::new(context_for(&config, context), batch)?;
+    let elem = match weights {
+        crate::model::DeviceWeights::F32 => crate::emit::Elem::F32,
+        crate::model::DeviceWeights::Native => {
+            let stored = crate::weights::Weights::open(&dir, &config)
+                .map_err(crate::model::ModelError::from)?
+                .dtype();
+            crate::model::weight_elem(stored)
+        }
+    };
+    let plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
     plan.check(&config)?;
     let manifest = crate::emit::write_dir(&LlamaShape::from(&config), &plan, out)?;
     eprintln!(
@@ -428,6 +460,7 @@ fn generate(
     params: crate::sampler::SampleParams,
     max_tokens: usize,
     context: Option<i64>,
+    weights: crate::model::DeviceWeights,
 ) -> Result<(), CliError> {
     use crate::emit::{GraphKind, Output};
     use crate::engine::{BatchEngine, BatchOptions, Engine, Event, Request};
@@ -489,6 +522,7 @@ fn generate(
     }
     let mut opts = LoadOptions::with_graphs(device, plan, graphs);
     opts.compile_on_demand = true;
+    opts.device_weights = weights;
     let instance = crate::runtime::Instance::new()?;
     let model = DeviceModel::load(&instance, &dir, &opts, &Bars::new())?;
     let mut engine = BatchEngine::new(

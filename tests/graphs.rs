@@ -274,6 +274,42 @@ fn windowed_decode_equals_decode_over_the_whole_capacity() {
 }
 
 #[test]
+fn bf16_weights_kept_on_the_device_give_the_results_of_weights_widened_to_f32() {
+    use iree_llm::model::DeviceWeights;
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let mut native = common::load_with(
+        &dir,
+        "local-task",
+        CAPACITY,
+        argmax_graphs(),
+        DeviceWeights::Native,
+    );
+    let mut widened = common::load_with(
+        &dir,
+        "local-task",
+        CAPACITY,
+        argmax_graphs(),
+        DeviceWeights::F32,
+    );
+    assert_eq!(native.manifest().plan.weights, iree_llm::emit::Elem::BF16);
+    assert_eq!(widened.manifest().plan.weights, iree_llm::emit::Elem::F32);
+    // Half the bytes, give or take the RoPE tables, which stay f32.
+    let ratio = native.stats().weight_bytes as f64 / widened.stats().weight_bytes as f64;
+    assert!(
+        (0.5..0.55).contains(&ratio),
+        "bf16 weights take {ratio:.3} of the f32 bytes"
+    );
+    for (len, seed) in [(4, 31), (25, 32)] {
+        let tokens = prompt(len, seed, native.vocab());
+        assert_eq!(
+            device_greedy(&mut native, &tokens, 24),
+            device_greedy(&mut widened, &tokens, 24),
+            "prompt of {len}"
+        );
+    }
+}
+
+#[test]
 fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
     let dir = common::tiny_dir(WeightDType::BF16);
     let reference = reference(&dir);

@@ -19,7 +19,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use llama::{LlamaShape, Output, ParamSpec};
+pub use builder::Elem;
+pub use llama::{GraphConfig, LlamaShape, Output, ParamSpec};
 
 use crate::config::ModelConfig;
 
@@ -84,6 +85,10 @@ pub struct EmitPlan {
     /// Decode attention windows below the capacity, ascending (the whole
     /// capacity is always available as well).
     pub decode_windows: Vec<i64>,
+    /// Element type of the weight arguments: f32, or a checkpoint's bf16 or
+    /// f16 kept as is on the device (widened inside the graphs).
+    #[serde(default = "default_weights")]
+    pub weights: Elem,
     /// Also emit the single-sequence graphs: argmax prefill/decode for the
     /// greedy path and a batch-1 logits decode.
     pub single_sequence: bool,
@@ -105,6 +110,7 @@ impl EmitPlan {
             batches,
             prefill_buckets: prefill_buckets(capacity),
             decode_windows: decode_windows(capacity),
+            weights: Elem::F32,
             single_sequence: true,
         })
     }
@@ -151,6 +157,26 @@ impl EmitPlan {
                 window,
             })
             .collect()
+    }
+}
+
+fn default_weights() -> Elem {
+    Elem::F32
+}
+
+impl EmitPlan {
+    /// The same plan with weights of element type `weights`.
+    pub fn with_weights(mut self, weights: Elem) -> Self {
+        self.weights = weights;
+        self
+    }
+
+    /// What every graph of this plan shares.
+    pub fn graph_config(&self) -> GraphConfig {
+        GraphConfig {
+            capacity: self.capacity,
+            weights: self.weights,
+        }
     }
 }
 
@@ -249,7 +275,7 @@ impl Graph {
 pub fn emit_graphs(m: &LlamaShape, plan: &EmitPlan) -> Vec<Graph> {
     plan_kinds(plan)
         .into_iter()
-        .map(|kind| emit_graph(m, plan.capacity, kind))
+        .map(|kind| emit_graph(m, &plan.graph_config(), kind))
         .collect()
 }
 
@@ -281,26 +307,24 @@ pub fn plan_kinds(plan: &EmitPlan) -> Vec<GraphKind> {
 }
 
 /// Emits one graph as a complete MLIR module.
-pub fn emit_graph(m: &LlamaShape, capacity: i64, kind: GraphKind) -> Graph {
+pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
     let name = kind.name();
+    let capacity = cfg.capacity;
     let func = match kind {
-        GraphKind::Prefill { tokens, output } => llama::prefill(m, capacity, tokens, output, &name),
+        GraphKind::Prefill { tokens, output } => llama::prefill(m, cfg, tokens, output, &name),
         GraphKind::Decode {
             batch,
             output,
             window,
-        } => llama::decode(
-            m,
-            capacity,
-            batch,
-            output,
-            window.unwrap_or(capacity),
-            &name,
-        ),
+        } => llama::decode(m, cfg, batch, output, window.unwrap_or(capacity), &name),
+    };
+    let weights = match cfg.weights {
+        Elem::F32 => String::new(),
+        other => format!(", {} weights", other.mlir()),
     };
     let header = format!(
         "{name}: emitted by iree-llm {} (graph format {MANIFEST_FORMAT}).\n\
-         Llama: vocab {}, hidden {}, layers {}, heads {}/{} kv, head_dim {}, context {capacity}.",
+         Llama: vocab {}, hidden {}, layers {}, heads {}/{} kv, head_dim {}, context {capacity}{weights}.",
         env!("CARGO_PKG_VERSION"),
         m.vocab,
         m.hidden,
@@ -349,7 +373,7 @@ pub struct Manifest {
     pub plan: EmitPlan,
     /// Shape of one slot's KV cache (f32).
     pub kv_shape: Vec<i64>,
-    /// Leading arguments of every function, in order (all f32).
+    /// Leading arguments of every function, in order, with their dtypes.
     pub params: Vec<ParamSpec>,
     pub functions: Vec<FunctionSpec>,
 }
@@ -419,7 +443,7 @@ impl Manifest {
             model: m.clone(),
             plan: plan.clone(),
             kv_shape,
-            params: llama::param_specs(m, plan.capacity),
+            params: llama::param_specs(m, &plan.graph_config()),
             functions,
         }
     }

@@ -120,8 +120,19 @@ impl BatchEngine {
     ) -> Result<Self, ModelError> {
         let plan = crate::emit::EmitPlan::new(capacity, &[opts.batch as i64])?;
         let load = crate::model::LoadOptions::batched(device, plan, opts.batch as i64);
+        Self::load_with(dir, &load, opts, progress)
+    }
+
+    /// [`load`](Self::load) with full control over what is loaded and how
+    /// (weight placement, module cache, compiler target).
+    pub fn load_with(
+        dir: &std::path::Path,
+        load: &crate::model::LoadOptions,
+        opts: BatchOptions,
+        progress: &dyn crate::model::LoadProgress,
+    ) -> Result<Self, ModelError> {
         let instance = crate::runtime::Instance::new()?;
-        let model = DeviceModel::load(&instance, dir, &load, progress)?;
+        let model = DeviceModel::load(&instance, dir, load, progress)?;
         Self::new(model, opts)
     }
 

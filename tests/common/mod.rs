@@ -98,9 +98,27 @@ pub fn device(uri: &str) -> DeviceUri {
 
 /// Loads `dir` on `uri` with the given graphs, through the test module cache.
 pub fn load(dir: &Path, uri: &str, capacity: i64, graphs: Vec<GraphKind>) -> DeviceModel {
+    load_with(
+        dir,
+        uri,
+        capacity,
+        graphs,
+        iree_llm::model::DeviceWeights::Native,
+    )
+}
+
+/// [`load`] with an explicit placement of the weights.
+pub fn load_with(
+    dir: &Path,
+    uri: &str,
+    capacity: i64,
+    graphs: Vec<GraphKind>,
+    weights: iree_llm::model::DeviceWeights,
+) -> DeviceModel {
     let plan = EmitPlan::new(capacity, &[4, 8]).unwrap();
     let mut opts = LoadOptions::with_graphs(device(uri), plan, graphs);
     opts.cache = test_cache();
+    opts.device_weights = weights;
     DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap()
 }
 
