@@ -205,21 +205,27 @@ fn rms_norm(f: &mut FuncBuilder, x: &Value, w: &Value, eps: f64) -> Value {
     f.mul(&y, &w)
 }
 
+/// Fewer rows than this are padded with zero rows before a matmul.
+const MIN_MATMUL_ROWS: i64 = 8;
+
 /// `x @ w^T` for a Hugging Face linear weight `w` [out, in].
 ///
-/// A single row is written as a matrix-vector product `w @ v`: IREE 3.13's
-/// CPU code for a `[1, in] x [out, in]^T` contraction is about 10x slower
-/// than for the same product with the vector on the right (measured on
-/// 32768x2048: 133 ms vs 13 ms), and it is the shape of every batch-1 decode
-/// and of prefill's last-token output head.
+/// Fewer than 8 rows are padded with zero rows up to 8 and the result sliced
+/// back: IREE 3.13's CPU code for narrow contractions is slow (measured on
+/// 32768x2048: one f32 row 133 ms against 14 ms for eight; with bf16 weights
+/// four rows cost more CPU time than eight). This is the shape of every
+/// batch-1 and batch-4 decode and of prefill's last-token output head; the
+/// weights, not the extra rows, decide the cost.
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     // Narrow weights are widened inside the matmul's dispatch (IREE fuses
     // the conversion into it), so only the narrow bytes are read.
     let w = &f.convert(w, Elem::F32);
-    if x.shape()[0] == 1 {
-        let v = f.reshape(x, &[x.shape()[1]]);
-        let y = f.dot_general(w, &v, (&[], &[]), (&[1], &[0]));
-        return f.reshape(&y, &[1, w.shape()[0]]);
+    let (rows, cols) = (x.shape()[0], x.shape()[1]);
+    if rows < MIN_MATMUL_ROWS {
+        let zeros = f.splat_f(0.0, &[MIN_MATMUL_ROWS - rows, cols], Elem::F32);
+        let padded = f.concatenate(&[x.clone(), zeros], 0);
+        let y = f.dot_general(&padded, w, (&[], &[]), (&[1], &[1]));
+        return f.slice(&y, &[0, 0], &[rows, w.shape()[0]]);
     }
     f.dot_general(x, w, (&[], &[]), (&[1], &[1]))
 }
