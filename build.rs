@@ -59,6 +59,7 @@ fn main() {
         "CMAKE",
         "LIBCLANG_PATH",
         "IREE_CUDA_DEPS_DIR",
+        "IREE_CUDA_LIBDEVICE_PATH",
     ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -80,11 +81,14 @@ fn main() {
         cfg.define("CMAKE_MAKE_PROGRAM", ninja);
     }
     if cuda {
-        let deps = cuda_deps_dir(&venv);
+        let deps = cuda_deps_dir(&venv, &out_dir);
         // IREE's CUDA CMake reads this variable to find headers instead of
         // downloading a toolkit (which would fail without network access).
         cfg.env("IREE_CUDA_DEPS_DIR", &deps);
         cfg.define("CUDAToolkit_ROOT", &deps);
+        // IREE's CMake checks for libdevice even in a runtime-only build (it
+        // is embedded only into the compiler's CUDA target).
+        cfg.define("IREE_CUDA_LIBDEVICE_PATH", cuda_libdevice(&venv, &deps));
     }
     cfg.env("CMAKE", &cmake_exe);
     // cmake-rs reads the executable from $CMAKE.
@@ -311,19 +315,74 @@ fn venv_libclang_dir(venv: &Path) -> Option<PathBuf> {
         .find(|d| d.join("libclang.so").is_file() || d.join("libclang.dylib").is_file())
 }
 
-fn cuda_deps_dir(venv: &Path) -> PathBuf {
+/// A directory laid out like a CUDA toolkit for IREE's CMake: `include/`
+/// with cuda.h and the headers it pulls in, and `nvvm/libdevice/`.
+/// `$IREE_CUDA_DEPS_DIR` is used as is; otherwise the directory is assembled
+/// in OUT_DIR from symlinks into three PyPI wheels: `nvidia-cuda-runtime-cu12`
+/// (cuda.h), `nvidia-cuda-nvcc-cu12` (crt/ headers and libdevice) and
+/// `nvidia-cuda-cccl-cu12` (nv/target, needed by the NCCL headers IREE's CUDA
+/// driver always includes).
+fn cuda_deps_dir(venv: &Path, out_dir: &Path) -> PathBuf {
     if let Some(dir) = env::var_os("IREE_CUDA_DEPS_DIR") {
         return PathBuf::from(dir);
     }
-    venv_site_packages(venv)
+    let missing = || -> ! {
+        panic!(
+            "the `cuda` feature needs CUDA >= 12 headers (cuda.h, crt/) and libdevice.\n\
+             Run `scripts/bootstrap.sh --cuda` (installs nvidia-cuda-runtime-cu12, \
+             nvidia-cuda-nvcc-cu12 and nvidia-cuda-cccl-cu12 into .venv) or set \
+             IREE_CUDA_DEPS_DIR to a CUDA toolkit."
+        )
+    };
+    let site = venv_site_packages(venv)
         .into_iter()
-        .map(|sp| sp.join("nvidia/cuda_runtime"))
-        .find(|d| d.join("include/cuda.h").is_file())
+        .find(|sp| sp.join("nvidia/cuda_runtime/include/cuda.h").is_file())
+        .unwrap_or_else(|| missing());
+    let nvcc = site.join("nvidia/cuda_nvcc");
+    let cccl = site.join("nvidia/cuda_cccl");
+    if !nvcc.join("include/crt").is_dir() || !cccl.join("include/nv").is_dir() {
+        missing();
+    }
+    let deps = out_dir.join("cuda-deps");
+    let include = deps.join("include");
+    let _ = std::fs::remove_dir_all(&deps);
+    std::fs::create_dir_all(&include).expect("create cuda-deps/include");
+    for dir in [
+        site.join("nvidia/cuda_runtime/include"),
+        nvcc.join("include"),
+        cccl.join("include"),
+    ] {
+        for entry in std::fs::read_dir(&dir)
+            .expect("read CUDA include dir")
+            .flatten()
+        {
+            let link = include.join(entry.file_name());
+            if !link.exists() {
+                std::os::unix::fs::symlink(entry.path(), &link).expect("link CUDA header");
+            }
+        }
+    }
+    std::os::unix::fs::symlink(nvcc.join("nvvm"), deps.join("nvvm")).expect("link nvvm");
+    deps
+}
+
+fn cuda_libdevice(venv: &Path, deps: &Path) -> PathBuf {
+    const FILE: &str = "nvvm/libdevice/libdevice.10.bc";
+    if let Some(path) = env::var_os("IREE_CUDA_LIBDEVICE_PATH") {
+        return PathBuf::from(path);
+    }
+    std::iter::once(deps.join(FILE))
+        .chain(
+            venv_site_packages(venv)
+                .into_iter()
+                .map(|sp| sp.join("nvidia/cuda_nvcc").join(FILE)),
+        )
+        .find(|p| p.is_file())
         .unwrap_or_else(|| {
             panic!(
-                "the `cuda` feature needs CUDA >= 12 headers (cuda.h).\n\
-                 Run `scripts/bootstrap.sh --cuda` (installs nvidia-cuda-runtime-cu12 into \
-                 .venv) or set IREE_CUDA_DEPS_DIR to a directory with include/cuda.h."
+                "the `cuda` feature needs CUDA's libdevice.10.bc (IREE's CMake checks for it).\n\
+                 Run `scripts/bootstrap.sh --cuda` (installs nvidia-cuda-nvcc-cu12 into .venv) or set \
+                 IREE_CUDA_LIBDEVICE_PATH."
             )
         })
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the host tools iree-llm needs into the project-local .venv:
 # iree-compile (PyPI iree-base-compiler 3.13.0), CMake >= 3.26, Ninja and
-# libclang for bindgen. With --cuda also the CUDA headers the IREE CUDA driver
-# builds against (PyPI nvidia-cuda-runtime-cu12). Idempotent and quiet when
+# libclang for bindgen. With --cuda also what the IREE CUDA driver builds
+# against: cuda.h (PyPI nvidia-cuda-runtime-cu12), crt/ headers and libdevice
+# (nvidia-cuda-nvcc-cu12), nv/ headers (nvidia-cuda-cccl-cu12). Idempotent and quiet when
 # everything is already there. Downloads only from PyPI.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,8 +38,11 @@ fi
 echo "bootstrap: installing iree-compile, cmake, ninja, libclang into .venv" >&2
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$reqs"
 if [[ $want_cuda == 1 ]]; then
-  echo "bootstrap: installing CUDA headers (nvidia-cuda-runtime-cu12) into .venv" >&2
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "nvidia-cuda-runtime-cu12==12.9.79"
+  # cuda.h for the driver, crt/ and nv/ headers that NCCL's headers pull in,
+  # and libdevice.10.bc, which IREE's CMake checks for.
+  echo "bootstrap: installing CUDA headers (nvidia-cuda-{runtime,nvcc,cccl}-cu12) into .venv" >&2
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "nvidia-cuda-runtime-cu12==12.9.79" "nvidia-cuda-nvcc-cu12==12.9.86" "nvidia-cuda-cccl-cu12==12.9.27"
 fi
 "$venv/bin/iree-compile" --version | sed -n 2p >&2
 echo "$want_stamp" > "$stamp"

@@ -31,6 +31,7 @@ pub fn median(mut xs: Vec<Duration>) -> Duration {
 #[derive(Clone, Debug)]
 pub struct GraphBenchOptions {
     pub device: DeviceUri,
+    pub weights: crate::model::DeviceWeights,
     pub capacity: i64,
     pub batches: Vec<i64>,
     pub prefill_lengths: Vec<usize>,
@@ -49,8 +50,10 @@ pub struct GraphBenchReport {
     pub compile_s: f64,
     pub upload_s: f64,
     pub weight_gib: f64,
-    /// (batch, median step ms)
+    /// (batch, median step ms) through the attention window the engine uses.
     pub decode_step_ms: Vec<(i64, f64)>,
+    /// (batch, median step ms) attending over the whole capacity.
+    pub decode_full_ms: Vec<(i64, f64)>,
     /// (tokens, median prefill ms)
     pub prefill_ms: Vec<(usize, f64)>,
     pub peak_rss_gib: f64,
@@ -78,23 +81,39 @@ pub fn graph_bench(
             graphs.push(kind);
         }
     }
+    // Decode at the measured position through the window the engine would
+    // pick, and through the whole capacity for comparison.
+    let window = plan.window_for(opts.decode_position);
     for &batch in &opts.batches {
-        graphs.push(GraphKind::Decode {
-            batch,
-            output: Output::Logits,
-        });
+        for w in [window, None] {
+            let kind = GraphKind::Decode {
+                batch,
+                output: Output::Logits,
+                window: w,
+            };
+            if !graphs.contains(&kind) {
+                graphs.push(kind);
+            }
+        }
     }
-    let load_opts = LoadOptions::with_graphs(opts.device.clone(), plan, graphs);
+    let mut load_opts = LoadOptions::with_graphs(opts.device.clone(), plan, graphs);
+    load_opts.device_weights = opts.weights;
     let mut model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
     let stats = model.stats().clone();
     log(&format!(
-        "loaded {} graphs ({} compiled now) in {:.1}s, uploaded {:.2} GiB of f32 parameters in {:.1}s",
+        "loaded {} graphs ({} compiled now) in {:.1}s, uploaded {:.2} GiB of {} parameters in {:.1}s",
         stats.modules,
         stats.modules_compiled,
         stats.compile_time.as_secs_f64(),
         gib(stats.weight_bytes as u64),
+        model.manifest().plan.weights.mlir(),
         stats.upload_time.as_secs_f64()
     ));
+    for (name, time, compiled) in &stats.graphs {
+        if *compiled {
+            log(&format!("  compiled {name} in {:.1}s", time.as_secs_f64()));
+        }
+    }
 
     let vocab = model.vocab() as u32;
     let token = |i: usize| TokenId((i as u32 * 2654435761 % (vocab - 300)) + 1);
@@ -120,28 +139,46 @@ pub fn graph_bench(
     }
 
     let mut decode_step_ms = Vec::new();
+    let mut decode_full_ms = Vec::new();
+    let position = opts.decode_position.min(model.capacity() - 1);
     for &batch in &opts.batches {
         let b = batch as usize;
         let mut kvs: Vec<_> = (0..b).map(|_| model.new_kv()).collect::<Result<_, _>>()?;
         let tokens: Vec<TokenId> = (0..b).map(token).collect();
-        let positions = vec![opts.decode_position.min(model.capacity() - 1); b];
+        let positions = vec![position; b];
         let mut logits = Vec::new();
-        model.decode_logits(&mut kvs, &tokens, &positions, &mut logits)?; // warm-up
-        let times: Vec<Duration> = (0..opts.iterations)
-            .map(|_| {
+        // The window the engine would use, then (if different) the whole capacity.
+        let windows: Vec<Option<i64>> = if window.is_some() {
+            vec![window, None]
+        } else {
+            vec![None]
+        };
+        for w in windows {
+            let mut step = || {
                 let t = Instant::now();
                 model
-                    .decode_logits(&mut kvs, &tokens, &positions, &mut logits)
+                    .decode_logits_in_window(&mut kvs, &tokens, &positions, w, &mut logits)
                     .map(|_| t.elapsed())
-            })
-            .collect::<Result<_, _>>()?;
-        let ms = median(times).as_secs_f64() * 1e3;
-        log(&format!(
-            "decode B={batch}: {ms:9.2} ms per step (median of {}), {:.1} tokens/s",
-            opts.iterations,
-            batch as f64 * 1e3 / ms
-        ));
-        decode_step_ms.push((batch, ms));
+            };
+            step()?; // warm-up
+            let times: Vec<Duration> = (0..opts.iterations)
+                .map(|_| step())
+                .collect::<Result<_, _>>()?;
+            let ms = median(times).as_secs_f64() * 1e3;
+            let attends = w.unwrap_or(opts.capacity);
+            log(&format!(
+                "decode B={batch} at position {position}, attending to {attends:>5} positions: {ms:9.2} ms per step \
+                 (median of {}), {:.1} tokens/s",
+                opts.iterations,
+                batch as f64 * 1e3 / ms
+            ));
+            if w == window {
+                decode_step_ms.push((batch, ms));
+            }
+            if w.is_none() {
+                decode_full_ms.push((batch, ms));
+            }
+        }
     }
     let peak = peak_rss_bytes().unwrap_or(0);
     Ok(GraphBenchReport {
@@ -153,7 +190,358 @@ pub fn graph_bench(
         upload_s: stats.upload_time.as_secs_f64(),
         weight_gib: gib(stats.weight_bytes as u64),
         decode_step_ms,
+        decode_full_ms,
         prefill_ms,
         peak_rss_gib: gib(peak),
     })
+}
+
+// ---- engine benchmark: greedy parity and speed ---------------------------------
+
+use std::collections::BTreeMap;
+
+use crate::engine::{
+    BatchEngine, BatchOptions, Engine, Event, FinishReason, Request, SingleEngine, SubmitError,
+};
+use crate::model::PrefillOut;
+use crate::types::RequestId;
+
+/// Why a benchmark could not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error(transparent)]
+    Emit(#[from] crate::emit::EmitError),
+    #[error(transparent)]
+    Runtime(#[from] crate::runtime::RuntimeError),
+    #[error("a benchmark request was refused: {0}")]
+    Submit(#[from] SubmitError),
+    #[error("benchmark request {id} failed: {message}")]
+    RequestFailed { id: RequestId, message: String },
+    #[error("no device given; pass --device or --devices")]
+    NoDevice,
+}
+
+/// What `iree-llm bench` runs.
+#[derive(Clone, Debug)]
+pub struct EngineBenchOptions {
+    pub devices: Vec<DeviceUri>,
+    pub weights: crate::model::DeviceWeights,
+    pub batch: usize,
+    pub requests: usize,
+    pub max_tokens: usize,
+    pub capacity: i64,
+    /// Also run every request through the single-sequence argmax engine and
+    /// compare token streams.
+    pub single_parity: bool,
+}
+
+/// The deterministic greedy requests of the benchmark: prompt lengths and
+/// caps vary with the request index so slots start and finish at different
+/// times.
+pub fn bench_requests(n: usize, max_tokens: usize, capacity: usize, vocab: usize) -> Vec<Request> {
+    let max_prompt = capacity.saturating_sub(max_tokens).max(1);
+    (0..n)
+        .map(|i| {
+            let len = (4 + (i * 37) % 60).min(max_prompt);
+            let prompt = (0..len)
+                .map(|j| TokenId(((i * 7919 + j * 104729) % (vocab - 300) + 1) as u32))
+                .collect();
+            let cap = (max_tokens - (i % 4) * max_tokens / 8).max(1);
+            Request::greedy(prompt, cap)
+        })
+        .collect()
+}
+
+/// One request's result in a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunResult {
+    pub tokens: Vec<TokenId>,
+    pub reason: FinishReason,
+    pub ttft: Duration,
+}
+
+/// Timing of one engine run.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    pub results: Vec<RunResult>,
+    pub wall: Duration,
+    pub tokens: usize,
+    pub decode_steps: u64,
+    pub decode_time: Duration,
+    pub prefills: u64,
+    pub prefill_time: Duration,
+}
+
+impl RunSummary {
+    pub fn tok_s(&self) -> f64 {
+        self.tokens as f64 / self.wall.as_secs_f64()
+    }
+    pub fn step_ms(&self) -> f64 {
+        if self.decode_steps == 0 {
+            return 0.0;
+        }
+        self.decode_time.as_secs_f64() * 1e3 / self.decode_steps as f64
+    }
+    pub fn mean_ttft_ms(&self) -> f64 {
+        let n = self.results.len().max(1) as f64;
+        self.results
+            .iter()
+            .map(|r| r.ttft.as_secs_f64())
+            .sum::<f64>()
+            * 1e3
+            / n
+    }
+}
+
+/// Submits every request at once and steps the engine until idle. TTFT is
+/// measured from submission, so it includes time spent queued.
+pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSummary, BenchError> {
+    let start = Instant::now();
+    let before = engine.stats();
+    let ids = requests
+        .iter()
+        .map(|r| engine.submit(r.clone()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut tokens: BTreeMap<_, Vec<TokenId>> = BTreeMap::new();
+    let mut first: BTreeMap<_, Duration> = BTreeMap::new();
+    let mut done = BTreeMap::new();
+    while !engine.is_idle() {
+        for event in engine.step() {
+            match event {
+                Event::Token { id, token, .. } => {
+                    first.entry(id).or_insert_with(|| start.elapsed());
+                    tokens.entry(id).or_default().push(token);
+                }
+                Event::Finished {
+                    id,
+                    reason,
+                    message,
+                    ..
+                } => {
+                    if reason == FinishReason::Error {
+                        return Err(BenchError::RequestFailed {
+                            id,
+                            message: message.unwrap_or_default(),
+                        });
+                    }
+                    let ttft = first.get(&id).copied().unwrap_or_else(|| start.elapsed());
+                    done.insert(id, (reason, ttft));
+                }
+            }
+        }
+    }
+    let wall = start.elapsed();
+    let after = engine.stats();
+    let results: Vec<RunResult> = ids
+        .iter()
+        .map(|id| {
+            let (reason, ttft) = done[id];
+            RunResult {
+                tokens: tokens.remove(id).unwrap_or_default(),
+                reason,
+                ttft,
+            }
+        })
+        .collect();
+    Ok(RunSummary {
+        tokens: results.iter().map(|r| r.tokens.len()).sum(),
+        results,
+        wall,
+        decode_steps: after.decode_steps - before.decode_steps,
+        decode_time: after.decode_time - before.decode_time,
+        prefills: after.prefills - before.prefills,
+        prefill_time: after.prefill_time - before.prefill_time,
+    })
+}
+
+/// Where two token streams first differ.
+pub fn first_divergence(a: &[TokenId], b: &[TokenId]) -> Option<usize> {
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    (common < a.len().max(b.len())).then_some(common)
+}
+
+/// Top-1 minus top-2 logit after `tokens` (prompt plus generated prefix),
+/// recomputed by a prefill on the engine's device.
+pub fn top2_margin(
+    engine: &mut BatchEngine,
+    tokens: &[TokenId],
+) -> Result<(TokenId, TokenId, f32), ModelError> {
+    let model = engine.model_mut();
+    let mut kv = model.new_kv()?;
+    let PrefillOut::Logits(logits) = model.prefill(&mut kv, tokens, Output::Logits)? else {
+        unreachable!("a logits prefill returns logits")
+    };
+    let mut order: Vec<usize> = (0..logits.len()).collect();
+    order.select_nth_unstable_by(1, |&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
+    let (i, j) = if logits[order[0]] >= logits[order[1]] {
+        (order[0], order[1])
+    } else {
+        (order[1], order[0])
+    };
+    Ok((TokenId(i as u32), TokenId(j as u32), logits[i] - logits[j]))
+}
+
+/// The JSON line `bench` ends with.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BenchLine {
+    pub device: String,
+    pub batch: usize,
+    pub requests: usize,
+    pub parity_ok: usize,
+    pub parity_total: usize,
+    pub tok_s: f64,
+    pub step_ms: f64,
+    pub ttft_ms: f64,
+    pub prefill_ms: f64,
+    pub tokens: usize,
+    pub wall_s: f64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cross_device: Vec<CrossDevice>,
+}
+
+/// Agreement of one device's token streams with the first device's.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CrossDevice {
+    pub device: String,
+    pub identical: usize,
+    pub total: usize,
+}
+
+/// Runs the greedy parity and speed benchmark. Text lines go to `log`; the
+/// returned line summarises the first device.
+pub fn engine_bench(
+    dir: &std::path::Path,
+    opts: &EngineBenchOptions,
+    progress: &dyn LoadProgress,
+    log: &mut dyn FnMut(&str),
+) -> Result<BenchLine, BenchError> {
+    let mut baseline: Option<(BatchEngine, RunSummary)> = None;
+    let mut line: Option<BenchLine> = None;
+    for device in &opts.devices {
+        let batch_opts = BatchOptions {
+            batch: opts.batch,
+            max_queue: opts.requests.max(1),
+        };
+        let plan = EmitPlan::new(opts.capacity, &[opts.batch as i64])?;
+        let mut load = LoadOptions::batched(device.clone(), plan, opts.batch as i64);
+        load.device_weights = opts.weights;
+        let mut engine = BatchEngine::load_with(dir, &load, batch_opts, progress)?;
+        let requests = bench_requests(
+            opts.requests,
+            opts.max_tokens,
+            engine.capacity(),
+            engine.model().vocab(),
+        );
+        // A short warm-up so first-call costs do not land in the figures.
+        run_engine(&mut engine, &requests[..1.min(requests.len())])?;
+        let run = run_engine(&mut engine, &requests)?;
+        log(&format!(
+            "{device}: batch engine B={}: {} requests, {} tokens in {:.2}s = {:.1} tok/s; decode step {:.2} ms; \
+             mean TTFT {:.1} ms (from submission, queueing included); mean prefill {:.1} ms",
+            opts.batch,
+            requests.len(),
+            run.tokens,
+            run.wall.as_secs_f64(),
+            run.tok_s(),
+            run.step_ms(),
+            run.mean_ttft_ms(),
+            run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
+        ));
+
+        let mut parity_ok = 0;
+        if opts.single_parity {
+            let plan = EmitPlan::new(opts.capacity, &[])?;
+            let mut load = LoadOptions::single_argmax(device.clone(), plan);
+            load.device_weights = opts.weights;
+            let model = DeviceModel::load(&Instance::new()?, dir, &load, progress)?;
+            let mut single = SingleEngine::new(model)?;
+            let reference = run_engine(&mut single, &requests)?;
+            for (i, (b, s)) in run.results.iter().zip(&reference.results).enumerate() {
+                let same = b.tokens == s.tokens && b.reason == s.reason;
+                parity_ok += usize::from(same);
+                let status = if same { "ok" } else { "MISMATCH" };
+                let detail = match first_divergence(&b.tokens, &s.tokens) {
+                    Some(k) if !same => format!(", first difference at token {k}"),
+                    _ => String::new(),
+                };
+                log(&format!(
+                    "  request {i:>3}: prompt {:>3}, {:>3} tokens ({}), single-sequence argmax parity {status}{detail}",
+                    requests[i].prompt.len(),
+                    b.tokens.len(),
+                    b.reason.as_str(),
+                ));
+            }
+            log(&format!(
+                "{device}: greedy parity batch vs single-sequence argmax: {parity_ok}/{} requests token-exact \
+                 (single engine {:.1} tok/s, decode step {:.2} ms)",
+                requests.len(),
+                reference.tok_s(),
+                reference.step_ms()
+            ));
+        }
+
+        match baseline.as_mut() {
+            None => {
+                line = Some(BenchLine {
+                    device: device.to_string(),
+                    batch: opts.batch,
+                    requests: requests.len(),
+                    parity_ok,
+                    parity_total: if opts.single_parity {
+                        requests.len()
+                    } else {
+                        0
+                    },
+                    tok_s: run.tok_s(),
+                    step_ms: run.step_ms(),
+                    ttft_ms: run.mean_ttft_ms(),
+                    prefill_ms: run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
+                    tokens: run.tokens,
+                    wall_s: run.wall.as_secs_f64(),
+                    cross_device: Vec::new(),
+                });
+                baseline = Some((engine, run));
+            }
+            Some((base_engine, base_run)) => {
+                let mut identical = 0;
+                for (i, (a, b)) in base_run.results.iter().zip(&run.results).enumerate() {
+                    match first_divergence(&a.tokens, &b.tokens) {
+                        None => identical += 1,
+                        Some(k) => {
+                            let mut prefix = requests[i].prompt.clone();
+                            prefix.extend_from_slice(&a.tokens[..k]);
+                            let margin = match top2_margin(base_engine, &prefix) {
+                                Ok((t1, t2, m)) => format!(
+                                    "top-2 on {}: {t1} vs {t2}, margin {m:.3e}",
+                                    opts.devices[0]
+                                ),
+                                Err(e) => format!("margin unavailable: {e}"),
+                            };
+                            log(&format!(
+                                "  request {i}: {} and {device} diverge at token {k} ({:?} vs {:?}); {margin}",
+                                opts.devices[0],
+                                a.tokens.get(k),
+                                b.tokens.get(k)
+                            ));
+                        }
+                    }
+                }
+                log(&format!(
+                    "cross-device: {device} matches {} token for token on {identical}/{} requests",
+                    opts.devices[0],
+                    requests.len()
+                ));
+                if let Some(l) = line.as_mut() {
+                    l.cross_device.push(CrossDevice {
+                        device: device.to_string(),
+                        identical,
+                        total: requests.len(),
+                    });
+                }
+            }
+        }
+    }
+    line.ok_or(BenchError::NoDevice)
 }

@@ -59,6 +59,82 @@ pub enum Command {
         /// Context capacity per slot in tokens (default: the model's maximum, at most 2048).
         #[arg(long)]
         context: Option<i64>,
+        /// Weights on the device: native (the checkpoint's dtype, widened
+        /// inside the graphs) or f32.
+        #[arg(long, default_value = "native")]
+        weights: crate::model::DeviceWeights,
+    },
+    /// Generate text from a prompt, streaming it to stdout.
+    Generate {
+        /// A preset name (tiny, llama-3.2-1b) or a Hugging Face model directory.
+        #[arg(long)]
+        model: String,
+        /// The prompt text (encoded with the model's tokenizer.json).
+        #[arg(
+            long,
+            required_unless_present = "prompt_ids",
+            conflicts_with = "prompt_ids"
+        )]
+        prompt: Option<String>,
+        /// The prompt as token ids, e.g. 1,2,3 (no tokenizer needed).
+        #[arg(long, value_delimiter = ',')]
+        prompt_ids: Option<Vec<u32>>,
+        #[arg(long, default_value = "local-task")]
+        device: DeviceUri,
+        /// 0 (the default) decodes greedily.
+        #[arg(long, default_value_t = 0.0)]
+        temperature: f32,
+        /// Keep the k most likely tokens (0 = off).
+        #[arg(long, default_value_t = 0)]
+        top_k: usize,
+        /// Keep the smallest set of tokens whose probability reaches p (1 = off).
+        #[arg(long, default_value_t = 1.0)]
+        top_p: f32,
+        /// Keep tokens at least min_p times as likely as the most likely (0 = off).
+        #[arg(long, default_value_t = 0.0)]
+        min_p: f32,
+        /// Seed of the random draws; printed at the end when not given.
+        #[arg(long)]
+        seed: Option<u64>,
+        #[arg(long, default_value_t = 64)]
+        max_tokens: usize,
+        /// Context capacity in tokens (default: the model's maximum, at most 2048).
+        #[arg(long)]
+        context: Option<i64>,
+        /// Weights on the device: native (the checkpoint's dtype, widened
+        /// inside the graphs) or f32.
+        #[arg(long, default_value = "native")]
+        weights: crate::model::DeviceWeights,
+    },
+    /// Greedy parity and speed: the batch engine against the single-sequence
+    /// argmax path, and optionally across devices.
+    Bench {
+        #[arg(long)]
+        model: String,
+        #[arg(long, default_value = "local-task")]
+        device: DeviceUri,
+        /// Run on several devices and compare their token streams, e.g.
+        /// local-task,local-sync,cuda (the first is the baseline).
+        #[arg(long, value_delimiter = ',')]
+        devices: Option<Vec<DeviceUri>>,
+        /// Slots of the batch engine (4 or 8).
+        #[arg(long, default_value_t = 4)]
+        batch: usize,
+        #[arg(long, default_value_t = 16)]
+        requests: usize,
+        /// The largest max_tokens of a request (caps vary between K/2 and K).
+        #[arg(long, default_value_t = 32)]
+        max_tokens: usize,
+        /// Context capacity (default: enough for the longest request, rounded up to a power of two).
+        #[arg(long)]
+        context: Option<i64>,
+        /// Skip the single-sequence parity run.
+        #[arg(long)]
+        no_parity: bool,
+        /// Weights on the device: native (the checkpoint's dtype, widened
+        /// inside the graphs) or f32.
+        #[arg(long, default_value = "native")]
+        weights: crate::model::DeviceWeights,
     },
     /// Time the graphs of a model on a device: compile, prefill, decode step, peak memory.
     GraphBench {
@@ -80,6 +156,10 @@ pub enum Command {
         /// Position of every row in the decode measurement.
         #[arg(long, default_value_t = 128)]
         position: usize,
+        /// Weights on the device: native (the checkpoint's dtype, widened
+        /// inside the graphs) or f32.
+        #[arg(long, default_value = "native")]
+        weights: crate::model::DeviceWeights,
     },
     /// Write a built-in preset as a Hugging Face model directory.
     Synth {
@@ -210,7 +290,15 @@ pub enum CliError {
     #[error(transparent)]
     Model(#[from] crate::model::ModelError),
     #[error(transparent)]
+    Bench(#[from] crate::bench::BenchError),
+    #[error(transparent)]
     Tokenizer(#[from] crate::tokenizer::TokenizerError),
+    #[error(transparent)]
+    Submit(#[from] crate::engine::SubmitError),
+    #[error("{0}")]
+    Usage(String),
+    #[error("generation failed: {0}")]
+    Generation(String),
     #[error(transparent)]
     Serve(#[from] crate::serve::ServeError),
 }
@@ -267,7 +355,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             out,
             batch,
             context,
-        } => emit(&model, &out, &batch, context),
+            weights,
+        } => emit(&model, &out, &batch, context, weights),
         Command::GraphBench {
             model,
             device,
@@ -276,10 +365,12 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             prefill,
             iterations,
             position,
+            weights,
         } => {
             let dir = resolve_model_dir(&model)?;
             let opts = crate::bench::GraphBenchOptions {
                 device,
+                weights,
                 capacity: context,
                 batches: batch,
                 prefill_lengths: prefill,
@@ -295,6 +386,63 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             })?;
             println!("peak resident memory: {:.2} GiB", report.peak_rss_gib);
             println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            Ok(())
+        }
+        Command::Generate {
+            model,
+            prompt,
+            prompt_ids,
+            device,
+            temperature,
+            top_k,
+            top_p,
+            min_p,
+            seed,
+            max_tokens,
+            context,
+            weights,
+        } => {
+            let params = crate::sampler::SampleParams {
+                temperature,
+                top_k,
+                top_p,
+                min_p,
+                seed,
+            };
+            generate(
+                &model, prompt, prompt_ids, device, params, max_tokens, context, weights,
+            )
+        }
+        Command::Bench {
+            model,
+            device,
+            devices,
+            batch,
+            requests,
+            max_tokens,
+            context,
+            no_parity,
+            weights,
+        } => {
+            let dir = resolve_model_dir(&model)?;
+            let config = ModelConfig::from_dir(&dir)?;
+            let needed = (64 + max_tokens).next_power_of_two() as i64;
+            let capacity = context.unwrap_or(needed.min(config.max_position_embeddings as i64));
+            let opts = crate::bench::EngineBenchOptions {
+                devices: devices.unwrap_or_else(|| vec![device]),
+                weights,
+                batch,
+                requests,
+                max_tokens,
+                capacity,
+                single_parity: !no_parity,
+            };
+            println!(
+                "bench: model {model}, batch {batch}, {requests} requests, max_tokens {max_tokens}, context {capacity}"
+            );
+            let line =
+                crate::bench::engine_bench(&dir, &opts, &Bars::new(), &mut |l| println!("{l}"))?;
+            println!("{}", serde_json::to_string(&line).unwrap_or_default());
             Ok(())
         }
         Command::Synth { preset, out, dtype } => {
@@ -315,10 +463,20 @@ fn emit(
     out: &std::path::Path,
     batch: &[i64],
     context: Option<i64>,
+    weights: crate::model::DeviceWeights,
 ) -> Result<(), CliError> {
     let dir = resolve_model_dir(model)?;
     let config = ModelConfig::from_dir(&dir)?;
-    let plan = EmitPlan::new(context_for(&config, context), batch)?;
+    let elem = match weights {
+        crate::model::DeviceWeights::F32 => crate::emit::Elem::F32,
+        crate::model::DeviceWeights::Native => {
+            let stored = crate::weights::Weights::open(&dir, &config)
+                .map_err(crate::model::ModelError::from)?
+                .dtype();
+            crate::model::weight_elem(stored)
+        }
+    };
+    let plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
     plan.check(&config)?;
     let manifest = crate::emit::write_dir(&LlamaShape::from(&config), &plan, out)?;
     eprintln!(
@@ -328,6 +486,148 @@ fn emit(
         plan.capacity,
         plan.batches,
         plan.prefill_buckets
+    );
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    model: &str,
+    prompt: Option<String>,
+    prompt_ids: Option<Vec<u32>>,
+    device: DeviceUri,
+    params: crate::sampler::SampleParams,
+    max_tokens: usize,
+    context: Option<i64>,
+    weights: crate::model::DeviceWeights,
+) -> Result<(), CliError> {
+    use crate::emit::{GraphKind, Output};
+    use crate::engine::{BatchEngine, BatchOptions, Engine, Event, Request};
+    use crate::model::{DeviceModel, LoadOptions};
+    use crate::tokenizer::Tokenizer;
+    use std::io::Write;
+
+    params
+        .validate()
+        .map_err(crate::engine::SubmitError::from)?;
+    let dir = resolve_model_dir(model)?;
+    let config = ModelConfig::from_dir(&dir)?;
+    let tokenizer = if Tokenizer::exists_in(&dir) {
+        Some(Tokenizer::from_dir(&dir)?)
+    } else {
+        None
+    };
+    let tokens: Vec<crate::TokenId> = match (prompt, prompt_ids) {
+        (_, Some(ids)) => ids.into_iter().map(crate::TokenId).collect(),
+        (Some(text), None) => match &tokenizer {
+            Some(t) => t.encode(&text, true)?,
+            None => {
+                return Err(CliError::Usage(format!(
+                    "{} has no tokenizer.json; give the prompt as --prompt-ids",
+                    dir.display()
+                )));
+            }
+        },
+        (None, None) => return Err(CliError::Usage("give --prompt or --prompt-ids".into())),
+    };
+    let capacity = context_for(&config, context);
+    let batch = 4;
+    let plan = EmitPlan::new(capacity, &[batch])?;
+    plan.check(&config)?;
+    // Compile just the prefill bucket of this prompt and the decode graphs
+    // of the attention windows its positions will pass through.
+    let size = |w: Option<i64>| w.unwrap_or(capacity);
+    let last = (tokens.len() + max_tokens).min(capacity as usize) - 1;
+    let (lo, hi) = (
+        size(plan.window_for(tokens.len())),
+        size(plan.window_for(last)),
+    );
+    let mut graphs: Vec<GraphKind> = plan
+        .decode_kinds(batch, Output::Logits)
+        .into_iter()
+        .filter(|k| match *k {
+            GraphKind::Decode { window, .. } => (lo..=hi).contains(&size(window)),
+            GraphKind::Prefill { .. } => false,
+        })
+        .collect();
+    if let Some(tokens) = plan.bucket_for(tokens.len()) {
+        graphs.insert(
+            0,
+            GraphKind::Prefill {
+                tokens,
+                output: Output::Logits,
+            },
+        );
+    }
+    let mut opts = LoadOptions::with_graphs(device, plan, graphs);
+    opts.compile_on_demand = true;
+    opts.device_weights = weights;
+    let instance = crate::runtime::Instance::new()?;
+    let model = DeviceModel::load(&instance, &dir, &opts, &Bars::new())?;
+    let mut engine = BatchEngine::new(
+        model,
+        BatchOptions {
+            batch: batch as usize,
+            max_queue: 1,
+        },
+    )?;
+
+    let request = Request {
+        prompt: tokens.clone(),
+        params,
+        max_tokens,
+        stop_tokens: Vec::new(),
+    };
+    let start = std::time::Instant::now();
+    engine.submit(request)?;
+    let mut decoder = tokenizer.as_ref().map(|t| t.stream_decoder());
+    let mut out = std::io::stdout().lock();
+    let mut first_token = None;
+    let mut finished = None;
+    while finished.is_none() {
+        for event in engine.step() {
+            match event {
+                Event::Token { token, .. } => {
+                    first_token.get_or_insert_with(|| start.elapsed());
+                    let text = match decoder.as_mut() {
+                        Some(d) => d.step(token)?.unwrap_or_default(),
+                        None => format!("{} ", token.0),
+                    };
+                    let _ = out.write_all(text.as_bytes());
+                    let _ = out.flush();
+                }
+                Event::Finished {
+                    reason,
+                    generated,
+                    seed,
+                    message,
+                    ..
+                } => {
+                    finished = Some((reason, generated, seed, message));
+                }
+            }
+        }
+    }
+    if let Some(d) = decoder.as_mut() {
+        let _ = out.write_all(d.finish()?.as_bytes());
+    }
+    let _ = writeln!(out);
+    drop(out);
+    let (reason, generated, seed, message) = finished.expect("loop ends on Finished");
+    if let Some(message) = message {
+        return Err(CliError::Generation(message));
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let ttft = first_token.map(|d| d.as_secs_f64() * 1e3).unwrap_or(0.0);
+    let decode_rate = if generated > 1 {
+        (generated - 1) as f64 / (elapsed - ttft / 1e3).max(1e-9)
+    } else {
+        0.0
+    };
+    eprintln!(
+        "[{} prompt tokens, {generated} generated, finish: {}, seed {seed}; first token after {ttft:.0} ms, then {decode_rate:.1} tokens/s]",
+        tokens.len(),
+        reason.as_str(),
     );
     Ok(())
 }

@@ -202,6 +202,24 @@ impl Compiler {
 
     /// Compiles one MLIR file to a `.vmfb`.
     pub fn compile_file(&self, input: &Path, target: &Target, output: &Path) -> Result<()> {
+        let mut args = vec![std::ffi::OsString::from("-o")];
+        args.push(output.into());
+        self.run(input, target, &args).inspect_err(|_| {
+            let _ = std::fs::remove_file(output);
+        })?;
+        Ok(())
+    }
+
+    /// Runs an arbitrary compiler phase (e.g. `--compile-to=stream`) and
+    /// returns its textual output. Used to inspect the IR.
+    pub fn compile_to_text(&self, input: &Path, target: &Target, phase: &str) -> Result<String> {
+        let stdout = self.run(input, target, &[format!("--compile-to={phase}").into()])?;
+        Ok(String::from_utf8_lossy(&stdout).into_owned())
+    }
+
+    /// Runs iree-compile on `input` with the target's flags and `extra`
+    /// arguments; returns its standard output.
+    fn run(&self, input: &Path, target: &Target, extra: &[std::ffi::OsString]) -> Result<Vec<u8>> {
         if let Err(source) = std::fs::metadata(input) {
             return Err(CompileError::Input {
                 path: input.to_path_buf(),
@@ -210,16 +228,14 @@ impl Compiler {
         }
         let out = Command::new(&self.exe)
             .args(target.flags())
+            .args(extra)
             .arg(input)
-            .arg("-o")
-            .arg(output)
             .output()
             .map_err(|source| CompileError::Spawn {
                 exe: self.exe.clone(),
                 source,
             })?;
         if !out.status.success() {
-            let _ = std::fs::remove_file(output);
             let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
             if stderr.trim().is_empty() {
                 stderr = format!("(no output; exit status {})", out.status);
@@ -230,29 +246,7 @@ impl Compiler {
                 stderr,
             });
         }
-        Ok(())
-    }
-
-    /// Runs an arbitrary compiler phase (e.g. `--compile-to=stream`) and
-    /// returns its textual output. Used to inspect the IR.
-    pub fn compile_to_text(&self, input: &Path, target: &Target, phase: &str) -> Result<String> {
-        let out = Command::new(&self.exe)
-            .args(target.flags())
-            .arg(format!("--compile-to={phase}"))
-            .arg(input)
-            .output()
-            .map_err(|source| CompileError::Spawn {
-                exe: self.exe.clone(),
-                source,
-            })?;
-        if !out.status.success() {
-            return Err(CompileError::Failed {
-                input: input.to_path_buf(),
-                target: target.label(),
-                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            });
-        }
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        Ok(out.stdout)
     }
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
-use crate::emit::{self, EmitError, EmitPlan, GraphKind, LlamaShape, Manifest, Output};
+use crate::emit::{self, Elem, EmitError, EmitPlan, GraphKind, LlamaShape, Manifest, Output};
 use crate::runtime::{Buffer, DType, Function, Instance, RuntimeError, Session};
 use crate::types::{DeviceUri, TokenId};
 use crate::weights::{DType as WeightDType, Weights, WeightsError};
@@ -74,6 +74,40 @@ pub struct LoadStats {
     pub weight_bytes: usize,
 }
 
+/// How weights live on the device.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DeviceWeights {
+    /// In the checkpoint's own dtype (f32, bf16 or f16), widened to f32
+    /// inside the graphs: half the memory and memory traffic of f32 for
+    /// 16-bit checkpoints.
+    #[default]
+    Native,
+    /// Widened to f32 once, when uploaded.
+    F32,
+}
+
+impl std::str::FromStr for DeviceWeights {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "native" => Ok(DeviceWeights::Native),
+            "f32" => Ok(DeviceWeights::F32),
+            _ => Err(format!(
+                "'{s}' is not a weight placement; use native or f32"
+            )),
+        }
+    }
+}
+
+/// The graph element type of a checkpoint dtype.
+pub fn weight_elem(dtype: WeightDType) -> Elem {
+    match dtype {
+        WeightDType::F32 => Elem::F32,
+        WeightDType::F16 => Elem::F16,
+        WeightDType::BF16 => Elem::BF16,
+    }
+}
+
 /// What to load.
 #[derive(Clone, Debug)]
 pub struct LoadOptions {
@@ -87,11 +121,13 @@ pub struct LoadOptions {
     /// failing with [`ModelError::GraphNotLoaded`]. Keeps the first run of a
     /// one-off prompt from compiling every prefill bucket.
     pub compile_on_demand: bool,
+    /// How weights live on the device; decides `plan.weights` at load time.
+    pub device_weights: DeviceWeights,
 }
 
 impl LoadOptions {
     /// Graphs of the batched engine: logits prefill buckets and the ragged
-    /// decode of `batch` slots.
+    /// decode of `batch` slots for every attention window.
     pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
         let mut graphs: Vec<GraphKind> = plan
             .prefill_buckets
@@ -101,15 +137,12 @@ impl LoadOptions {
                 output: Output::Logits,
             })
             .collect();
-        graphs.push(GraphKind::Decode {
-            batch,
-            output: Output::Logits,
-        });
+        graphs.extend(plan.decode_kinds(batch, Output::Logits));
         Self::with_graphs(device, plan, graphs)
     }
 
     /// Graphs of the single-sequence greedy path: argmax prefill buckets and
-    /// argmax decode of one slot.
+    /// argmax decode of one slot for every attention window.
     pub fn single_argmax(device: DeviceUri, plan: EmitPlan) -> Self {
         let mut graphs: Vec<GraphKind> = plan
             .prefill_buckets
@@ -119,10 +152,7 @@ impl LoadOptions {
                 output: Output::Argmax,
             })
             .collect();
-        graphs.push(GraphKind::Decode {
-            batch: 1,
-            output: Output::Argmax,
-        });
+        graphs.extend(plan.decode_kinds(1, Output::Argmax));
         Self::with_graphs(device, plan, graphs)
     }
 
@@ -135,7 +165,16 @@ impl LoadOptions {
             cache: ModuleCache::default_location(),
             target,
             compile_on_demand: false,
+            device_weights: DeviceWeights::Native,
         }
+    }
+}
+
+fn elem_size(e: Elem) -> u64 {
+    match e {
+        Elem::F32 | Elem::I32 => 4,
+        Elem::F16 | Elem::BF16 => 2,
+        Elem::I1 => 1,
     }
 }
 
@@ -189,6 +228,11 @@ impl DeviceModel {
         let config = ModelConfig::from_dir(dir)?;
         opts.plan.check(&config)?;
         let weights = Weights::open(dir, &config)?;
+        let mut opts = opts.clone();
+        opts.plan.weights = match opts.device_weights {
+            DeviceWeights::Native => weight_elem(weights.dtype()),
+            DeviceWeights::F32 => Elem::F32,
+        };
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
         let session = instance.open(&opts.device)?;
@@ -224,7 +268,7 @@ impl DeviceModel {
             return Ok(());
         }
         let start = Instant::now();
-        let graph = emit::emit_graph(&self.shape, self.options.plan.capacity, kind);
+        let graph = emit::emit_graph(&self.shape, &self.options.plan.graph_config(), kind);
         let opts = &self.options;
         let module =
             opts.cache
@@ -252,8 +296,8 @@ impl DeviceModel {
         self.load_graph(kind)
     }
 
-    /// Uploads the parameters in the manifest's order: weights (converted
-    /// to f32 if stored narrower) and the RoPE tables.
+    /// Uploads the parameters in the manifest's order: weights as stored, or
+    /// widened to f32 when the graphs take f32, and the RoPE tables.
     fn upload_params(&mut self, weights: &Weights, progress: &dyn LoadProgress) -> Result<()> {
         let start = Instant::now();
         let capacity = self.options.plan.capacity as usize;
@@ -262,7 +306,7 @@ impl DeviceModel {
             .manifest
             .params
             .iter()
-            .map(|p| p.shape.iter().product::<i64>() as u64 * 4)
+            .map(|p| p.shape.iter().product::<i64>() as u64 * elem_size(p.dtype))
             .sum();
         progress.begin("uploading weights", total);
         let mut params = Vec::with_capacity(self.manifest.params.len());
@@ -272,9 +316,13 @@ impl DeviceModel {
                 "rope.sin" => self.session.upload(&spec.shape, &sin)?,
                 name => {
                     let view = weights.tensor(name)?;
-                    if view.dtype == WeightDType::F32 {
-                        self.session
-                            .upload_bytes(DType::F32, &spec.shape, view.data)?
+                    if weight_elem(view.dtype) == spec.dtype {
+                        let dtype = match view.dtype {
+                            WeightDType::F32 => DType::F32,
+                            WeightDType::F16 => DType::F16,
+                            WeightDType::BF16 => DType::BF16,
+                        };
+                        self.session.upload_bytes(dtype, &spec.shape, view.data)?
                     } else {
                         self.session.upload(&spec.shape, &view.to_f32())?
                     }
@@ -411,7 +459,21 @@ impl DeviceModel {
         positions: &[usize],
         logits: &mut Vec<f32>,
     ) -> Result<()> {
-        let out = self.decode(kvs, tokens, positions, Output::Logits)?;
+        let window = self.auto_window(positions);
+        self.decode_logits_in_window(kvs, tokens, positions, window, logits)
+    }
+
+    /// [`decode_logits`](Self::decode_logits) with an explicit attention
+    /// window (`None`: the whole capacity); every position must be inside it.
+    pub fn decode_logits_in_window(
+        &mut self,
+        kvs: &mut [KvCache],
+        tokens: &[TokenId],
+        positions: &[usize],
+        window: Option<i64>,
+        logits: &mut Vec<f32>,
+    ) -> Result<()> {
+        let out = self.decode(kvs, tokens, positions, Output::Logits, window)?;
         logits.resize(kvs.len() * self.vocab(), 0.0);
         self.session.read_into(&out, 0, logits)?;
         Ok(())
@@ -425,7 +487,8 @@ impl DeviceModel {
         tokens: &[TokenId],
         positions: &[usize],
     ) -> Result<Vec<TokenId>> {
-        let out = self.decode(kvs, tokens, positions, Output::Argmax)?;
+        let window = self.auto_window(positions);
+        let out = self.decode(kvs, tokens, positions, Output::Argmax, window)?;
         Ok(self
             .session
             .read::<i32>(&out)?
@@ -440,6 +503,7 @@ impl DeviceModel {
         tokens: &[TokenId],
         positions: &[usize],
         output: Output,
+        window: Option<i64>,
     ) -> Result<Buffer> {
         let batch = kvs.len();
         if tokens.len() != batch || positions.len() != batch {
@@ -456,9 +520,17 @@ impl DeviceModel {
                 capacity: self.capacity(),
             });
         }
+        if let Some(w) = window
+            && let Some(&p) = positions.iter().find(|&&p| p as i64 >= w)
+        {
+            return Err(ModelError::InvalidCall(format!(
+                "position {p} is outside the attention window of {w}"
+            )));
+        }
         let kind = GraphKind::Decode {
             batch: batch as i64,
             output,
+            window,
         };
         self.ensure_graph(kind)?;
         let function = self.function(kind)?;
@@ -468,6 +540,13 @@ impl DeviceModel {
         let pos = self.session.upload(&[batch as i64], &pos)?;
         let mut outputs = self.call_with_kv(function, kvs, &[&ids, &pos])?;
         Ok(outputs.remove(0))
+    }
+
+    /// The smallest attention window holding every row: the furthest row
+    /// decides how much of the caches attention reads.
+    fn auto_window(&self, positions: &[usize]) -> Option<i64> {
+        let furthest = positions.iter().copied().max().unwrap_or(0);
+        self.manifest.plan.window_for(furthest)
     }
 
     /// Calls `function` with the parameters, the caches and `rest`; the

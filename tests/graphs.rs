@@ -7,13 +7,14 @@ mod common;
 
 use common::{load, prompt, relative_error};
 use iree_llm::config::ModelConfig;
-use iree_llm::emit::{GraphKind, Output, prefill_buckets};
+use iree_llm::emit::{EmitPlan, GraphKind, Output, prefill_buckets};
 use iree_llm::model::{DeviceModel, ModelError, PrefillOut};
 use iree_llm::reference::Reference;
 use iree_llm::types::TokenId;
 use iree_llm::weights::{DType as WeightDType, Weights};
 
-const CAPACITY: i64 = 64;
+/// Capacity of the test caches: decode has a 64-position window below it.
+const CAPACITY: i64 = 128;
 
 fn prefill_kinds(output: Output) -> Vec<GraphKind> {
     prefill_buckets(CAPACITY)
@@ -23,20 +24,18 @@ fn prefill_kinds(output: Output) -> Vec<GraphKind> {
 }
 
 fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
+    let plan = EmitPlan::new(CAPACITY, batches).unwrap();
     let mut g = prefill_kinds(Output::Logits);
-    g.extend(batches.iter().map(|&batch| GraphKind::Decode {
-        batch,
-        output: Output::Logits,
-    }));
+    for &batch in batches {
+        g.extend(plan.decode_kinds(batch, Output::Logits));
+    }
     g
 }
 
 fn argmax_graphs() -> Vec<GraphKind> {
+    let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
     let mut g = prefill_kinds(Output::Argmax);
-    g.push(GraphKind::Decode {
-        batch: 1,
-        output: Output::Argmax,
-    });
+    g.extend(plan.decode_kinds(1, Output::Argmax));
     g
 }
 
@@ -147,7 +146,9 @@ fn greedy_decoding_matches_the_reference_for_gqa_tied_and_llama3_configs() {
     for (name, dir) in configs {
         let reference = reference(&dir);
         let mut model = load(&dir, "local-task", CAPACITY, argmax_graphs());
-        for (len, seed) in [(3, 11), (9, 12), (20, 13)] {
+        // The 50-token prompt crosses from the 64-position window to the
+        // whole-capacity decode graph halfway through.
+        for (len, seed) in [(3, 11), (9, 12), (20, 13), (50, 14)] {
             let tokens = prompt(len, seed, model.vocab());
             let want = reference.greedy(&tokens, 32).unwrap();
             let got = device_greedy(&mut model, &tokens, 32);
@@ -243,6 +244,72 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
 }
 
 #[test]
+fn windowed_decode_equals_decode_over_the_whole_capacity() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[4]));
+    let vocab = model.vocab();
+    let mut kvs: Vec<_> = (0..4).map(|_| model.new_kv().unwrap()).collect();
+    let mut positions = Vec::new();
+    for (i, kv) in kvs.iter_mut().enumerate() {
+        let tokens = prompt(10 + 12 * i, 60 + i as u32, vocab);
+        positions.push(tokens.len());
+        prefill_logits(&mut model, kv, &tokens);
+    }
+    let tokens = vec![TokenId(7); 4];
+    let mut windowed = Vec::new();
+    let mut full = Vec::new();
+    // Same inputs twice: the second call rewrites the same K/V at the same positions.
+    model
+        .decode_logits_in_window(&mut kvs, &tokens, &positions, Some(64), &mut windowed)
+        .unwrap();
+    model
+        .decode_logits_in_window(&mut kvs, &tokens, &positions, None, &mut full)
+        .unwrap();
+    let full64: Vec<f64> = full.iter().map(|&v| v as f64).collect();
+    let err = relative_error(&windowed, &full64);
+    assert!(err <= 1e-6, "windowed and full decode differ by {err:.2e}");
+    let refused =
+        model.decode_logits_in_window(&mut kvs, &tokens, &[70, 1, 2, 3], Some(64), &mut windowed);
+    assert!(refused.is_err(), "a position outside the window is refused");
+}
+
+#[test]
+fn bf16_weights_kept_on_the_device_give_the_results_of_weights_widened_to_f32() {
+    use iree_llm::model::DeviceWeights;
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let mut native = common::load_with(
+        &dir,
+        "local-task",
+        CAPACITY,
+        argmax_graphs(),
+        DeviceWeights::Native,
+    );
+    let mut widened = common::load_with(
+        &dir,
+        "local-task",
+        CAPACITY,
+        argmax_graphs(),
+        DeviceWeights::F32,
+    );
+    assert_eq!(native.manifest().plan.weights, iree_llm::emit::Elem::BF16);
+    assert_eq!(widened.manifest().plan.weights, iree_llm::emit::Elem::F32);
+    // Half the bytes, give or take the RoPE tables, which stay f32.
+    let ratio = native.stats().weight_bytes as f64 / widened.stats().weight_bytes as f64;
+    assert!(
+        (0.5..0.55).contains(&ratio),
+        "bf16 weights take {ratio:.3} of the f32 bytes"
+    );
+    for (len, seed) in [(4, 31), (25, 32)] {
+        let tokens = prompt(len, seed, native.vocab());
+        assert_eq!(
+            device_greedy(&mut native, &tokens, 24),
+            device_greedy(&mut widened, &tokens, 24),
+            "prompt of {len}"
+        );
+    }
+}
+
+#[test]
 fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
     let dir = common::tiny_dir(WeightDType::BF16);
     let reference = reference(&dir);
@@ -293,18 +360,18 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
     let before = model.read_kv(&kv).unwrap();
 
     assert!(matches!(
-        model.check_fits(60, 5),
+        model.check_fits(120, 9),
         Err(ModelError::ContextOverflow {
-            needed: 65,
-            capacity: 64
+            needed: 129,
+            capacity: 128
         })
     ));
-    assert!(model.check_fits(60, 4).is_ok());
+    assert!(model.check_fits(120, 8).is_ok());
     assert!(matches!(
         model.check_fits(0, 4),
         Err(ModelError::EmptyPrompt)
     ));
-    let too_long = prompt(65, 3, vocab);
+    let too_long = prompt(129, 3, vocab);
     assert!(matches!(
         model.prefill(&mut kv, &too_long, Output::Logits),
         Err(ModelError::ContextOverflow { .. })
@@ -313,7 +380,7 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
     let err = model.decode_logits(
         std::slice::from_mut(&mut kv),
         &[TokenId(1)],
-        &[64],
+        &[128],
         &mut logits,
     );
     assert!(

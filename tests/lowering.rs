@@ -25,7 +25,8 @@ fn golden_graphs() -> Vec<PathBuf> {
 #[test]
 fn every_tiny_graph_compiles_for_cpu_cuda_and_metal() {
     let graphs = golden_graphs();
-    assert_eq!(graphs.len(), 14);
+    let plan = iree_llm::emit::EmitPlan::new(256, &[4, 8]).unwrap();
+    assert_eq!(graphs.len(), iree_llm::emit::plan_kinds(&plan).len());
     let out = tempfile::tempdir().unwrap();
     let jobs: Vec<(PathBuf, DeviceKind)> = graphs
         .iter()
@@ -71,13 +72,58 @@ fn every_tiny_graph_compiles_for_cpu_cuda_and_metal() {
     );
 }
 
+#[test]
+fn graphs_with_16_bit_weights_compile_for_cpu_cuda_and_metal() {
+    use iree_llm::emit::{Elem, EmitPlan};
+    let m = LlamaShape::from(&Preset::Tiny.config());
+    let out = tempfile::tempdir().unwrap();
+    let compiler = common::compiler();
+    for weights in [Elem::BF16, Elem::F16] {
+        let plan = EmitPlan::new(128, &[4]).unwrap().with_weights(weights);
+        for kind in [
+            GraphKind::Prefill {
+                tokens: 16,
+                output: Output::Logits,
+            },
+            GraphKind::Decode {
+                batch: 4,
+                output: Output::Logits,
+                window: Some(64),
+            },
+        ] {
+            let graph = emit_graph(&m, &plan.graph_config(), kind);
+            assert!(
+                graph.mlir.contains(&format!("x{}>", weights.mlir())),
+                "weights are {weights:?}"
+            );
+            let input = out
+                .path()
+                .join(format!("{}-{}.mlir", graph.name(), weights.mlir()));
+            std::fs::write(&input, &graph.mlir).unwrap();
+            for device in [DeviceKind::Cpu, DeviceKind::Cuda, DeviceKind::Metal] {
+                let target = Target::new(device);
+                compiler
+                    .compile_file(
+                        &input,
+                        &target,
+                        &input.with_extension(format!("{}.vmfb", target.label())),
+                    )
+                    .unwrap_or_else(|e| {
+                        panic!("{} ({weights:?}) for {}: {e}", graph.name(), target.label())
+                    });
+            }
+        }
+    }
+}
+
 /// Checks the stream IR of `kind` for in-place caches. The capacity is
 /// chosen so no other tensor of tiny has the cache's byte size.
 fn assert_caches_in_place(kind: GraphKind) {
     let capacity = 96;
     let m = LlamaShape::from(&Preset::Tiny.config());
     let kv_bytes: i64 = m.kv_shape(capacity).iter().product::<i64>() * 4;
-    let graph = emit_graph(&m, capacity, kind);
+    let plan = iree_llm::emit::EmitPlan::new(capacity, &[4]).unwrap();
+    let graph = emit_graph(&m, &plan.graph_config(), kind);
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("g.mlir");
     std::fs::write(&input, &graph.mlir).unwrap();
@@ -123,10 +169,17 @@ fn decode_graphs_update_every_cache_in_place() {
     assert_caches_in_place(GraphKind::Decode {
         batch: 4,
         output: Output::Logits,
+        window: None,
+    });
+    assert_caches_in_place(GraphKind::Decode {
+        batch: 4,
+        output: Output::Logits,
+        window: Some(64),
     });
     assert_caches_in_place(GraphKind::Decode {
         batch: 1,
         output: Output::Argmax,
+        window: None,
     });
 }
 

@@ -188,7 +188,7 @@ fn wrong_input_shape_dtype_or_count_is_an_error_not_a_crash() {
     let err = s.call(&f, &[&wrong_shape, &good]).unwrap_err();
     assert!(err.to_string().contains("input0"), "wrong shape: {err}");
 
-    let wrong_dtype = s.upload(&[4, 8], &vec![1i32; 32]).unwrap();
+    let wrong_dtype = s.upload(&[4, 8], &[1i32; 32]).unwrap();
     let err = s.call(&f, &[&wrong_dtype, &good]).unwrap_err();
     assert!(err.to_string().contains("input0"), "wrong dtype: {err}");
 
@@ -226,7 +226,9 @@ fn unknown_or_unavailable_devices_are_clear_errors() {
     let cuda = DeviceUri::parse("cuda").unwrap();
     match instance.open(&cuda) {
         Err(RuntimeError::DriverNotCompiled { hint, .. }) => {
-            assert!(!cfg!(feature = "cuda"));
+            if cfg!(feature = "cuda") {
+                panic!("built with the cuda feature, but the cuda driver is missing");
+            }
             assert!(hint.contains("--features cuda"));
         }
         // Built with CUDA but no GPU here: the error says what to check.

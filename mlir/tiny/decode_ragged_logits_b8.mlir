@@ -9,7 +9,7 @@ module @decode_ragged_logits_b8 {
     %3 = "stablehlo.gather"(%arg21, %2) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 8>, indices_are_sorted = false} : (tensor<256x8xf32>, tensor<8x1xi32>) -> tensor<8x8xf32>
     %4 = stablehlo.reshape %arg32 : (tensor<8xi32>) -> tensor<8x1xi32>
     %5 = "stablehlo.gather"(%arg22, %4) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 8>, indices_are_sorted = false} : (tensor<256x8xf32>, tensor<8x1xi32>) -> tensor<8x8xf32>
-    // per row: its position as a scalar and its visibility mask (key s <= pos)
+    // per row: its position as a scalar and its visibility mask (key s <= pos) over the window
     %6 = stablehlo.constant dense<0> : tensor<i32>
     %7 = stablehlo.constant dense<1> : tensor<i32>
     %8 = stablehlo.iota dim = 0 : tensor<256xi32>

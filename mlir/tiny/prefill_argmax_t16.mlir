@@ -218,12 +218,15 @@ module @prefill_argmax_t16 {
     %202 = stablehlo.multiply %192, %201 : tensor<1x64xf32>
     %203 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
     %204 = stablehlo.multiply %202, %203 : tensor<1x64xf32>
-    %205 = stablehlo.dot_general %204, %arg20, contracting_dims = [1] x [1] : (tensor<1x64xf32>, tensor<512x64xf32>) -> tensor<1x512xf32>
-    %206 = stablehlo.reshape %205 : (tensor<1x512xf32>) -> tensor<512xf32>
-    %207 = stablehlo.iota dim = 0 : tensor<512xi32>
-    %208 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %209 = stablehlo.constant dense<0> : tensor<i32>
-    %210:2 = stablehlo.reduce(%206 init: %208), (%207 init: %209) across dimensions = [0] : (tensor<512xf32>, tensor<512xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+    %205 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %206 = stablehlo.concatenate %204, %205, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %207 = stablehlo.dot_general %206, %arg20, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %208 = stablehlo.slice %207 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %209 = stablehlo.reshape %208 : (tensor<1x512xf32>) -> tensor<512xf32>
+    %210 = stablehlo.iota dim = 0 : tensor<512xi32>
+    %211 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %212 = stablehlo.constant dense<0> : tensor<i32>
+    %213:2 = stablehlo.reduce(%209 init: %211), (%210 init: %212) across dimensions = [0] : (tensor<512xf32>, tensor<512xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
      reducer(%lhs_v: tensor<f32>, %rhs_v: tensor<f32>) (%lhs_i: tensor<i32>, %rhs_i: tensor<i32>) {
       %gt = stablehlo.compare GT, %lhs_v, %rhs_v : (tensor<f32>, tensor<f32>) -> tensor<i1>
       %eq = stablehlo.compare EQ, %lhs_v, %rhs_v : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -234,6 +237,6 @@ module @prefill_argmax_t16 {
       %i = stablehlo.select %pick, %lhs_i, %rhs_i : tensor<i1>, tensor<i32>
       stablehlo.return %v, %i : tensor<f32>, tensor<i32>
     }
-    return %210#1, %147 : tensor<i32>, tensor<2x2x2x256x16xf32>
+    return %213#1, %147 : tensor<i32>, tensor<2x2x2x256x16xf32>
   }
 }

@@ -216,12 +216,15 @@ module @prefill_argmax_t256 {
     %200 = stablehlo.multiply %190, %199 : tensor<1x64xf32>
     %201 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
     %202 = stablehlo.multiply %200, %201 : tensor<1x64xf32>
-    %203 = stablehlo.dot_general %202, %arg20, contracting_dims = [1] x [1] : (tensor<1x64xf32>, tensor<512x64xf32>) -> tensor<1x512xf32>
-    %204 = stablehlo.reshape %203 : (tensor<1x512xf32>) -> tensor<512xf32>
-    %205 = stablehlo.iota dim = 0 : tensor<512xi32>
-    %206 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %207 = stablehlo.constant dense<0> : tensor<i32>
-    %208:2 = stablehlo.reduce(%204 init: %206), (%205 init: %207) across dimensions = [0] : (tensor<512xf32>, tensor<512xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+    %203 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %204 = stablehlo.concatenate %202, %203, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %205 = stablehlo.dot_general %204, %arg20, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %206 = stablehlo.slice %205 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %207 = stablehlo.reshape %206 : (tensor<1x512xf32>) -> tensor<512xf32>
+    %208 = stablehlo.iota dim = 0 : tensor<512xi32>
+    %209 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %210 = stablehlo.constant dense<0> : tensor<i32>
+    %211:2 = stablehlo.reduce(%207 init: %209), (%208 init: %210) across dimensions = [0] : (tensor<512xf32>, tensor<512xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
      reducer(%lhs_v: tensor<f32>, %rhs_v: tensor<f32>) (%lhs_i: tensor<i32>, %rhs_i: tensor<i32>) {
       %gt = stablehlo.compare GT, %lhs_v, %rhs_v : (tensor<f32>, tensor<f32>) -> tensor<i1>
       %eq = stablehlo.compare EQ, %lhs_v, %rhs_v : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -232,6 +235,6 @@ module @prefill_argmax_t256 {
       %i = stablehlo.select %pick, %lhs_i, %rhs_i : tensor<i1>, tensor<i32>
       stablehlo.return %v, %i : tensor<f32>, tensor<i32>
     }
-    return %208#1, %145 : tensor<i32>, tensor<2x2x2x256x16xf32>
+    return %211#1, %145 : tensor<i32>, tensor<2x2x2x256x16xf32>
   }
 }

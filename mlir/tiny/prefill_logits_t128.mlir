@@ -218,8 +218,11 @@ module @prefill_logits_t128 {
     %202 = stablehlo.multiply %192, %201 : tensor<1x64xf32>
     %203 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
     %204 = stablehlo.multiply %202, %203 : tensor<1x64xf32>
-    %205 = stablehlo.dot_general %204, %arg20, contracting_dims = [1] x [1] : (tensor<1x64xf32>, tensor<512x64xf32>) -> tensor<1x512xf32>
-    %206 = stablehlo.reshape %205 : (tensor<1x512xf32>) -> tensor<512xf32>
-    return %206, %147 : tensor<512xf32>, tensor<2x2x2x256x16xf32>
+    %205 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %206 = stablehlo.concatenate %204, %205, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %207 = stablehlo.dot_general %206, %arg20, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %208 = stablehlo.slice %207 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %209 = stablehlo.reshape %208 : (tensor<1x512xf32>) -> tensor<512xf32>
+    return %209, %147 : tensor<512xf32>, tensor<2x2x2x256x16xf32>
   }
 }

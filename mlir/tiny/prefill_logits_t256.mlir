@@ -216,8 +216,11 @@ module @prefill_logits_t256 {
     %200 = stablehlo.multiply %190, %199 : tensor<1x64xf32>
     %201 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
     %202 = stablehlo.multiply %200, %201 : tensor<1x64xf32>
-    %203 = stablehlo.dot_general %202, %arg20, contracting_dims = [1] x [1] : (tensor<1x64xf32>, tensor<512x64xf32>) -> tensor<1x512xf32>
-    %204 = stablehlo.reshape %203 : (tensor<1x512xf32>) -> tensor<512xf32>
-    return %204, %145 : tensor<512xf32>, tensor<2x2x2x256x16xf32>
+    %203 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %204 = stablehlo.concatenate %202, %203, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %205 = stablehlo.dot_general %204, %arg20, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %206 = stablehlo.slice %205 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %207 = stablehlo.reshape %206 : (tensor<1x512xf32>) -> tensor<512xf32>
+    return %207, %145 : tensor<512xf32>, tensor<2x2x2x256x16xf32>
   }
 }

@@ -7,7 +7,8 @@
 use std::fmt::Write;
 
 /// Element types used by the graphs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Elem {
     F32,
     F16,

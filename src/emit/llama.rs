@@ -5,6 +5,9 @@
 //! - Arguments start with the parameters in [`param_specs`] order: the
 //!   weights by their Hugging Face names, then the RoPE tables `rope.cos` and
 //!   `rope.sin` ([capacity, head_dim/2], computed on the host in f64).
+//! - Weights are passed in the element type of [`GraphConfig::weights`] (f32,
+//!   or a checkpoint's bf16/f16 kept as is on the device) and widened to f32
+//!   where they are used; all arithmetic is f32.
 //! - Each slot owns a KV cache tensor `[layers, 2, kv_heads, capacity,
 //!   head_dim]` (index 1 = 0 for keys, 1 for values). It is passed in and
 //!   returned with `tf.aliasing_output`, so IREE writes it in place.
@@ -58,16 +61,31 @@ impl Output {
     }
 }
 
+/// Settings shared by every graph of one model on one device.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GraphConfig {
+    /// Tokens per slot cache.
+    pub capacity: i64,
+    /// Element type of the weight arguments (f32, bf16 or f16).
+    pub weights: Elem,
+}
+
 /// A named parameter tensor passed to every graph.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ParamSpec {
     pub name: String,
     pub shape: Vec<i64>,
+    pub dtype: Elem,
 }
 
 /// The parameters every graph takes, in argument order.
-pub fn param_specs(m: &LlamaShape, capacity: i64) -> Vec<ParamSpec> {
-    let p = |name: String, shape: Vec<i64>| ParamSpec { name, shape };
+pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
+    let capacity = cfg.capacity;
+    let p = |name: String, shape: Vec<i64>| ParamSpec {
+        name,
+        shape,
+        dtype: cfg.weights,
+    };
     let (h, d) = (m.hidden, m.head_dim);
     let mut v = vec![p("model.embed_tokens.weight".into(), vec![m.vocab, h])];
     for l in 0..m.layers {
@@ -86,8 +104,13 @@ pub fn param_specs(m: &LlamaShape, capacity: i64) -> Vec<ParamSpec> {
     if !m.tied_embeddings {
         v.push(p("lm_head.weight".into(), vec![m.vocab, h]));
     }
-    v.push(p("rope.cos".into(), vec![capacity, d / 2]));
-    v.push(p("rope.sin".into(), vec![capacity, d / 2]));
+    for name in ["rope.cos", "rope.sin"] {
+        v.push(ParamSpec {
+            name: name.into(),
+            shape: vec![capacity, d / 2],
+            dtype: Elem::F32,
+        });
+    }
     v
 }
 
@@ -128,10 +151,10 @@ struct Params {
     sin: Value,
 }
 
-fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, capacity: i64) -> Params {
-    let mut args = param_specs(m, capacity)
+fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Params {
+    let mut args = param_specs(m, cfg)
         .into_iter()
-        .map(|p| f.arg(TensorType::new(&p.shape, Elem::F32), None));
+        .map(|p| f.arg(TensorType::new(&p.shape, p.dtype), None));
     let mut next = || args.next().expect("parameter list");
     let embed = next();
     let layers = (0..m.layers)
@@ -168,6 +191,7 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, capacity: i64) -> Params 
 /// `x * rsqrt(mean(x^2) + eps) * w` over the last dimension of `x` [N, H].
 fn rms_norm(f: &mut FuncBuilder, x: &Value, w: &Value, eps: f64) -> Value {
     let (n, h) = (x.shape()[0], x.shape()[1]);
+    let w = f.convert(w, Elem::F32);
     let sq = f.mul(x, x);
     let sum = f.reduce_sum(&sq, &[1]);
     let count = f.splat_f(h as f64, &[n], Elem::F32);
@@ -177,12 +201,32 @@ fn rms_norm(f: &mut FuncBuilder, x: &Value, w: &Value, eps: f64) -> Value {
     let inv = f.rsqrt(&var);
     let inv = f.broadcast(&inv, &[n, h], &[0]);
     let y = f.mul(x, &inv);
-    let w = f.broadcast(w, &[n, h], &[1]);
+    let w = f.broadcast(&w, &[n, h], &[1]);
     f.mul(&y, &w)
 }
 
+/// Fewer rows than this are padded with zero rows before a matmul.
+const MIN_MATMUL_ROWS: i64 = 8;
+
 /// `x @ w^T` for a Hugging Face linear weight `w` [out, in].
+///
+/// Fewer than 8 rows are padded with zero rows up to 8 and the result sliced
+/// back: IREE 3.13's CPU code for narrow contractions is slow (measured on
+/// 32768x2048: one f32 row 133 ms against 14 ms for eight; with bf16 weights
+/// four rows cost more CPU time than eight). This is the shape of every
+/// batch-1 and batch-4 decode and of prefill's last-token output head; the
+/// weights, not the extra rows, decide the cost.
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    // Narrow weights are widened inside the matmul's dispatch (IREE fuses
+    // the conversion into it), so only the narrow bytes are read.
+    let w = &f.convert(w, Elem::F32);
+    let (rows, cols) = (x.shape()[0], x.shape()[1]);
+    if rows < MIN_MATMUL_ROWS {
+        let zeros = f.splat_f(0.0, &[MIN_MATMUL_ROWS - rows, cols], Elem::F32);
+        let padded = f.concatenate(&[x.clone(), zeros], 0);
+        let y = f.dot_general(&padded, w, (&[], &[]), (&[1], &[1]));
+        return f.slice(&y, &[0, 0], &[rows, w.shape()[0]]);
+    }
     f.dot_general(x, w, (&[], &[]), (&[1], &[1]))
 }
 
@@ -245,21 +289,23 @@ fn head(f: &mut FuncBuilder, m: &LlamaShape, p: &Params, x: &Value) -> Value {
 /// Prefill of one slot: tokens `[t]` (padded; the first `len` are real) at
 /// positions `0..t`, writing the slot's K/V at `[0, t)`. Returns the logits
 /// (or argmax) of the last real token and the updated cache.
-pub fn prefill(m: &LlamaShape, capacity: i64, t: i64, output: Output, name: &str) -> String {
+pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: &str) -> String {
+    let capacity = cfg.capacity;
     assert!(
         t <= capacity,
         "prefill bucket {t} exceeds capacity {capacity}"
     );
     let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
-    let p = declare_params(&mut f, m, capacity);
+    let p = declare_params(&mut f, m, cfg);
     let kv_ty = TensorType::new(&m.kv_shape(capacity), Elem::F32);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[t], Elem::I32), None);
     let len = f.arg(TensorType::new(&[], Elem::I32), None);
 
     f.comment("embeddings and the rotary angles of positions 0..t");
-    let mut x = f.gather_rows(&p.embed, &tokens);
+    let x = f.gather_rows(&p.embed, &tokens);
+    let mut x = f.convert(&x, Elem::F32);
     let cos = f.slice(&p.cos, &[0, 0], &[t, d / 2]);
     let sin = f.slice(&p.sin, &[0, 0], &[t, d / 2]);
     f.comment("causal mask: query i sees keys j <= i");
@@ -347,13 +393,29 @@ pub fn prefill(m: &LlamaShape, capacity: i64, t: i64, output: Output, name: &str
 /// to positions `0..=pos[i]` of that cache only. Returns logits `[b, V]` (or
 /// argmax `[b]`) and the `b` updated caches.
 ///
+/// Attention reads only the first `window` positions of each cache, so its
+/// cost follows the context actually in use rather than the capacity; every
+/// `pos[i]` must be below `window` (the caller picks the graph).
+///
 /// Inactive rows are run with token 0 at position 0 of their own (free) slot:
 /// they cannot affect other rows, and the next prefill of that slot
 /// overwrites what they wrote.
-pub fn decode(m: &LlamaShape, capacity: i64, b: i64, output: Output, name: &str) -> String {
-    let (hq, hkv, g, d, s_cap) = (m.heads, m.kv_heads, m.group(), m.head_dim, capacity);
+pub fn decode(
+    m: &LlamaShape,
+    cfg: &GraphConfig,
+    b: i64,
+    output: Output,
+    window: i64,
+    name: &str,
+) -> String {
+    let capacity = cfg.capacity;
+    assert!(
+        0 < window && window <= capacity,
+        "window {window} of capacity {capacity}"
+    );
+    let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
-    let p = declare_params(&mut f, m, capacity);
+    let p = declare_params(&mut f, m, cfg);
     let kv_ty = TensorType::new(&m.kv_shape(capacity), Elem::F32);
     let mut kvs: Vec<Value> = (0..b)
         .map(|i| {
@@ -367,24 +429,27 @@ pub fn decode(m: &LlamaShape, capacity: i64, b: i64, output: Output, name: &str)
     let pos = f.arg(TensorType::new(&[b], Elem::I32), None);
 
     f.comment("embeddings and each row's rotary angles at its own position");
-    let mut x = f.gather_rows(&p.embed, &tokens);
+    let x = f.gather_rows(&p.embed, &tokens);
+    let mut x = f.convert(&x, Elem::F32);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
-    f.comment("per row: its position as a scalar and its visibility mask (key s <= pos)");
+    f.comment(
+        "per row: its position as a scalar and its visibility mask (key s <= pos) over the window",
+    );
     let zero = scalar_i32(&mut f, 0);
     let one = scalar_i32(&mut f, 1);
-    let key_index = f.iota(&[s_cap], 0);
+    let key_index = f.iota(&[window], 0);
     let mut row_pos = Vec::new();
     let mut row_mask = Vec::new();
     for i in 0..b {
         let pi = f.slice(&pos, &[i], &[i + 1]);
         let pi = f.reshape(&pi, &[]);
-        let pb = f.broadcast(&pi, &[s_cap], &[]);
+        let pb = f.broadcast(&pi, &[window], &[]);
         let visible = f.compare(Cmp::Le, &key_index, &pb);
-        row_mask.push(f.broadcast(&visible, &[hkv, g, s_cap], &[2]));
+        row_mask.push(f.broadcast(&visible, &[hkv, g, window], &[2]));
         row_pos.push(pi);
     }
-    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, s_cap], Elem::F32);
+    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, window], Elem::F32);
 
     for (l, w) in p.layers.iter().enumerate() {
         f.comment(&format!("layer {l}: projections for all rows"));
@@ -427,10 +492,10 @@ pub fn decode(m: &LlamaShape, capacity: i64, b: i64, output: Output, name: &str)
             kvs[i] = f.dynamic_update_slice(&kvs[i], &vi, &starts_v);
 
             let l64 = l as i64;
-            let keys = f.slice(&kvs[i], &[l64, 0, 0, 0, 0], &[l64 + 1, 1, hkv, s_cap, d]);
-            let keys = f.reshape(&keys, &[hkv, s_cap, d]);
-            let vals = f.slice(&kvs[i], &[l64, 1, 0, 0, 0], &[l64 + 1, 2, hkv, s_cap, d]);
-            let vals = f.reshape(&vals, &[hkv, s_cap, d]);
+            let keys = f.slice(&kvs[i], &[l64, 0, 0, 0, 0], &[l64 + 1, 1, hkv, window, d]);
+            let keys = f.reshape(&keys, &[hkv, window, d]);
+            let vals = f.slice(&kvs[i], &[l64, 1, 0, 0, 0], &[l64 + 1, 2, hkv, window, d]);
+            let vals = f.reshape(&vals, &[hkv, window, d]);
             let qi = f.slice(&q, &[ii, 0, 0], &[ii + 1, hq, d]);
             let qi = f.reshape(&qi, &[hkv, g, d]);
             let s = f.dot_general(&qi, &keys, (&[0], &[0]), (&[2], &[2]));

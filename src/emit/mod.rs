@@ -6,7 +6,11 @@
 //!
 //! Prefill cost follows the prompt through **length buckets**: one prefill
 //! graph per power-of-two token count from 16 up to the context capacity; a
-//! prompt is padded to the smallest bucket that holds it.
+//! prompt is padded to the smallest bucket that holds it. Decode attention
+//! cost follows the context in use through **attention windows**: decode
+//! graphs that read only the first 64, 256, 1024, ... positions of each cache
+//! (growing by 4x, plus the whole capacity); a step uses the smallest window
+//! beyond its furthest row.
 
 pub mod builder;
 pub mod llama;
@@ -15,7 +19,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use llama::{LlamaShape, Output, ParamSpec};
+pub use builder::Elem;
+pub use llama::{GraphConfig, LlamaShape, Output, ParamSpec};
 
 use crate::config::ModelConfig;
 
@@ -24,6 +29,10 @@ pub const MANIFEST_FORMAT: u32 = 1;
 
 /// The smallest prefill bucket.
 pub const MIN_PREFILL_BUCKET: i64 = 16;
+
+/// The smallest decode attention window; windows grow by [`WINDOW_GROWTH`].
+pub const MIN_DECODE_WINDOW: i64 = 64;
+pub const WINDOW_GROWTH: i64 = 4;
 
 #[derive(Debug, thiserror::Error)]
 pub enum EmitError {
@@ -73,6 +82,13 @@ pub struct EmitPlan {
     pub batches: Vec<i64>,
     /// Prefill length buckets, ascending; the last equals `capacity`.
     pub prefill_buckets: Vec<i64>,
+    /// Decode attention windows below the capacity, ascending (the whole
+    /// capacity is always available as well).
+    pub decode_windows: Vec<i64>,
+    /// Element type of the weight arguments: f32, or a checkpoint's bf16 or
+    /// f16 kept as is on the device (widened inside the graphs).
+    #[serde(default = "default_weights")]
+    pub weights: Elem,
     /// Also emit the single-sequence graphs: argmax prefill/decode for the
     /// greedy path and a batch-1 logits decode.
     pub single_sequence: bool,
@@ -93,6 +109,8 @@ impl EmitPlan {
             capacity,
             batches,
             prefill_buckets: prefill_buckets(capacity),
+            decode_windows: decode_windows(capacity),
+            weights: Elem::F32,
             single_sequence: true,
         })
     }
@@ -116,6 +134,61 @@ impl EmitPlan {
             .copied()
             .find(|&b| b >= tokens as i64)
     }
+
+    /// The decode window for a step whose furthest row is at `max_position`:
+    /// the smallest window beyond it, or `None` for the whole capacity.
+    pub fn window_for(&self, max_position: usize) -> Option<i64> {
+        self.decode_windows
+            .iter()
+            .copied()
+            .find(|&w| w > max_position as i64)
+    }
+
+    /// Every decode graph of `batch` slots: one per window, then the one
+    /// over the whole capacity.
+    pub fn decode_kinds(&self, batch: i64, output: Output) -> Vec<GraphKind> {
+        self.decode_windows
+            .iter()
+            .map(|&w| Some(w))
+            .chain([None])
+            .map(|window| GraphKind::Decode {
+                batch,
+                output,
+                window,
+            })
+            .collect()
+    }
+}
+
+fn default_weights() -> Elem {
+    Elem::F32
+}
+
+impl EmitPlan {
+    /// The same plan with weights of element type `weights`.
+    pub fn with_weights(mut self, weights: Elem) -> Self {
+        self.weights = weights;
+        self
+    }
+
+    /// What every graph of this plan shares.
+    pub fn graph_config(&self) -> GraphConfig {
+        GraphConfig {
+            capacity: self.capacity,
+            weights: self.weights,
+        }
+    }
+}
+
+/// Windows [`MIN_DECODE_WINDOW`] x [`WINDOW_GROWTH`]^k below `capacity`.
+pub fn decode_windows(capacity: i64) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut w = MIN_DECODE_WINDOW;
+    while w < capacity {
+        out.push(w);
+        w *= WINDOW_GROWTH;
+    }
+    out
 }
 
 /// Powers of two from [`MIN_PREFILL_BUCKET`] below `capacity`, then `capacity`.
@@ -136,24 +209,37 @@ pub fn prefill_buckets(capacity: i64) -> Vec<i64> {
 pub enum GraphKind {
     /// One slot's prompt, padded to `tokens`.
     Prefill { tokens: i64, output: Output },
-    /// One token for each of `batch` slots.
-    Decode { batch: i64, output: Output },
+    /// One token for each of `batch` slots, attending to the first `window`
+    /// positions of each cache (`None`: the whole capacity).
+    Decode {
+        batch: i64,
+        output: Output,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<i64>,
+    },
 }
 
 impl GraphKind {
     /// The function (and module) name, e.g. `prefill_logits_t64`,
-    /// `decode_ragged_logits_b8`, `decode_argmax_b1`.
+    /// `decode_ragged_logits_b8`, `decode_ragged_logits_b8_w256` (a window),
+    /// `decode_argmax_b1`.
     pub fn name(&self) -> String {
         match *self {
             GraphKind::Prefill { tokens, output } => format!("prefill_{}_t{tokens}", output.name()),
             GraphKind::Decode {
                 batch,
-                output: Output::Logits,
-            } => format!("decode_ragged_logits_b{batch}"),
-            GraphKind::Decode {
-                batch,
-                output: Output::Argmax,
-            } => format!("decode_argmax_b{batch}"),
+                output,
+                window,
+            } => {
+                let base = match output {
+                    Output::Logits => format!("decode_ragged_logits_b{batch}"),
+                    Output::Argmax => format!("decode_argmax_b{batch}"),
+                };
+                match window {
+                    Some(w) => format!("{base}_w{w}"),
+                    None => base,
+                }
+            }
         }
     }
 
@@ -189,7 +275,7 @@ impl Graph {
 pub fn emit_graphs(m: &LlamaShape, plan: &EmitPlan) -> Vec<Graph> {
     plan_kinds(plan)
         .into_iter()
-        .map(|kind| emit_graph(m, plan.capacity, kind))
+        .map(|kind| emit_graph(m, &plan.graph_config(), kind))
         .collect()
 }
 
@@ -203,10 +289,7 @@ pub fn plan_kinds(plan: &EmitPlan) -> Vec<GraphKind> {
         });
     }
     for &batch in &plan.batches {
-        kinds.push(GraphKind::Decode {
-            batch,
-            output: Output::Logits,
-        });
+        kinds.extend(plan.decode_kinds(batch, Output::Logits));
     }
     if plan.single_sequence {
         for &tokens in &plan.prefill_buckets {
@@ -215,30 +298,33 @@ pub fn plan_kinds(plan: &EmitPlan) -> Vec<GraphKind> {
                 output: Output::Argmax,
             });
         }
-        kinds.push(GraphKind::Decode {
-            batch: 1,
-            output: Output::Argmax,
-        });
+        kinds.extend(plan.decode_kinds(1, Output::Argmax));
         if !plan.batches.contains(&1) {
-            kinds.push(GraphKind::Decode {
-                batch: 1,
-                output: Output::Logits,
-            });
+            kinds.extend(plan.decode_kinds(1, Output::Logits));
         }
     }
     kinds
 }
 
 /// Emits one graph as a complete MLIR module.
-pub fn emit_graph(m: &LlamaShape, capacity: i64, kind: GraphKind) -> Graph {
+pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
     let name = kind.name();
+    let capacity = cfg.capacity;
     let func = match kind {
-        GraphKind::Prefill { tokens, output } => llama::prefill(m, capacity, tokens, output, &name),
-        GraphKind::Decode { batch, output } => llama::decode(m, capacity, batch, output, &name),
+        GraphKind::Prefill { tokens, output } => llama::prefill(m, cfg, tokens, output, &name),
+        GraphKind::Decode {
+            batch,
+            output,
+            window,
+        } => llama::decode(m, cfg, batch, output, window.unwrap_or(capacity), &name),
+    };
+    let weights = match cfg.weights {
+        Elem::F32 => String::new(),
+        other => format!(", {} weights", other.mlir()),
     };
     let header = format!(
         "{name}: emitted by iree-llm {} (graph format {MANIFEST_FORMAT}).\n\
-         Llama: vocab {}, hidden {}, layers {}, heads {}/{} kv, head_dim {}, context {capacity}.",
+         Llama: vocab {}, hidden {}, layers {}, heads {}/{} kv, head_dim {}, context {capacity}{weights}.",
         env!("CARGO_PKG_VERSION"),
         m.vocab,
         m.hidden,
@@ -287,7 +373,7 @@ pub struct Manifest {
     pub plan: EmitPlan,
     /// Shape of one slot's KV cache (f32).
     pub kv_shape: Vec<i64>,
-    /// Leading arguments of every function, in order (all f32).
+    /// Leading arguments of every function, in order, with their dtypes.
     pub params: Vec<ParamSpec>,
     pub functions: Vec<FunctionSpec>,
 }
@@ -327,7 +413,7 @@ impl Manifest {
                             vec![out, t("kv0", kv_shape.clone(), "f32")],
                         )
                     }
-                    GraphKind::Decode { batch, output } => {
+                    GraphKind::Decode { batch, output, .. } => {
                         let b = batch as usize;
                         let mut inputs: Vec<TensorSpec> = (0..b).map(|i| kv(i, i + 1)).collect();
                         inputs.push(t("tokens", vec![batch], "i32"));
@@ -357,7 +443,7 @@ impl Manifest {
             model: m.clone(),
             plan: plan.clone(),
             kv_shape,
-            params: llama::param_specs(m, plan.capacity),
+            params: llama::param_specs(m, &plan.graph_config()),
             functions,
         }
     }
@@ -437,20 +523,34 @@ mod tests {
             }),
             "prefill_logits_t64"
         );
+        let decode = |batch, output, window| GraphKind::Decode {
+            batch,
+            output,
+            window,
+        };
         assert_eq!(
-            n(GraphKind::Decode {
-                batch: 8,
-                output: Output::Logits
-            }),
+            n(decode(8, Output::Logits, None)),
             "decode_ragged_logits_b8"
         );
         assert_eq!(
-            n(GraphKind::Decode {
-                batch: 1,
-                output: Output::Argmax
-            }),
-            "decode_argmax_b1"
+            n(decode(8, Output::Logits, Some(256))),
+            "decode_ragged_logits_b8_w256"
         );
+        assert_eq!(n(decode(1, Output::Argmax, None)), "decode_argmax_b1");
+    }
+
+    #[test]
+    fn decode_windows_grow_by_four_from_64_below_the_capacity() {
+        assert_eq!(decode_windows(2048), vec![64, 256, 1024]);
+        assert_eq!(decode_windows(256), vec![64]);
+        assert_eq!(decode_windows(64), Vec::<i64>::new());
+        let plan = EmitPlan::new(2048, &[4]).unwrap();
+        assert_eq!(plan.window_for(0), Some(64));
+        assert_eq!(plan.window_for(63), Some(64));
+        assert_eq!(plan.window_for(64), Some(256));
+        assert_eq!(plan.window_for(1023), Some(1024));
+        assert_eq!(plan.window_for(1024), None);
+        assert_eq!(plan.decode_kinds(4, Output::Logits).len(), 4);
     }
 
     #[test]

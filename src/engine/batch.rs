@@ -16,11 +16,10 @@
 //! prefilled request, or the active rows of the decode) with an error event;
 //! the engine stays usable for the next requests.
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::{
-    Engine, EngineStats, EngineStatus, Event, FinishReason, Progress, Request, SubmitError,
+    Engine, EngineStats, EngineStatus, Event, FinishReason, Progress, Queue, Request, SubmitError,
     error_message, validate,
 };
 use crate::emit::{GraphKind, Output};
@@ -61,10 +60,7 @@ pub struct BatchEngine {
     slots: Vec<Option<Progress>>,
     /// One sampler for every row: its scratch is reused row after row.
     sampler: Sampler,
-    queue: VecDeque<Progress>,
-    /// Events produced outside a step (cancellations), reported by the next.
-    pending: Vec<Event>,
-    next_id: u64,
+    queue: Queue,
     eos: Vec<TokenId>,
     max_queue: usize,
     stats: EngineStats,
@@ -83,6 +79,7 @@ impl BatchEngine {
         model.ensure_graph(GraphKind::Decode {
             batch: batch as i64,
             output: Output::Logits,
+            window: None,
         })?;
         let kvs = (0..batch)
             .map(|_| model.new_kv())
@@ -95,9 +92,7 @@ impl BatchEngine {
             kvs,
             slots: (0..batch).map(|_| None).collect(),
             sampler: Sampler::new(vocab),
-            queue: VecDeque::new(),
-            pending: Vec::new(),
-            next_id: 1,
+            queue: Queue::default(),
             max_queue: opts.max_queue,
             stats: EngineStats::default(),
             fault: None,
@@ -119,13 +114,29 @@ impl BatchEngine {
     ) -> Result<Self, ModelError> {
         let plan = crate::emit::EmitPlan::new(capacity, &[opts.batch as i64])?;
         let load = crate::model::LoadOptions::batched(device, plan, opts.batch as i64);
+        Self::load_with(dir, &load, opts, progress)
+    }
+
+    /// [`load`](Self::load) with full control over what is loaded and how
+    /// (weight placement, module cache, compiler target).
+    pub fn load_with(
+        dir: &std::path::Path,
+        load: &crate::model::LoadOptions,
+        opts: BatchOptions,
+        progress: &dyn crate::model::LoadProgress,
+    ) -> Result<Self, ModelError> {
         let instance = crate::runtime::Instance::new()?;
-        let model = DeviceModel::load(&instance, dir, &load, progress)?;
+        let model = DeviceModel::load(&instance, dir, load, progress)?;
         Self::new(model, opts)
     }
 
     pub fn model(&self) -> &DeviceModel {
         &self.model
+    }
+
+    /// The model, for extra device work between steps (e.g. diagnostics).
+    pub fn model_mut(&mut self) -> &mut DeviceModel {
+        &mut self.model
     }
 
     pub fn batch(&self) -> usize {
@@ -160,7 +171,7 @@ impl BatchEngine {
             let Some(slot) = self.slots.iter().position(Option::is_none) else {
                 break;
             };
-            let Some(mut p) = self.queue.pop_front() else {
+            let Some(mut p) = self.queue.pop() else {
                 break;
             };
             budget -= 1;
@@ -255,36 +266,31 @@ impl Engine for BatchEngine {
                 limit: self.max_queue,
             });
         }
-        let id = RequestId(self.next_id);
-        self.next_id += 1;
-        self.queue.push_back(Progress::new(id, request));
-        Ok(id)
+        Ok(self.queue.push(request))
     }
 
     fn cancel(&mut self, id: RequestId) -> bool {
-        if let Some(i) = self.queue.iter().position(|p| p.id == id) {
-            let p = self.queue.remove(i).expect("queued request");
-            self.pending.push(p.finished(FinishReason::Cancelled, None));
+        if self.queue.cancel_waiting(id) {
             return true;
         }
         if let Some(slot) = self.slot_of(id) {
             let p = self.slots[slot].take().expect("running request");
             self.stats.tokens += p.generated as u64;
-            self.pending.push(p.finished(FinishReason::Cancelled, None));
+            self.queue.report(p.finished(FinishReason::Cancelled, None));
             return true;
         }
         false
     }
 
     fn step(&mut self) -> Vec<Event> {
-        let mut events = std::mem::take(&mut self.pending);
+        let mut events = self.queue.take_reported();
         self.admit(&mut events);
         self.decode(&mut events);
         events
     }
 
     fn is_idle(&self) -> bool {
-        self.queue.is_empty() && self.pending.is_empty() && self.slots.iter().all(Option::is_none)
+        self.queue.is_empty() && self.slots.iter().all(Option::is_none)
     }
 
     fn status(&self) -> EngineStatus {

@@ -21,6 +21,7 @@ mod single;
 pub use batch::{BatchEngine, BatchOptions, Fault};
 pub use single::SingleEngine;
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use crate::model::ModelError;
@@ -251,6 +252,60 @@ impl Progress {
             seed: self.seed,
             message,
         }
+    }
+}
+
+/// The waiting line both engines keep: request ids, queued requests in FIFO
+/// order, and the events of requests that ended outside a step (cancelled
+/// while queued or running), which the next step reports.
+#[derive(Debug, Default)]
+pub(crate) struct Queue {
+    waiting: VecDeque<Progress>,
+    pending: Vec<Event>,
+    next_id: u64,
+}
+
+impl Queue {
+    /// Queues `request` under a fresh id.
+    pub fn push(&mut self, request: Request) -> RequestId {
+        self.next_id += 1;
+        let id = RequestId(self.next_id);
+        self.waiting.push_back(Progress::new(id, request));
+        id
+    }
+
+    pub fn pop(&mut self) -> Option<Progress> {
+        self.waiting.pop_front()
+    }
+
+    pub fn len(&self) -> usize {
+        self.waiting.len()
+    }
+
+    /// Removes a queued request and reports it cancelled; false if `id` is
+    /// not queued.
+    pub fn cancel_waiting(&mut self, id: RequestId) -> bool {
+        let Some(i) = self.waiting.iter().position(|p| p.id == id) else {
+            return false;
+        };
+        let p = self.waiting.remove(i).expect("position is in range");
+        self.report(p.finished(FinishReason::Cancelled, None));
+        true
+    }
+
+    /// Holds an event for the next step.
+    pub fn report(&mut self, event: Event) {
+        self.pending.push(event);
+    }
+
+    /// The held events, to start a step's event list.
+    pub fn take_reported(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Nothing waiting and nothing to report.
+    pub fn is_empty(&self) -> bool {
+        self.waiting.is_empty() && self.pending.is_empty()
     }
 }
 

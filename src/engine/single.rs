@@ -2,11 +2,10 @@
 //! (lowest id on ties) and only a token id comes back per step. Greedy only;
 //! it is the reference the batch engine's greedy streams are compared with.
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::{
-    Engine, EngineStats, EngineStatus, Event, FinishReason, Progress, Request, SubmitError,
+    Engine, EngineStats, EngineStatus, Event, FinishReason, Progress, Queue, Request, SubmitError,
     error_message, validate,
 };
 use crate::emit::{GraphKind, Output};
@@ -17,9 +16,7 @@ pub struct SingleEngine {
     model: DeviceModel,
     kv: KvCache,
     current: Option<Progress>,
-    queue: VecDeque<Progress>,
-    pending: Vec<Event>,
-    next_id: u64,
+    queue: Queue,
     eos: Vec<TokenId>,
     stats: EngineStats,
 }
@@ -29,15 +26,14 @@ impl SingleEngine {
         model.ensure_graph(GraphKind::Decode {
             batch: 1,
             output: Output::Argmax,
+            window: None,
         })?;
         Ok(SingleEngine {
             kv: model.new_kv()?,
             eos: model.config().eos_token_ids.clone(),
             model,
             current: None,
-            queue: VecDeque::new(),
-            pending: Vec::new(),
-            next_id: 1,
+            queue: Queue::default(),
             stats: EngineStats::default(),
         })
     }
@@ -64,22 +60,17 @@ impl Engine for SingleEngine {
             return Err(SubmitError::GreedyOnly);
         }
         validate(&request, self.model.capacity(), self.model.vocab())?;
-        let id = RequestId(self.next_id);
-        self.next_id += 1;
-        self.queue.push_back(Progress::new(id, request));
-        Ok(id)
+        Ok(self.queue.push(request))
     }
 
     fn cancel(&mut self, id: RequestId) -> bool {
-        if let Some(i) = self.queue.iter().position(|p| p.id == id) {
-            let p = self.queue.remove(i).expect("queued request");
-            self.pending.push(p.finished(FinishReason::Cancelled, None));
+        if self.queue.cancel_waiting(id) {
             return true;
         }
         if self.current.as_ref().is_some_and(|p| p.id == id) {
             let p = self.current.take().expect("running request");
             self.stats.tokens += p.generated as u64;
-            self.pending.push(p.finished(FinishReason::Cancelled, None));
+            self.queue.report(p.finished(FinishReason::Cancelled, None));
             return true;
         }
         false
@@ -87,10 +78,10 @@ impl Engine for SingleEngine {
 
     /// Prefills the next request, or decodes one token of the current one.
     fn step(&mut self) -> Vec<Event> {
-        let mut events = std::mem::take(&mut self.pending);
+        let mut events = self.queue.take_reported();
         let (mut p, token) = match self.current.take() {
             None => {
-                let Some(p) = self.queue.pop_front() else {
+                let Some(p) = self.queue.pop() else {
                     return events;
                 };
                 let start = Instant::now();
@@ -137,7 +128,7 @@ impl Engine for SingleEngine {
     }
 
     fn is_idle(&self) -> bool {
-        self.queue.is_empty() && self.pending.is_empty() && self.current.is_none()
+        self.queue.is_empty() && self.current.is_none()
     }
 
     fn status(&self) -> EngineStatus {

@@ -98,9 +98,27 @@ pub fn device(uri: &str) -> DeviceUri {
 
 /// Loads `dir` on `uri` with the given graphs, through the test module cache.
 pub fn load(dir: &Path, uri: &str, capacity: i64, graphs: Vec<GraphKind>) -> DeviceModel {
+    load_with(
+        dir,
+        uri,
+        capacity,
+        graphs,
+        iree_llm::model::DeviceWeights::Native,
+    )
+}
+
+/// [`load`] with an explicit placement of the weights.
+pub fn load_with(
+    dir: &Path,
+    uri: &str,
+    capacity: i64,
+    graphs: Vec<GraphKind>,
+    weights: iree_llm::model::DeviceWeights,
+) -> DeviceModel {
     let plan = EmitPlan::new(capacity, &[4, 8]).unwrap();
     let mut opts = LoadOptions::with_graphs(device(uri), plan, graphs);
     opts.cache = test_cache();
+    opts.device_weights = weights;
     DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap()
 }
 
@@ -214,14 +232,18 @@ pub fn drain(engine: &mut dyn Engine) -> std::collections::BTreeMap<RequestId, O
     done
 }
 
-/// Deterministic greedy requests with varied prompt lengths and caps.
+/// Deterministic greedy requests with varied prompt lengths and caps; every
+/// fifth one runs past position 64, where decode switches from the 64-position
+/// attention window to the next graph.
 pub fn varied_requests(n: usize, vocab: usize) -> Vec<Request> {
     (0..n)
         .map(|i| {
-            Request::greedy(
-                prompt(1 + (i * 7) % 23, 100 + i as u32, vocab),
-                4 + (i * 5) % 13,
-            )
+            let (len, cap) = if i % 5 == 4 {
+                (55 + i % 3, 20)
+            } else {
+                (1 + (i * 7) % 23, 4 + (i * 5) % 13)
+            };
+            Request::greedy(prompt(len, 100 + i as u32, vocab), cap)
         })
         .collect()
 }

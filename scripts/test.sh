@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Every test on a fresh machine: installs the host tools, runs the Rust test
+# suite (unit, integration, numerical, engine and server tests) in release
+# mode, the LeakSanitizer check of the C shim, and a build with the CUDA
+# driver (`--features cuda`, in target-cuda/) whose runtime tests check that
+# without a GPU, opening `cuda` is a clear error.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/bootstrap.sh" --cuda
+cd "$root"
+cargo test --release
+"$root/scripts/leakcheck.sh"
+CARGO_TARGET_DIR="$root/target-cuda" cargo test --release --features cuda --test runtime_shim
