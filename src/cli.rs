@@ -199,6 +199,10 @@ pub struct ServeArgs {
     /// Most requests waiting for a slot; more are answered 429.
     #[arg(long, default_value_t = 256)]
     pub max_queue: usize,
+    /// Weights on the device: native (the checkpoint's dtype, widened
+    /// inside the graphs) or f32.
+    #[arg(long, default_value = "native")]
+    pub weights: crate::model::DeviceWeights,
 }
 
 fn parse_batch(s: &str) -> Result<usize, String> {
@@ -644,8 +648,10 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
         batch: args.batch,
         max_queue: args.max_queue,
     };
-    let engine =
-        crate::engine::BatchEngine::load(&dir, args.device.clone(), context, opts, &Bars::new())?;
+    let plan = EmitPlan::new(context, &[args.batch as i64])?;
+    let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);
+    load.device_weights = args.weights;
+    let engine = crate::engine::BatchEngine::load_with(&dir, &load, opts, &Bars::new())?;
     // A directory is named by its last component, a preset by its name.
     let model_id = std::path::Path::new(&args.model)
         .file_name()
