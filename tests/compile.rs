@@ -22,6 +22,17 @@ fn fake_compiler(dir: &Path, version: &str) -> PathBuf {
     )
     .unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Another test thread's fork may briefly hold the write descriptor of the
+    // fresh script, and exec then fails with ETXTBSY ("text file busy"): wait
+    // until the script runs.
+    for _ in 0..200 {
+        match std::process::Command::new(&path).arg("--version").output() {
+            Err(e) if e.raw_os_error() == Some(26) => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            _ => break,
+        }
+    }
     path
 }
 

@@ -117,9 +117,20 @@ pub struct DriverReport {
 }
 
 impl Instance {
+    /// The process's runtime instance: the live one if there is one, else a
+    /// new one. Creating an IREE instance registers HAL types in
+    /// process-wide state, which races with calls running on another
+    /// instance (seen as "ref type mismatch" errors), so one is shared.
     pub fn new() -> Result<Self> {
-        let raw = RawInstance::create().map_err(RuntimeError::from_shim)?;
-        Ok(Instance { raw: Arc::new(raw) })
+        static LIVE: std::sync::Mutex<std::sync::Weak<RawInstance>> =
+            std::sync::Mutex::new(std::sync::Weak::new());
+        let mut live = LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(raw) = live.upgrade() {
+            return Ok(Instance { raw });
+        }
+        let raw = Arc::new(RawInstance::create().map_err(RuntimeError::from_shim)?);
+        *live = Arc::downgrade(&raw);
+        Ok(Instance { raw })
     }
 
     /// Names of the HAL drivers compiled in (e.g. `local-sync`, `local-task`, `cuda`).

@@ -2,8 +2,8 @@
 //! a small client for it. Every request has a timeout, every wait is bounded.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use iree_llm::engine::{
@@ -128,14 +128,10 @@ pub fn engine(batch: usize, max_queue: usize) -> BatchEngine {
     engine_for(&tiny_dir(), batch, max_queue)
 }
 
-/// The one IREE instance of this test process. IREE registers its HAL types
-/// in process globals each time an instance is created, so creating an
-/// instance while another one runs a call on another thread can fail that
-/// call ("ref type mismatch"); the runtime documents one instance per
-/// process, and tests running in parallel threads must share it too.
+/// The IREE instance of this test process (`Instance::new` shares the live
+/// one, so engines of tests running in parallel threads use the same).
 pub fn instance() -> Instance {
-    static INSTANCE: OnceLock<Instance> = OnceLock::new();
-    INSTANCE.get_or_init(|| Instance::new().unwrap()).clone()
+    Instance::new().unwrap()
 }
 
 /// A batch engine over the model in `dir`, loaded on the shared instance
