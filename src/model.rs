@@ -129,14 +129,7 @@ impl LoadOptions {
     /// Graphs of the batched engine: logits prefill buckets and the ragged
     /// decode of `batch` slots for every attention window.
     pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
-        let mut graphs: Vec<GraphKind> = plan
-            .prefill_buckets
-            .iter()
-            .map(|&tokens| GraphKind::Prefill {
-                tokens,
-                output: Output::Logits,
-            })
-            .collect();
+        let mut graphs = plan.prefill_kinds(Output::Logits);
         graphs.extend(plan.decode_kinds(batch, Output::Logits));
         Self::with_graphs(device, plan, graphs)
     }
@@ -144,14 +137,7 @@ impl LoadOptions {
     /// Graphs of the single-sequence greedy path: argmax prefill buckets and
     /// argmax decode of one slot for every attention window.
     pub fn single_argmax(device: DeviceUri, plan: EmitPlan) -> Self {
-        let mut graphs: Vec<GraphKind> = plan
-            .prefill_buckets
-            .iter()
-            .map(|&tokens| GraphKind::Prefill {
-                tokens,
-                output: Output::Argmax,
-            })
-            .collect();
+        let mut graphs = plan.prefill_kinds(Output::Argmax);
         graphs.extend(plan.decode_kinds(1, Output::Argmax));
         Self::with_graphs(device, plan, graphs)
     }

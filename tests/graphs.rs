@@ -7,7 +7,7 @@ mod common;
 
 use common::{load, prompt, relative_error};
 use iree_llm::config::ModelConfig;
-use iree_llm::emit::{EmitPlan, GraphKind, Output, prefill_buckets};
+use iree_llm::emit::{EmitPlan, GraphKind, Output};
 use iree_llm::model::{DeviceModel, ModelError, PrefillOut};
 use iree_llm::reference::Reference;
 use iree_llm::types::TokenId;
@@ -16,16 +16,9 @@ use iree_llm::weights::{DType as WeightDType, Weights};
 /// Capacity of the test caches: decode has a 64-position window below it.
 const CAPACITY: i64 = 128;
 
-fn prefill_kinds(output: Output) -> Vec<GraphKind> {
-    prefill_buckets(CAPACITY)
-        .into_iter()
-        .map(|tokens| GraphKind::Prefill { tokens, output })
-        .collect()
-}
-
 fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
     let plan = EmitPlan::new(CAPACITY, batches).unwrap();
-    let mut g = prefill_kinds(Output::Logits);
+    let mut g = plan.prefill_kinds(Output::Logits);
     for &batch in batches {
         g.extend(plan.decode_kinds(batch, Output::Logits));
     }
@@ -34,7 +27,7 @@ fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
 
 fn argmax_graphs() -> Vec<GraphKind> {
     let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
-    let mut g = prefill_kinds(Output::Argmax);
+    let mut g = plan.prefill_kinds(Output::Argmax);
     g.extend(plan.decode_kinds(1, Output::Argmax));
     g
 }

@@ -144,6 +144,14 @@ impl EmitPlan {
             .find(|&w| w > max_position as i64)
     }
 
+    /// Every prefill graph (one per length bucket) returning `output`.
+    pub fn prefill_kinds(&self, output: Output) -> Vec<GraphKind> {
+        self.prefill_buckets
+            .iter()
+            .map(|&tokens| GraphKind::Prefill { tokens, output })
+            .collect()
+    }
+
     /// Every decode graph of `batch` slots: one per window, then the one
     /// over the whole capacity.
     pub fn decode_kinds(&self, batch: i64, output: Output) -> Vec<GraphKind> {
@@ -281,23 +289,12 @@ pub fn emit_graphs(m: &LlamaShape, plan: &EmitPlan) -> Vec<Graph> {
 
 /// The graph kinds `plan` calls for, in a stable order.
 pub fn plan_kinds(plan: &EmitPlan) -> Vec<GraphKind> {
-    let mut kinds = Vec::new();
-    for &tokens in &plan.prefill_buckets {
-        kinds.push(GraphKind::Prefill {
-            tokens,
-            output: Output::Logits,
-        });
-    }
+    let mut kinds = plan.prefill_kinds(Output::Logits);
     for &batch in &plan.batches {
         kinds.extend(plan.decode_kinds(batch, Output::Logits));
     }
     if plan.single_sequence {
-        for &tokens in &plan.prefill_buckets {
-            kinds.push(GraphKind::Prefill {
-                tokens,
-                output: Output::Argmax,
-            });
-        }
+        kinds.extend(plan.prefill_kinds(Output::Argmax));
         kinds.extend(plan.decode_kinds(1, Output::Argmax));
         if !plan.batches.contains(&1) {
             kinds.extend(plan.decode_kinds(1, Output::Logits));
