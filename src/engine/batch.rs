@@ -25,7 +25,7 @@ use super::{
 use crate::emit::{GraphKind, Output};
 use crate::model::{DeviceModel, KvCache, ModelError, PrefillOut};
 use crate::sampler::Sampler;
-use crate::types::{RequestId, TokenId};
+use crate::types::{RequestId, SlotId, TokenId};
 
 /// Settings of a [`BatchEngine`].
 #[derive(Clone, Copy, Debug)]
@@ -144,10 +144,11 @@ impl BatchEngine {
     }
 
     /// The slot a running request occupies.
-    pub fn slot_of(&self, id: RequestId) -> Option<usize> {
+    pub fn slot_of(&self, id: RequestId) -> Option<SlotId> {
         self.slots
             .iter()
             .position(|s| s.as_ref().is_some_and(|p| p.id == id))
+            .map(SlotId)
     }
 
     /// Makes the next prefill or decode call fail as a device error would,
@@ -273,7 +274,7 @@ impl Engine for BatchEngine {
         if self.queue.cancel_waiting(id) {
             return true;
         }
-        if let Some(slot) = self.slot_of(id) {
+        if let Some(SlotId(slot)) = self.slot_of(id) {
             let p = self.slots[slot].take().expect("running request");
             self.stats.tokens += p.generated as u64;
             self.queue.report(p.finished(FinishReason::Cancelled, None));
