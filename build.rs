@@ -116,6 +116,13 @@ fn main() {
     ] {
         cc.flag("-isystem").flag(dir.display().to_string());
     }
+    let version = runtime_package_version(&iree_src);
+    cc.define("ILL_RUNTIME_VERSION", format!("\"{version}\"").as_str());
+    // Tests compare the shim's answer with the sources' own version file.
+    println!(
+        "cargo:rustc-env=IREE_LLM_RUNTIME_SOURCES={}",
+        iree_src.display()
+    );
     if cuda {
         cc.define("IREE_LLM_HAVE_CUDA", "1");
     }
@@ -190,6 +197,31 @@ fn main() {
     bindings
         .write_to_file(out_dir.join("shim_bindings.rs"))
         .expect("cannot write shim bindings");
+}
+
+/// The `package-version` of the IREE runtime sources (`runtime/version.json`),
+/// compiled into the shim: IREE's C API has no version query of its own.
+fn runtime_package_version(iree_src: &Path) -> String {
+    let path = iree_src.join("runtime/version.json");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read the IREE runtime version from {}: {e}",
+            path.display()
+        )
+    });
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+    let version = json["package-version"].as_str().unwrap_or_default();
+    // The value becomes a C string literal: allow only version characters.
+    let plain = |c: char| c.is_ascii_alphanumeric() || ".-+_".contains(c);
+    if version.is_empty() || !version.chars().all(plain) {
+        panic!(
+            "{} has no usable \"package-version\" (found {version:?})",
+            path.display()
+        );
+    }
+    version.to_string()
 }
 
 /// The `eerie-sys` package directory, which holds IREE's runtime sources.

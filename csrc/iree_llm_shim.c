@@ -15,7 +15,12 @@
 #include "iree/base/threading/numa.h"
 #include "iree/runtime/api.h"
 
-#define ILL_RUNTIME_VERSION "3.13.0.dev"
+/* build.rs (and scripts/leakcheck.sh) define this from the "package-version"
+ * of the IREE runtime sources being compiled (iree/runtime/version.json); the
+ * runtime's C API has no version query of its own. */
+#ifndef ILL_RUNTIME_VERSION
+#error "ILL_RUNTIME_VERSION must be defined to the IREE runtime's package version"
+#endif
 
 /* Live handle count across all kinds; see ill_live_handles. */
 static int64_t ill_live = 0;
@@ -131,18 +136,26 @@ static int ill_dtype_to_iree(ill_dtype dtype, iree_hal_element_type_t* out) {
   return 0;
 }
 
-static ill_dtype ill_dtype_from_iree(iree_hal_element_type_t type) {
+/* Maps a device element type to the shim's; returns 0 for any type the shim
+ * does not move, so that no buffer is ever read back under a wrong type. */
+static int ill_dtype_from_iree(iree_hal_element_type_t type, ill_dtype* out) {
   switch (type) {
+    case IREE_HAL_ELEMENT_TYPE_FLOAT_32:
+      *out = ILL_DTYPE_F32;
+      return 1;
     case IREE_HAL_ELEMENT_TYPE_FLOAT_16:
-      return ILL_DTYPE_F16;
+      *out = ILL_DTYPE_F16;
+      return 1;
     case IREE_HAL_ELEMENT_TYPE_BFLOAT_16:
-      return ILL_DTYPE_BF16;
+      *out = ILL_DTYPE_BF16;
+      return 1;
+    /* Signless and signed 32-bit integers share i32's host representation. */
     case IREE_HAL_ELEMENT_TYPE_INT_32:
     case IREE_HAL_ELEMENT_TYPE_SINT_32:
-    case IREE_HAL_ELEMENT_TYPE_UINT_32:
-      return ILL_DTYPE_I32;
+      *out = ILL_DTYPE_I32;
+      return 1;
     default:
-      return ILL_DTYPE_F32;
+      return 0;
   }
 }
 
@@ -405,10 +418,6 @@ void ill_function_release(ill_function* function) {
   ill_live_add(-1);
 }
 
-size_t ill_function_arg_count(const ill_function* function) {
-  return function->arg_count;
-}
-
 size_t ill_function_result_count(const ill_function* function) {
   return function->result_count;
 }
@@ -417,12 +426,15 @@ size_t ill_function_result_count(const ill_function* function) {
 
 struct ill_buffer {
   iree_hal_buffer_view_t* view;
+  ill_dtype dtype; /* the view's element type, one the shim supports */
 };
 
-static ill_buffer* ill_buffer_wrap(iree_hal_buffer_view_t* view) {
+static ill_buffer* ill_buffer_wrap(iree_hal_buffer_view_t* view,
+                                   ill_dtype dtype) {
   ill_buffer* buffer = (ill_buffer*)malloc(sizeof(*buffer));
   if (!buffer) abort();
   buffer->view = view;
+  buffer->dtype = dtype;
   ill_live_add(1);
   return buffer;
 }
@@ -486,7 +498,7 @@ ill_error* ill_buffer_upload(ill_session* session, ill_dtype dtype,
           iree_make_const_byte_span(data, byte_length), &view),
       "uploading a host array to the device");
   if (error) return error;
-  *out_buffer = ill_buffer_wrap(view);
+  *out_buffer = ill_buffer_wrap(view, dtype);
   return NULL;
 }
 
@@ -531,7 +543,7 @@ ill_error* ill_buffer_zeros(ill_session* session, ill_dtype dtype,
   iree_hal_buffer_release(storage); /* the view holds its own reference */
   error = ill_from_status(status, "zero-filling a device buffer");
   if (error) return error;
-  *out_buffer = ill_buffer_wrap(view);
+  *out_buffer = ill_buffer_wrap(view, dtype);
   return NULL;
 }
 
@@ -542,9 +554,7 @@ void ill_buffer_release(ill_buffer* buffer) {
   ill_live_add(-1);
 }
 
-ill_dtype ill_buffer_dtype(const ill_buffer* buffer) {
-  return ill_dtype_from_iree(iree_hal_buffer_view_element_type(buffer->view));
-}
+ill_dtype ill_buffer_dtype(const ill_buffer* buffer) { return buffer->dtype; }
 
 size_t ill_buffer_rank(const ill_buffer* buffer) {
   return iree_hal_buffer_view_shape_rank(buffer->view);
@@ -606,6 +616,25 @@ ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
 
 /* ---- calls -------------------------------------------------------------- */
 
+/* The error for result |index| of a call having an element type the shim
+ * does not move (a graph returning, say, i8 or f64). */
+static ill_error* ill_unsupported_result(const char* context, size_t index,
+                                         iree_hal_element_type_t type) {
+  char name[32];
+  iree_host_size_t length = 0;
+  iree_status_t status =
+      iree_hal_format_element_type(type, sizeof(name), name, &length);
+  if (!iree_status_is_ok(status)) {
+    iree_status_ignore(status);
+    snprintf(name, sizeof(name), "0x%08x", (unsigned)type);
+  }
+  return ill_error_printf(
+      ILL_ERROR_UNSUPPORTED_TYPE,
+      "%s: result %zu has element type %s, which iree-llm cannot read back "
+      "(it moves f32, f16, bf16 and i32 tensors only)",
+      context, index, name);
+}
+
 ill_error* ill_call(ill_session* session, const ill_function* function,
                     ill_buffer* const* inputs, size_t input_count,
                     ill_buffer** outputs, size_t output_count) {
@@ -641,18 +670,28 @@ ill_error* ill_call(ill_session* session, const ill_function* function,
     status = iree_runtime_call_invoke(&call, /*flags=*/0);
   }
   for (size_t i = 0; i < output_count; ++i) outputs[i] = NULL;
+  ill_error* type_error = NULL;
   for (size_t i = 0; i < output_count && iree_status_is_ok(status); ++i) {
     iree_hal_buffer_view_t* view = NULL;
     status = iree_runtime_call_outputs_pop_front_buffer_view(&call, &view);
-    if (iree_status_is_ok(status)) outputs[i] = ill_buffer_wrap(view);
+    if (!iree_status_is_ok(status)) break;
+    iree_hal_element_type_t type = iree_hal_buffer_view_element_type(view);
+    ill_dtype dtype;
+    if (!ill_dtype_from_iree(type, &dtype)) {
+      type_error = ill_unsupported_result(context, i, type);
+      iree_hal_buffer_view_release(view);
+      break;
+    }
+    outputs[i] = ill_buffer_wrap(view, dtype);
   }
   iree_runtime_call_deinitialize(&call);
-  if (!iree_status_is_ok(status)) {
+  if (!iree_status_is_ok(status) || type_error) {
     /* Give back what was already handed out: the caller gets all or none. */
     for (size_t i = 0; i < output_count; ++i) {
       ill_buffer_release(outputs[i]);
       outputs[i] = NULL;
     }
   }
+  if (type_error) return type_error;
   return ill_from_status(status, context);
 }

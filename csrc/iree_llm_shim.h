@@ -45,6 +45,7 @@ typedef enum ill_error_kind {
   ILL_ERROR_UNAVAILABLE = 3,      /* the driver exists but has no usable device */
   ILL_ERROR_OUT_OF_MEMORY = 4,
   ILL_ERROR_INCOMPATIBLE = 5,     /* module rejected: corrupt or wrong version */
+  ILL_ERROR_UNSUPPORTED_TYPE = 6, /* a result's element type is not an ill_dtype */
 } ill_error_kind;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -52,7 +53,8 @@ const char* ill_error_message(const ill_error* error);
 ill_error_kind ill_error_get_kind(const ill_error* error);
 void ill_error_free(ill_error* error);
 
-/* The IREE runtime version string this shim was built against. */
+/* The package version of the IREE runtime sources this shim was built
+ * against (their iree/runtime/version.json, e.g. "3.13.0.dev"). */
 const char* ill_runtime_version(void);
 
 /* Number of shim handles of every kind (errors, instances, sessions,
@@ -85,8 +87,7 @@ ill_error* ill_session_load_module(ill_session* session, const char* path);
 ill_error* ill_session_lookup(ill_session* session, const char* full_name,
                               ill_function** out_function);
 void ill_function_release(ill_function* function);
-/* Number of arguments and results, from the function's calling convention. */
-size_t ill_function_arg_count(const ill_function* function);
+/* Number of results, from the function's calling convention. */
 size_t ill_function_result_count(const ill_function* function);
 
 /* ---- buffers: dense row-major device-resident tensors ------------------- */
@@ -119,8 +120,10 @@ ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
 /* ---- calls -------------------------------------------------------------- */
 /* Calls |function| synchronously with |inputs| (retained only for the call)
  * and stores exactly |output_count| new buffers in |outputs|; fails if the
- * function returns a different number of results. Outputs stay on the
- * device; read them with ill_buffer_read or pass them to the next call. */
+ * function takes a different number of arguments or returns a different
+ * number of results, or if a result's element type is not an ill_dtype
+ * (ILL_ERROR_UNSUPPORTED_TYPE). Outputs stay on the device; read them with
+ * ill_buffer_read or pass them to the next call. */
 ill_error* ill_call(ill_session* session, const ill_function* function,
                     ill_buffer* const* inputs, size_t input_count,
                     ill_buffer** outputs, size_t output_count);

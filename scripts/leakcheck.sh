@@ -13,12 +13,15 @@ cargo build --release --quiet
 cache=$(ls -t target/release/build/iree-llm-*/out/build/CMakeCache.txt | head -1)
 build=$(dirname "$cache")
 iree=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")/iree
+# The shim reports the runtime's package version, as build.rs passes it.
+version=$(sed -n 's/.*"package-version": *"\([^"]*\)".*/\1/p' "$iree/runtime/version.json")
 out="$root/target/leakcheck"
 mkdir -p "$out"
 
 cc=${CC:-gcc}
 "$cc" -std=gnu11 -g -O1 -fsanitize=address -fno-omit-frame-pointer \
   -DIREE_ALLOCATOR_SYSTEM_CTL=iree_allocator_libc_ctl \
+  -DILL_RUNTIME_VERSION="\"$version\"" \
   -I csrc -isystem "$iree/runtime/src" -isystem "$build/iree/runtime/src" \
   -isystem "$iree/third_party/flatcc/include" \
   csrc/iree_llm_shim.c csrc/tests/shim_leakcheck.c \

@@ -1,5 +1,5 @@
 //! The `iree-llm` command line: parses arguments with clap and hands each
-//! subcommand to the module that owns the work. Handlers stay thin.
+//! subcommand to the module that owns the work.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -302,7 +302,8 @@ impl Weights {
                 path: path.clone(),
                 source,
             })?;
-            // The crate's only unsafe code outside runtime::sys (the FFI).
+            // One of the crate's three unsafe sites, with runtime::sys (the
+            // FFI) and the sampler's AVX2 dispatch (sampler/kernels.rs).
             // SAFETY: the file is opened read-only; as with every mmap-based
             // loader, it must not be truncated while the model is in use.
             #[allow(unsafe_code)]

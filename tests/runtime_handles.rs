@@ -36,6 +36,12 @@ fn every_handle_is_released_after_use_and_after_errors() {
             assert!(s.call(&f, &[&row, &row, &idx, &idx]).is_err());
             assert!(s.read::<f32>(&idx).is_err());
             assert!(s.upload(&[2], &[1f32]).is_err());
+            // Result 0 is handed out before result 1 is refused; it is
+            // given back, not leaked.
+            let bytes = s.function("shim_test.with_bytes").unwrap();
+            assert!(s.call(&bytes, &[&idx]).is_err());
+            let x = s.upload(&[4], &[1i32; 4]).unwrap();
+            assert!(s.call(&bytes, &[&x]).is_err());
             assert!(runtime::live_handles() > 0);
         }
         assert!(

@@ -168,6 +168,52 @@ fn corrupt_or_truncated_modules_are_rejected_with_a_recompile_hint() {
 }
 
 #[test]
+fn a_result_of_an_element_type_the_shim_does_not_move_is_an_error_not_f32() {
+    for device in CPU_DEVICES {
+        let s = session(device);
+        let f = s.function("shim_test.with_bytes").unwrap();
+        let x = s.upload(&[4], &[1i32, -2, 3, 300]).unwrap();
+        let err = s.call(&f, &[&x]).unwrap_err();
+        assert!(
+            matches!(err, RuntimeError::UnsupportedElementType(_)),
+            "{device}: {err}"
+        );
+        let text = err.to_string();
+        for needle in ["with_bytes", "result 1", "i8", "f32, f16, bf16 or i32"] {
+            assert!(
+                text.contains(needle),
+                "{device}: {needle:?} missing in {text}"
+            );
+        }
+        // The session is still usable after the refusal.
+        let argmax = s.function("shim_test.argmax").unwrap();
+        let bx = s.upload(&[2, 16], &values(32, 7)).unwrap();
+        assert_eq!(s.call(&argmax, &[&bx]).unwrap()[0].dtype(), DType::I32);
+    }
+}
+
+#[test]
+fn the_runtime_version_is_the_one_of_the_runtime_sources_built() {
+    let version = iree_llm::runtime::runtime_version();
+    let file = std::path::Path::new(env!("IREE_LLM_RUNTIME_SOURCES")).join("runtime/version.json");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(Some(version.as_str()), json["package-version"].as_str());
+    // The same release line as the compiler the module cache accepts.
+    let line = iree_llm::compile::COMPILER_LINE;
+    assert!(
+        version.starts_with(&format!("{line}.")),
+        "{version} vs {line}"
+    );
+    let compiler = common::compiler();
+    assert!(
+        compiler.version().starts_with(&format!("{line}.")),
+        "{} vs {version}",
+        compiler.version()
+    );
+}
+
+#[test]
 fn an_unknown_function_names_itself() {
     let s = session("local-sync");
     let err = s.function("shim_test.no_such_function").unwrap_err();

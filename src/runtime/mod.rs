@@ -53,6 +53,10 @@ pub enum RuntimeError {
     InvalidArgument(String),
     #[error("the device is out of memory: {0}\nUse a smaller model, context or batch.")]
     OutOfMemory(String),
+    #[error(
+        "{0}\nA graph must return f32, f16, bf16 or i32 tensors; change the graph's result type."
+    )]
+    UnsupportedElementType(String),
     #[error("a buffer or function from another session was passed to this session")]
     ForeignHandle,
     #[error("IREE runtime error: {0}")]
@@ -64,6 +68,7 @@ impl RuntimeError {
         match e.kind {
             ShimErrorKind::InvalidArgument => RuntimeError::InvalidArgument(e.message),
             ShimErrorKind::OutOfMemory => RuntimeError::OutOfMemory(e.message),
+            ShimErrorKind::UnsupportedType => RuntimeError::UnsupportedElementType(e.message),
             _ => RuntimeError::Iree(e.message),
         }
     }
@@ -228,11 +233,6 @@ pub struct Function {
 impl Session {
     pub fn device(&self) -> &DeviceUri {
         &self.device
-    }
-
-    /// Paths of the modules loaded so far, in load order.
-    pub fn modules(&self) -> &[PathBuf] {
-        &self.modules
     }
 
     /// Loads a compiled `.vmfb` module.
@@ -411,10 +411,6 @@ impl std::fmt::Debug for Buffer {
 impl Function {
     pub fn name(&self) -> &str {
         &self.name
-    }
-
-    pub fn arg_count(&self) -> usize {
-        self.raw.arg_count()
     }
 
     pub fn result_count(&self) -> usize {

@@ -21,6 +21,7 @@ pub enum ShimErrorKind {
     Unavailable,
     OutOfMemory,
     Incompatible,
+    UnsupportedType,
 }
 
 /// A failure reported by the shim, with IREE's status text.
@@ -49,12 +50,14 @@ impl DType {
         }
     }
 
-    fn from_raw(raw: b::ill_dtype::Type) -> Self {
+    /// `None` for a code this build does not know, never a guess.
+    fn from_raw(raw: b::ill_dtype::Type) -> Option<Self> {
         match raw {
-            b::ill_dtype::ILL_DTYPE_F16 => DType::F16,
-            b::ill_dtype::ILL_DTYPE_BF16 => DType::BF16,
-            b::ill_dtype::ILL_DTYPE_I32 => DType::I32,
-            _ => DType::F32,
+            b::ill_dtype::ILL_DTYPE_F32 => Some(DType::F32),
+            b::ill_dtype::ILL_DTYPE_F16 => Some(DType::F16),
+            b::ill_dtype::ILL_DTYPE_BF16 => Some(DType::BF16),
+            b::ill_dtype::ILL_DTYPE_I32 => Some(DType::I32),
+            _ => None,
         }
     }
 
@@ -87,6 +90,7 @@ fn check(error: *mut b::ill_error) -> Result<(), ShimError> {
         b::ill_error_kind::ILL_ERROR_UNAVAILABLE => ShimErrorKind::Unavailable,
         b::ill_error_kind::ILL_ERROR_OUT_OF_MEMORY => ShimErrorKind::OutOfMemory,
         b::ill_error_kind::ILL_ERROR_INCOMPATIBLE => ShimErrorKind::Incompatible,
+        b::ill_error_kind::ILL_ERROR_UNSUPPORTED_TYPE => ShimErrorKind::UnsupportedType,
         _ => ShimErrorKind::Other,
     };
     Err(ShimError { kind, message })
@@ -234,7 +238,7 @@ impl RawSession {
                 &mut out,
             )
         })?;
-        Ok(RawBuffer(non_null(out, "buffer")?))
+        RawBuffer::adopt(out)
     }
 
     pub fn zeros(&self, dtype: DType, shape: &[i64]) -> Result<RawBuffer, ShimError> {
@@ -249,7 +253,7 @@ impl RawSession {
                 &mut out,
             )
         })?;
-        Ok(RawBuffer(non_null(out, "buffer")?))
+        RawBuffer::adopt(out)
     }
 
     pub fn read(
@@ -262,7 +266,7 @@ impl RawSession {
         check(unsafe {
             b::ill_buffer_read(
                 self.0.as_ptr(),
-                buffer.0.as_ptr(),
+                buffer.ptr.as_ptr(),
                 byte_offset,
                 target.as_mut_ptr().cast(),
                 target.len(),
@@ -280,7 +284,7 @@ impl RawSession {
         check(unsafe {
             b::ill_buffer_write(
                 self.0.as_ptr(),
-                buffer.0.as_ptr(),
+                buffer.ptr.as_ptr(),
                 byte_offset,
                 source.as_ptr().cast(),
                 source.len(),
@@ -293,7 +297,7 @@ impl RawSession {
         function: &RawFunction,
         inputs: &[&RawBuffer],
     ) -> Result<Vec<RawBuffer>, ShimError> {
-        let raw_inputs: Vec<*mut b::ill_buffer> = inputs.iter().map(|b| b.0.as_ptr()).collect();
+        let raw_inputs: Vec<*mut b::ill_buffer> = inputs.iter().map(|b| b.ptr.as_ptr()).collect();
         let count = function.result_count();
         let mut outputs: Vec<*mut b::ill_buffer> = vec![std::ptr::null_mut(); count];
         // SAFETY: the input pointers are live buffers borrowed for the call;
@@ -309,10 +313,7 @@ impl RawSession {
                 count,
             )
         })?;
-        outputs
-            .into_iter()
-            .map(|p| non_null(p, "call result").map(RawBuffer))
-            .collect()
+        outputs.into_iter().map(RawBuffer::adopt).collect()
     }
 }
 
@@ -332,11 +333,6 @@ unsafe impl Send for RawFunction {}
 unsafe impl Sync for RawFunction {}
 
 impl RawFunction {
-    pub fn arg_count(&self) -> usize {
-        // SAFETY: live handle.
-        unsafe { b::ill_function_arg_count(self.0.as_ptr()) }
-    }
-
     pub fn result_count(&self) -> usize {
         // SAFETY: live handle.
         unsafe { b::ill_function_result_count(self.0.as_ptr()) }
@@ -350,7 +346,11 @@ impl Drop for RawFunction {
     }
 }
 
-pub struct RawBuffer(NonNull<b::ill_buffer>);
+pub struct RawBuffer {
+    ptr: NonNull<b::ill_buffer>,
+    /// Read once when the handle is adopted, so a buffer always has a type.
+    dtype: DType,
+}
 
 // SAFETY: buffer views are reference-counted IREE objects with atomic
 // refcounts; the metadata accessors only read immutable fields.
@@ -358,36 +358,58 @@ unsafe impl Send for RawBuffer {}
 unsafe impl Sync for RawBuffer {}
 
 impl RawBuffer {
+    /// Takes ownership of a buffer the shim handed out. The shim gives out
+    /// only buffers of its four element types; a code this build does not
+    /// know (a shim newer than these bindings) is refused, not read as F32.
+    fn adopt(ptr: *mut b::ill_buffer) -> Result<Self, ShimError> {
+        let ptr = non_null(ptr, "buffer")?;
+        // SAFETY: live handle, owned from here on.
+        let raw = unsafe { b::ill_buffer_dtype(ptr.as_ptr()) };
+        match DType::from_raw(raw) {
+            Some(dtype) => Ok(RawBuffer { ptr, dtype }),
+            None => {
+                // SAFETY: owned handle, released once (no RawBuffer was made).
+                unsafe { b::ill_buffer_release(ptr.as_ptr()) };
+                Err(ShimError {
+                    kind: ShimErrorKind::UnsupportedType,
+                    message: format!(
+                        "the shim returned a buffer of element type code {raw}, which this \
+                         build does not know; rebuild iree-llm so the shim and its bindings match"
+                    ),
+                })
+            }
+        }
+    }
+
     pub fn dtype(&self) -> DType {
-        // SAFETY: live handle.
-        DType::from_raw(unsafe { b::ill_buffer_dtype(self.0.as_ptr()) })
+        self.dtype
     }
 
     pub fn shape(&self) -> Vec<i64> {
         // SAFETY: live handle; indices are below the rank.
         unsafe {
-            let rank = b::ill_buffer_rank(self.0.as_ptr());
+            let rank = b::ill_buffer_rank(self.ptr.as_ptr());
             (0..rank)
-                .map(|i| b::ill_buffer_dim(self.0.as_ptr(), i))
+                .map(|i| b::ill_buffer_dim(self.ptr.as_ptr(), i))
                 .collect()
         }
     }
 
     pub fn byte_length(&self) -> usize {
         // SAFETY: live handle.
-        unsafe { b::ill_buffer_byte_length(self.0.as_ptr()) }
+        unsafe { b::ill_buffer_byte_length(self.ptr.as_ptr()) }
     }
 
     pub fn storage_id(&self) -> u64 {
         // SAFETY: live handle.
-        unsafe { b::ill_buffer_storage_id(self.0.as_ptr()) }
+        unsafe { b::ill_buffer_storage_id(self.ptr.as_ptr()) }
     }
 }
 
 impl Drop for RawBuffer {
     fn drop(&mut self) {
         // SAFETY: owned handle, released once.
-        unsafe { b::ill_buffer_release(self.0.as_ptr()) }
+        unsafe { b::ill_buffer_release(self.ptr.as_ptr()) }
     }
 }
 
