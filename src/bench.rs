@@ -106,7 +106,7 @@ pub fn graph_bench(
         stats.modules_compiled,
         stats.compile_time.as_secs_f64(),
         gib(stats.weight_bytes as u64),
-        model.manifest().plan.weights.mlir(),
+        model.manifest().plan.weights.name(),
         stats.upload_time.as_secs_f64()
     ));
     for (name, time, compiled) in &stats.graphs {

@@ -11,8 +11,8 @@ use crate::config::ModelConfig;
 use crate::emit::{EmitPlan, LlamaShape};
 use crate::preset::Preset;
 use crate::runtime::{self, Instance};
+use crate::types::DType;
 use crate::types::DeviceUri;
-use crate::weights::DType as WeightDType;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -171,7 +171,7 @@ pub enum Command {
         out: PathBuf,
         /// Weight dtype: f32, f16 or bf16 (default: the preset's).
         #[arg(long)]
-        dtype: Option<WeightDType>,
+        dtype: Option<DType>,
     },
 }
 
@@ -472,13 +472,10 @@ fn emit(
     let dir = resolve_model_dir(model)?;
     let config = ModelConfig::from_dir(&dir)?;
     let elem = match weights {
-        crate::model::DeviceWeights::F32 => crate::emit::Elem::F32,
-        crate::model::DeviceWeights::Native => {
-            let stored = crate::weights::Weights::open(&dir, &config)
-                .map_err(crate::model::ModelError::from)?
-                .dtype();
-            crate::model::weight_elem(stored)
-        }
+        crate::model::DeviceWeights::F32 => DType::F32,
+        crate::model::DeviceWeights::Native => crate::weights::Weights::open(&dir, &config)
+            .map_err(crate::model::ModelError::from)?
+            .dtype(),
     };
     let plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
     plan.check(&config)?;

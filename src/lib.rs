@@ -28,4 +28,4 @@ pub mod tokenizer;
 pub mod types;
 pub mod weights;
 
-pub use types::{DeviceKind, DeviceUri, RequestId, SlotId, TokenId};
+pub use types::{DType, DeviceKind, DeviceUri, RequestId, SlotId, TokenId};

@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
-use crate::emit::{self, Elem, EmitError, EmitPlan, GraphKind, LlamaShape, Manifest, Output};
-use crate::runtime::{Buffer, DType, Function, Instance, RuntimeError, Session};
-use crate::types::{DeviceUri, TokenId};
-use crate::weights::{DType as WeightDType, Weights, WeightsError};
+use crate::emit::{self, EmitError, EmitPlan, GraphKind, LlamaShape, Manifest, Output};
+use crate::runtime::{Buffer, Function, Instance, RuntimeError, Session};
+use crate::types::{DType, DeviceUri, TokenId};
+use crate::weights::{Weights, WeightsError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
@@ -99,15 +99,6 @@ impl std::str::FromStr for DeviceWeights {
     }
 }
 
-/// The graph element type of a checkpoint dtype.
-pub fn weight_elem(dtype: WeightDType) -> Elem {
-    match dtype {
-        WeightDType::F32 => Elem::F32,
-        WeightDType::F16 => Elem::F16,
-        WeightDType::BF16 => Elem::BF16,
-    }
-}
-
 /// What to load.
 #[derive(Clone, Debug)]
 pub struct LoadOptions {
@@ -153,14 +144,6 @@ impl LoadOptions {
             compile_on_demand: false,
             device_weights: DeviceWeights::Native,
         }
-    }
-}
-
-fn elem_size(e: Elem) -> u64 {
-    match e {
-        Elem::F32 | Elem::I32 => 4,
-        Elem::F16 | Elem::BF16 => 2,
-        Elem::I1 => 1,
     }
 }
 
@@ -216,8 +199,8 @@ impl DeviceModel {
         let weights = Weights::open(dir, &config)?;
         let mut opts = opts.clone();
         opts.plan.weights = match opts.device_weights {
-            DeviceWeights::Native => weight_elem(weights.dtype()),
-            DeviceWeights::F32 => Elem::F32,
+            DeviceWeights::Native => weights.dtype(),
+            DeviceWeights::F32 => DType::F32,
         };
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
@@ -292,7 +275,7 @@ impl DeviceModel {
             .manifest
             .params
             .iter()
-            .map(|p| p.shape.iter().product::<i64>() as u64 * elem_size(p.dtype))
+            .map(|p| p.shape.iter().product::<i64>() as u64 * p.dtype.size_bytes() as u64)
             .sum();
         progress.begin("uploading weights", total);
         let mut params = Vec::with_capacity(self.manifest.params.len());
@@ -302,13 +285,9 @@ impl DeviceModel {
                 "rope.sin" => self.session.upload(&spec.shape, &sin)?,
                 name => {
                     let view = weights.tensor(name)?;
-                    if weight_elem(view.dtype) == spec.dtype {
-                        let dtype = match view.dtype {
-                            WeightDType::F32 => DType::F32,
-                            WeightDType::F16 => DType::F16,
-                            WeightDType::BF16 => DType::BF16,
-                        };
-                        self.session.upload_bytes(dtype, &spec.shape, view.data)?
+                    if view.dtype == spec.dtype {
+                        self.session
+                            .upload_bytes(spec.dtype, &spec.shape, view.data)?
                     } else {
                         self.session.upload(&spec.shape, &view.to_f32())?
                     }

@@ -13,84 +13,7 @@ use serde_json::Value;
 
 use crate::config::ModelConfig;
 
-/// Element type of stored weights.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DType {
-    F32,
-    F16,
-    BF16,
-}
-
-impl DType {
-    pub const ALL: [DType; 3] = [DType::F32, DType::F16, DType::BF16];
-
-    /// Bytes per element.
-    pub fn size_bytes(self) -> usize {
-        match self {
-            DType::F32 => 4,
-            DType::F16 | DType::BF16 => 2,
-        }
-    }
-
-    /// Lower-case name: `f32`, `f16`, `bf16` (as used on the command line).
-    pub fn name(self) -> &'static str {
-        match self {
-            DType::F32 => "f32",
-            DType::F16 => "f16",
-            DType::BF16 => "bf16",
-        }
-    }
-
-    /// The name safetensors headers use: `F32`, `F16`, `BF16`.
-    pub fn safetensors_name(self) -> &'static str {
-        match self {
-            DType::F32 => "F32",
-            DType::F16 => "F16",
-            DType::BF16 => "BF16",
-        }
-    }
-
-    /// The name transformers uses in `config.json` (`torch_dtype`).
-    pub fn torch_name(self) -> &'static str {
-        match self {
-            DType::F32 => "float32",
-            DType::F16 => "float16",
-            DType::BF16 => "bfloat16",
-        }
-    }
-
-    fn from_safetensors(d: safetensors::Dtype) -> Option<Self> {
-        match d {
-            safetensors::Dtype::F32 => Some(DType::F32),
-            safetensors::Dtype::F16 => Some(DType::F16),
-            safetensors::Dtype::BF16 => Some(DType::BF16),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for DType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An unknown dtype name was given.
-#[derive(Debug, thiserror::Error)]
-#[error("unknown dtype '{0}': use f32, f16 or bf16")]
-pub struct UnknownDType(pub String);
-
-impl std::str::FromStr for DType {
-    type Err = UnknownDType;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "f32" | "float32" | "fp32" => Ok(DType::F32),
-            "f16" | "float16" | "fp16" | "half" => Ok(DType::F16),
-            "bf16" | "bfloat16" => Ok(DType::BF16),
-            _ => Err(UnknownDType(s.to_string())),
-        }
-    }
-}
+pub use crate::types::{DType, UnknownDType};
 
 /// Why weights could not be opened or read.
 #[derive(Debug, thiserror::Error)]
@@ -157,10 +80,15 @@ impl TensorView<'_> {
         self.shape.iter().product()
     }
 
-    /// The values as f32 (exact for every supported dtype).
+    /// The values as f32 (exact for every float dtype).
     pub fn to_f32(&self) -> Vec<f32> {
         let d = self.data;
         match self.dtype {
+            DType::I32 => d
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32)
+                .collect(),
+            DType::I1 => d.iter().map(|&b| f32::from(u8::from(b != 0))).collect(),
             DType::F32 => d
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -180,6 +108,11 @@ impl TensorView<'_> {
     pub fn to_f64(&self) -> Vec<f64> {
         let d = self.data;
         match self.dtype {
+            DType::I32 => d
+                .chunks_exact(4)
+                .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                .collect(),
+            DType::I1 => d.iter().map(|&b| f64::from(u8::from(b != 0))).collect(),
             DType::F32 => d
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
@@ -341,7 +274,7 @@ impl Weights {
                     location: path.display().to_string(),
                 });
             };
-            let Some(dtype) = DType::from_safetensors(*st_dtype) else {
+            let Some(dtype) = DType::from_safetensors(*st_dtype).filter(|d| d.is_float()) else {
                 return Err(WeightsError::UnsupportedDType {
                     tensor: name,
                     file: path.clone(),

@@ -284,8 +284,8 @@ fn bf16_weights_kept_on_the_device_give_the_results_of_weights_widened_to_f32() 
         argmax_graphs(),
         DeviceWeights::F32,
     );
-    assert_eq!(native.manifest().plan.weights, iree_llm::emit::Elem::BF16);
-    assert_eq!(widened.manifest().plan.weights, iree_llm::emit::Elem::F32);
+    assert_eq!(native.manifest().plan.weights, iree_llm::DType::BF16);
+    assert_eq!(widened.manifest().plan.weights, iree_llm::DType::F32);
     // Half the bytes, give or take the RoPE tables, which stay f32.
     let ratio = native.stats().weight_bytes as f64 / widened.stats().weight_bytes as f64;
     assert!(

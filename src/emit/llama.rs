@@ -15,7 +15,8 @@
 //!   that may hold stale values from earlier requests and are never seen.
 //! - RoPE follows Hugging Face's `rotate_half` layout (first half, second half).
 
-use super::builder::{Cmp, Elem, FuncBuilder, TensorType, Value};
+use super::builder::{Cmp, FuncBuilder, TensorType, Value};
+use crate::types::DType;
 
 /// The dimensions of a Llama-family model that shape the graphs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -67,7 +68,7 @@ pub struct GraphConfig {
     /// Tokens per slot cache.
     pub capacity: i64,
     /// Element type of the weight arguments (f32, bf16 or f16).
-    pub weights: Elem,
+    pub weights: DType,
 }
 
 /// A named parameter tensor passed to every graph.
@@ -75,7 +76,7 @@ pub struct GraphConfig {
 pub struct ParamSpec {
     pub name: String,
     pub shape: Vec<i64>,
-    pub dtype: Elem,
+    pub dtype: DType,
 }
 
 /// The parameters every graph takes, in argument order.
@@ -108,7 +109,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
         v.push(ParamSpec {
             name: name.into(),
             shape: vec![capacity, d / 2],
-            dtype: Elem::F32,
+            dtype: DType::F32,
         });
     }
     v
@@ -191,12 +192,12 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
 /// `x * rsqrt(mean(x^2) + eps) * w` over the last dimension of `x` [N, H].
 fn rms_norm(f: &mut FuncBuilder, x: &Value, w: &Value, eps: f64) -> Value {
     let (n, h) = (x.shape()[0], x.shape()[1]);
-    let w = f.convert(w, Elem::F32);
+    let w = f.convert(w, DType::F32);
     let sq = f.mul(x, x);
     let sum = f.reduce_sum(&sq, &[1]);
-    let count = f.splat_f(h as f64, &[n], Elem::F32);
+    let count = f.splat_f(h as f64, &[n], DType::F32);
     let mean = f.div(&sum, &count);
-    let eps = f.splat_f(eps, &[n], Elem::F32);
+    let eps = f.splat_f(eps, &[n], DType::F32);
     let var = f.add(&mean, &eps);
     let inv = f.rsqrt(&var);
     let inv = f.broadcast(&inv, &[n, h], &[0]);
@@ -219,10 +220,10 @@ const MIN_MATMUL_ROWS: i64 = 8;
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     // Narrow weights are widened inside the matmul's dispatch (IREE fuses
     // the conversion into it), so only the narrow bytes are read.
-    let w = &f.convert(w, Elem::F32);
+    let w = &f.convert(w, DType::F32);
     let (rows, cols) = (x.shape()[0], x.shape()[1]);
     if rows < MIN_MATMUL_ROWS {
-        let zeros = f.splat_f(0.0, &[MIN_MATMUL_ROWS - rows, cols], Elem::F32);
+        let zeros = f.splat_f(0.0, &[MIN_MATMUL_ROWS - rows, cols], DType::F32);
         let padded = f.concatenate(&[x.clone(), zeros], 0);
         let y = f.dot_general(&padded, w, (&[], &[]), (&[1], &[1]));
         return f.slice(&y, &[0, 0], &[rows, w.shape()[0]]);
@@ -252,7 +253,7 @@ fn rope(f: &mut FuncBuilder, x: &Value, cos: &Value, sin: &Value) -> Value {
 fn masked_softmax(f: &mut FuncBuilder, scores: &Value, mask: &Value) -> Value {
     let shape = scores.shape().to_vec();
     let rank = shape.len() as i64;
-    let ninf = f.splat_f(f64::NEG_INFINITY, &shape, Elem::F32);
+    let ninf = f.splat_f(f64::NEG_INFINITY, &shape, DType::F32);
     let s = f.select(mask, scores, &ninf);
     let m = f.reduce_max(&s, &[rank - 1]);
     let keep: Vec<i64> = (0..rank - 1).collect();
@@ -298,14 +299,14 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(capacity), Elem::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(capacity), DType::F32);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
-    let tokens = f.arg(TensorType::new(&[t], Elem::I32), None);
-    let len = f.arg(TensorType::new(&[], Elem::I32), None);
+    let tokens = f.arg(TensorType::new(&[t], DType::I32), None);
+    let len = f.arg(TensorType::new(&[], DType::I32), None);
 
     f.comment("embeddings and the rotary angles of positions 0..t");
     let x = f.gather_rows(&p.embed, &tokens);
-    let mut x = f.convert(&x, Elem::F32);
+    let mut x = f.convert(&x, DType::F32);
     let cos = f.slice(&p.cos, &[0, 0], &[t, d / 2]);
     let sin = f.slice(&p.sin, &[0, 0], &[t, d / 2]);
     f.comment("causal mask: query i sees keys j <= i");
@@ -313,7 +314,7 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let kj = f.iota(&[t, t], 1);
     let causal = f.compare(Cmp::Ge, &qi, &kj);
     let mask = f.broadcast(&causal, &[hkv, g, t, t], &[2, 3]);
-    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, t], Elem::F32);
+    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, t], DType::F32);
     let zero = scalar_i32(&mut f, 0);
     let one = scalar_i32(&mut f, 1);
 
@@ -416,7 +417,7 @@ pub fn decode(
     let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(capacity), Elem::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(capacity), DType::F32);
     let mut kvs: Vec<Value> = (0..b)
         .map(|i| {
             f.arg(
@@ -425,12 +426,12 @@ pub fn decode(
             )
         })
         .collect();
-    let tokens = f.arg(TensorType::new(&[b], Elem::I32), None);
-    let pos = f.arg(TensorType::new(&[b], Elem::I32), None);
+    let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
+    let pos = f.arg(TensorType::new(&[b], DType::I32), None);
 
     f.comment("embeddings and each row's rotary angles at its own position");
     let x = f.gather_rows(&p.embed, &tokens);
-    let mut x = f.convert(&x, Elem::F32);
+    let mut x = f.convert(&x, DType::F32);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
     f.comment(
@@ -449,7 +450,7 @@ pub fn decode(
         row_mask.push(f.broadcast(&visible, &[hkv, g, window], &[2]));
         row_pos.push(pi);
     }
-    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, window], Elem::F32);
+    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, window], DType::F32);
 
     for (l, w) in p.layers.iter().enumerate() {
         f.comment(&format!("layer {l}: projections for all rows"));

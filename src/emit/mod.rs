@@ -19,10 +19,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use builder::Elem;
 pub use llama::{GraphConfig, LlamaShape, Output, ParamSpec};
 
 use crate::config::ModelConfig;
+use crate::types::DType;
 
 /// Version of the graph conventions; bump when the argument layout changes.
 pub const MANIFEST_FORMAT: u32 = 1;
@@ -88,7 +88,7 @@ pub struct EmitPlan {
     /// Element type of the weight arguments: f32, or a checkpoint's bf16 or
     /// f16 kept as is on the device (widened inside the graphs).
     #[serde(default = "default_weights")]
-    pub weights: Elem,
+    pub weights: DType,
     /// Also emit the single-sequence graphs: argmax prefill/decode for the
     /// greedy path and a batch-1 logits decode.
     pub single_sequence: bool,
@@ -110,7 +110,7 @@ impl EmitPlan {
             batches,
             prefill_buckets: prefill_buckets(capacity),
             decode_windows: decode_windows(capacity),
-            weights: Elem::F32,
+            weights: DType::F32,
             single_sequence: true,
         })
     }
@@ -168,13 +168,13 @@ impl EmitPlan {
     }
 }
 
-fn default_weights() -> Elem {
-    Elem::F32
+fn default_weights() -> DType {
+    DType::F32
 }
 
 impl EmitPlan {
     /// The same plan with weights of element type `weights`.
-    pub fn with_weights(mut self, weights: Elem) -> Self {
+    pub fn with_weights(mut self, weights: DType) -> Self {
         self.weights = weights;
         self
     }
@@ -316,8 +316,8 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
         } => llama::decode(m, cfg, batch, output, window.unwrap_or(capacity), &name),
     };
     let weights = match cfg.weights {
-        Elem::F32 => String::new(),
-        other => format!(", {} weights", other.mlir()),
+        DType::F32 => String::new(),
+        other => format!(", {} weights", other.name()),
     };
     let header = format!(
         "{name}: emitted by iree-llm {} (graph format {MANIFEST_FORMAT}).\n\
@@ -341,7 +341,7 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
 pub struct TensorSpec {
     pub name: String,
     pub shape: Vec<i64>,
-    pub dtype: String,
+    pub dtype: DType,
     /// For an argument: the index of the result written into its buffer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aliased_result: Option<usize>,
@@ -375,11 +375,11 @@ pub struct Manifest {
     pub functions: Vec<FunctionSpec>,
 }
 
-fn t(name: &str, shape: Vec<i64>, dtype: &str) -> TensorSpec {
+fn t(name: &str, shape: Vec<i64>, dtype: DType) -> TensorSpec {
     TensorSpec {
         name: name.to_string(),
         shape,
-        dtype: dtype.to_string(),
+        dtype,
         aliased_result: None,
     }
 }
@@ -393,35 +393,36 @@ impl Manifest {
                 let name = kind.name();
                 let kv = |i: usize, result: usize| TensorSpec {
                     aliased_result: Some(result),
-                    ..t(&format!("kv{i}"), kv_shape.clone(), "f32")
+                    ..t(&format!("kv{i}"), kv_shape.clone(), DType::F32)
                 };
                 let (inputs, results) = match kind {
                     GraphKind::Prefill { tokens, output } => {
                         let out = match output {
-                            Output::Logits => t("logits", vec![m.vocab], "f32"),
-                            Output::Argmax => t("token", vec![], "i32"),
+                            Output::Logits => t("logits", vec![m.vocab], DType::F32),
+                            Output::Argmax => t("token", vec![], DType::I32),
                         };
                         (
                             vec![
                                 kv(0, 1),
-                                t("tokens", vec![tokens], "i32"),
-                                t("length", vec![], "i32"),
+                                t("tokens", vec![tokens], DType::I32),
+                                t("length", vec![], DType::I32),
                             ],
-                            vec![out, t("kv0", kv_shape.clone(), "f32")],
+                            vec![out, t("kv0", kv_shape.clone(), DType::F32)],
                         )
                     }
                     GraphKind::Decode { batch, output, .. } => {
                         let b = batch as usize;
                         let mut inputs: Vec<TensorSpec> = (0..b).map(|i| kv(i, i + 1)).collect();
-                        inputs.push(t("tokens", vec![batch], "i32"));
-                        inputs.push(t("positions", vec![batch], "i32"));
+                        inputs.push(t("tokens", vec![batch], DType::I32));
+                        inputs.push(t("positions", vec![batch], DType::I32));
                         let out = match output {
-                            Output::Logits => t("logits", vec![batch, m.vocab], "f32"),
-                            Output::Argmax => t("tokens", vec![batch], "i32"),
+                            Output::Logits => t("logits", vec![batch, m.vocab], DType::F32),
+                            Output::Argmax => t("tokens", vec![batch], DType::I32),
                         };
                         let mut results = vec![out];
-                        results
-                            .extend((0..b).map(|i| t(&format!("kv{i}"), kv_shape.clone(), "f32")));
+                        results.extend(
+                            (0..b).map(|i| t(&format!("kv{i}"), kv_shape.clone(), DType::F32)),
+                        );
                         (inputs, results)
                     }
                 };
