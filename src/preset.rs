@@ -40,8 +40,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::config::{ConfigError, Llama3RopeScaling, ModelConfig};
+use crate::types::DType;
 use crate::types::TokenId;
-use crate::weights::{DType, Weights};
 
 /// Bump when anything about the synthesized files changes, so cached
 /// directories from older versions are not reused.
@@ -470,7 +470,7 @@ fn write_weights(
     dtype: DType,
     path: &Path,
 ) -> Result<(), SynthError> {
-    let tensors = Weights::expected_tensors(config);
+    let tensors = crate::checkpoint::tensors(config);
     let mut header = serde_json::Map::new();
     header.insert("__metadata__".into(), json!({"format": "pt"}));
     let mut offset = 0usize;

@@ -1,6 +1,6 @@
 //! Model weights: memory-mapped safetensors files (`model.safetensors`, or the
 //! shards listed in `model.safetensors.index.json`), checked against the
-//! tensor names and shapes a [`ModelConfig`] implies, with exact conversion of
+//! tensor names and shapes a [`ModelConfig`] implies ([`checkpoint::tensors`]), with exact conversion of
 //! f32 / f16 / bf16 data to f32 or f64.
 
 use std::collections::{BTreeMap, HashMap};
@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use serde_json::Value;
 
+use crate::checkpoint;
 use crate::config::ModelConfig;
 
 pub use crate::types::{DType, UnknownDType};
@@ -162,49 +163,7 @@ impl fmt::Debug for Weights {
     }
 }
 
-/// The HF tensor names of layer `i`, in canonical order, with their shapes.
-fn layer_tensors(cfg: &ModelConfig, i: usize) -> Vec<(String, Vec<usize>)> {
-    let h = cfg.hidden_size;
-    let q = cfg.num_attention_heads * cfg.head_dim;
-    let kv = cfg.num_key_value_heads * cfg.head_dim;
-    let it = cfg.intermediate_size;
-    let p = format!("model.layers.{i}");
-    vec![
-        (format!("{p}.input_layernorm.weight"), vec![h]),
-        (format!("{p}.self_attn.q_proj.weight"), vec![q, h]),
-        (format!("{p}.self_attn.k_proj.weight"), vec![kv, h]),
-        (format!("{p}.self_attn.v_proj.weight"), vec![kv, h]),
-        (format!("{p}.self_attn.o_proj.weight"), vec![h, q]),
-        (format!("{p}.post_attention_layernorm.weight"), vec![h]),
-        (format!("{p}.mlp.gate_proj.weight"), vec![it, h]),
-        (format!("{p}.mlp.up_proj.weight"), vec![it, h]),
-        (format!("{p}.mlp.down_proj.weight"), vec![h, it]),
-    ]
-}
-
 impl Weights {
-    /// Every tensor the config implies, as (HF name, shape), in canonical
-    /// order: embedding, each layer's (input_layernorm, q, k, v, o,
-    /// post_attention_layernorm, gate, up, down), final norm, and `lm_head`
-    /// unless the embeddings are tied.
-    pub fn expected_tensors(cfg: &ModelConfig) -> Vec<(String, Vec<usize>)> {
-        let mut out = vec![(
-            "model.embed_tokens.weight".to_string(),
-            vec![cfg.vocab_size, cfg.hidden_size],
-        )];
-        for i in 0..cfg.num_hidden_layers {
-            out.extend(layer_tensors(cfg, i));
-        }
-        out.push(("model.norm.weight".to_string(), vec![cfg.hidden_size]));
-        if !cfg.tie_word_embeddings {
-            out.push((
-                "lm_head.weight".to_string(),
-                vec![cfg.vocab_size, cfg.hidden_size],
-            ));
-        }
-        out
-    }
-
     /// Opens and memory-maps the safetensors weights in `dir`, checking that
     /// every expected tensor exists with the right shape and that all share
     /// one supported dtype.
@@ -251,7 +210,7 @@ impl Weights {
         let mut entries = HashMap::new();
         let mut order = Vec::new();
         let mut first: Option<(String, DType)> = None;
-        for (name, shape) in Self::expected_tensors(cfg) {
+        for (name, shape) in checkpoint::tensors(cfg) {
             let file_idx = match &weight_map {
                 None => 0,
                 Some(map) => {
@@ -329,7 +288,7 @@ impl Weights {
         self.dtype
     }
 
-    /// The weight tensor names in canonical order (see [`Weights::expected_tensors`]).
+    /// The weight tensor names in canonical order (see [`checkpoint::tensors`]).
     pub fn names(&self) -> &[String] {
         &self.order
     }
@@ -366,15 +325,6 @@ impl Weights {
     /// The tensor's values as f64 (exact).
     pub fn to_f64(&self, name: &str) -> Result<Vec<f64>, WeightsError> {
         Ok(self.tensor(name)?.to_f64())
-    }
-
-    /// The output projection: `lm_head.weight`, or the embedding when tied.
-    pub fn lm_head_name(cfg: &ModelConfig) -> &'static str {
-        if cfg.tie_word_embeddings {
-            "model.embed_tokens.weight"
-        } else {
-            "lm_head.weight"
-        }
     }
 }
 

@@ -16,6 +16,7 @@
 //! - RoPE follows Hugging Face's `rotate_half` layout (first half, second half).
 
 use super::builder::{Cmp, FuncBuilder, TensorType, Value};
+use crate::checkpoint::TensorLayout;
 use crate::types::DType;
 
 /// The dimensions of a Llama-family model that shape the graphs.
@@ -35,6 +36,20 @@ pub struct LlamaShape {
 impl LlamaShape {
     pub fn group(&self) -> i64 {
         self.heads / self.kv_heads
+    }
+
+    /// The checkpoint tensors these dimensions imply.
+    pub fn tensor_layout(&self) -> TensorLayout {
+        TensorLayout {
+            vocab: self.vocab as usize,
+            hidden: self.hidden as usize,
+            intermediate: self.intermediate as usize,
+            layers: self.layers as usize,
+            heads: self.heads as usize,
+            kv_heads: self.kv_heads as usize,
+            head_dim: self.head_dim as usize,
+            tied_embeddings: self.tied_embeddings,
+        }
     }
 
     /// Shape of one slot's KV cache for a given capacity.
@@ -79,36 +94,23 @@ pub struct ParamSpec {
     pub dtype: DType,
 }
 
-/// The parameters every graph takes, in argument order.
+/// The parameters every graph takes, in argument order: the checkpoint's
+/// tensors in its canonical order, then the RoPE tables.
 pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
-    let capacity = cfg.capacity;
-    let p = |name: String, shape: Vec<i64>| ParamSpec {
-        name,
-        shape,
-        dtype: cfg.weights,
-    };
-    let (h, d) = (m.hidden, m.head_dim);
-    let mut v = vec![p("model.embed_tokens.weight".into(), vec![m.vocab, h])];
-    for l in 0..m.layers {
-        let n = |s: &str| format!("model.layers.{l}.{s}");
-        v.push(p(n("input_layernorm.weight"), vec![h]));
-        v.push(p(n("self_attn.q_proj.weight"), vec![m.heads * d, h]));
-        v.push(p(n("self_attn.k_proj.weight"), vec![m.kv_heads * d, h]));
-        v.push(p(n("self_attn.v_proj.weight"), vec![m.kv_heads * d, h]));
-        v.push(p(n("self_attn.o_proj.weight"), vec![h, m.heads * d]));
-        v.push(p(n("post_attention_layernorm.weight"), vec![h]));
-        v.push(p(n("mlp.gate_proj.weight"), vec![m.intermediate, h]));
-        v.push(p(n("mlp.up_proj.weight"), vec![m.intermediate, h]));
-        v.push(p(n("mlp.down_proj.weight"), vec![h, m.intermediate]));
-    }
-    v.push(p("model.norm.weight".into(), vec![h]));
-    if !m.tied_embeddings {
-        v.push(p("lm_head.weight".into(), vec![m.vocab, h]));
-    }
+    let mut v: Vec<ParamSpec> = m
+        .tensor_layout()
+        .tensors()
+        .into_iter()
+        .map(|(name, shape)| ParamSpec {
+            name,
+            shape: shape.into_iter().map(|d| d as i64).collect(),
+            dtype: cfg.weights,
+        })
+        .collect();
     for name in ["rope.cos", "rope.sin"] {
         v.push(ParamSpec {
             name: name.into(),
-            shape: vec![capacity, d / 2],
+            shape: vec![cfg.capacity, m.head_dim / 2],
             dtype: DType::F32,
         });
     }
