@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::emit::{EmitPlan, GraphKind, Output};
+use crate::emit::{EmitPlan, GraphUse, Output};
 use crate::model::{DeviceModel, LoadOptions, LoadProgress, ModelError};
 use crate::runtime::Instance;
 use crate::types::{DeviceUri, TokenId};
@@ -67,36 +67,25 @@ pub fn graph_bench(
     log: &mut dyn FnMut(&str),
 ) -> Result<GraphBenchReport, ModelError> {
     let plan = EmitPlan::new(opts.capacity, &opts.batches)?;
-    let mut graphs = Vec::new();
-    for &len in &opts.prefill_lengths {
-        let tokens = plan.bucket_for(len).ok_or(ModelError::ContextOverflow {
+    if let Some(&len) = opts
+        .prefill_lengths
+        .iter()
+        .find(|&&len| plan.bucket_for(len).is_none())
+    {
+        return Err(ModelError::ContextOverflow {
             needed: len,
             capacity: opts.capacity as usize,
-        })?;
-        let kind = GraphKind::Prefill {
-            tokens,
-            output: Output::Logits,
-        };
-        if !graphs.contains(&kind) {
-            graphs.push(kind);
-        }
+        });
     }
     // Decode at the measured position through the window the engine would
     // pick, and through the whole capacity for comparison.
     let window = plan.window_for(opts.decode_position);
-    for &batch in &opts.batches {
-        for w in [window, None] {
-            let kind = GraphKind::Decode {
-                batch,
-                output: Output::Logits,
-                window: w,
-            };
-            if !graphs.contains(&kind) {
-                graphs.push(kind);
-            }
-        }
-    }
-    let mut load_opts = LoadOptions::with_graphs(opts.device.clone(), plan, graphs);
+    let use_ = GraphUse::Timing {
+        prefill_lengths: opts.prefill_lengths.clone(),
+        batches: opts.batches.clone(),
+        position: opts.decode_position,
+    };
+    let mut load_opts = LoadOptions::for_use(opts.device.clone(), plan, &use_);
     load_opts.device_weights = opts.weights;
     let mut model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
     let stats = model.stats().clone();

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
-use crate::emit::{self, EmitError, EmitPlan, GraphKind, LlamaShape, Manifest, Output};
+pub use crate::emit::DeviceWeights;
+use crate::emit::{self, EmitError, EmitPlan, GraphKind, GraphUse, LlamaShape, Manifest, Output};
 use crate::runtime::{Buffer, Function, Instance, RuntimeError, Session};
 use crate::types::{DType, DeviceUri, TokenId};
 use crate::weights::{Weights, WeightsError};
@@ -74,31 +75,6 @@ pub struct LoadStats {
     pub weight_bytes: usize,
 }
 
-/// How weights live on the device.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum DeviceWeights {
-    /// In the checkpoint's own dtype (f32, bf16 or f16), widened to f32
-    /// inside the graphs: half the memory and memory traffic of f32 for
-    /// 16-bit checkpoints.
-    #[default]
-    Native,
-    /// Widened to f32 once, when uploaded.
-    F32,
-}
-
-impl std::str::FromStr for DeviceWeights {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "native" => Ok(DeviceWeights::Native),
-            "f32" => Ok(DeviceWeights::F32),
-            _ => Err(format!(
-                "'{s}' is not a weight placement; use native or f32"
-            )),
-        }
-    }
-}
-
 /// What to load.
 #[derive(Clone, Debug)]
 pub struct LoadOptions {
@@ -117,20 +93,20 @@ pub struct LoadOptions {
 }
 
 impl LoadOptions {
-    /// Graphs of the batched engine: logits prefill buckets and the ragged
-    /// decode of `batch` slots for every attention window.
-    pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
-        let mut graphs = plan.prefill_kinds(Output::Logits);
-        graphs.extend(plan.decode_kinds(batch, Output::Logits));
+    /// The graphs `use_` needs (decided by [`EmitPlan::graphs_for`]).
+    pub fn for_use(device: DeviceUri, plan: EmitPlan, use_: &GraphUse) -> Self {
+        let graphs = plan.graphs_for(use_);
         Self::with_graphs(device, plan, graphs)
     }
 
-    /// Graphs of the single-sequence greedy path: argmax prefill buckets and
-    /// argmax decode of one slot for every attention window.
+    /// [`for_use`](Self::for_use) for the batched engine at `batch` slots.
+    pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
+        Self::for_use(device, plan, &GraphUse::Batched { batch })
+    }
+
+    /// [`for_use`](Self::for_use) for the single-sequence greedy path.
     pub fn single_argmax(device: DeviceUri, plan: EmitPlan) -> Self {
-        let mut graphs = plan.prefill_kinds(Output::Argmax);
-        graphs.extend(plan.decode_kinds(1, Output::Argmax));
-        Self::with_graphs(device, plan, graphs)
+        Self::for_use(device, plan, &GraphUse::SingleArgmax)
     }
 
     pub fn with_graphs(device: DeviceUri, plan: EmitPlan, graphs: Vec<GraphKind>) -> Self {
@@ -198,10 +174,7 @@ impl DeviceModel {
         opts.plan.check(&config)?;
         let weights = Weights::open(dir, &config)?;
         let mut opts = opts.clone();
-        opts.plan.weights = match opts.device_weights {
-            DeviceWeights::Native => weights.dtype(),
-            DeviceWeights::F32 => DType::F32,
-        };
+        opts.plan.weights = opts.device_weights.dtype(weights.dtype());
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
         let session = instance.open(&opts.device)?;
