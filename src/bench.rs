@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::emit::{EmitPlan, GraphUse, Output};
+use crate::emit::{EmitPlan, GraphUse};
 use crate::model::{DeviceModel, LoadOptions, LoadProgress, ModelError};
 use crate::runtime::Instance;
 use crate::types::{DeviceUri, TokenId};
@@ -110,13 +110,11 @@ pub fn graph_bench(
     for &len in &opts.prefill_lengths {
         let tokens: Vec<TokenId> = (0..len).map(token).collect();
         let mut kv = model.new_kv()?;
-        model.prefill(&mut kv, &tokens, Output::Logits)?; // warm-up
+        model.prefill_logits(&mut kv, &tokens)?; // warm-up
         let times: Vec<Duration> = (0..opts.iterations)
             .map(|_| {
                 let t = Instant::now();
-                model
-                    .prefill(&mut kv, &tokens, Output::Logits)
-                    .map(|_| t.elapsed())
+                model.prefill_logits(&mut kv, &tokens).map(|_| t.elapsed())
             })
             .collect::<Result<_, _>>()?;
         let ms = median(times).as_secs_f64() * 1e3;
@@ -192,7 +190,6 @@ use std::collections::BTreeMap;
 use crate::engine::{
     BatchEngine, BatchOptions, Engine, Event, FinishReason, Request, SingleEngine, SubmitError,
 };
-use crate::model::PrefillOut;
 use crate::types::RequestId;
 
 /// Why a benchmark could not finish.
@@ -359,9 +356,7 @@ pub fn top2_margin(
 ) -> Result<(TokenId, TokenId, f32), ModelError> {
     let model = engine.model_mut();
     let mut kv = model.new_kv()?;
-    let PrefillOut::Logits(logits) = model.prefill(&mut kv, tokens, Output::Logits)? else {
-        unreachable!("a logits prefill returns logits")
-    };
+    let logits = model.prefill_logits(&mut kv, tokens)?;
     let mut order: Vec<usize> = (0..logits.len()).collect();
     order.select_nth_unstable_by(1, |&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
     let (i, j) = if logits[order[0]] >= logits[order[1]] {

@@ -4,7 +4,8 @@
 //! Conventions shared by every graph (the manifest records them too):
 //! - Arguments start with the parameters in [`param_specs`] order: the
 //!   weights by their Hugging Face names, then the RoPE tables `rope.cos` and
-//!   `rope.sin` ([capacity, head_dim/2], computed on the host in f64).
+//!   `rope.sin` ([capacity, head_dim/2], computed on the host in f64 by
+//!   `ModelConfig::rope_tables`).
 //! - Weights are passed in the element type of [`GraphConfig::weights`] (f32,
 //!   or a checkpoint's bf16/f16 kept as is on the device) and widened to f32
 //!   where they are used; all arithmetic is f32.
@@ -115,22 +116,6 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
         });
     }
     v
-}
-
-/// RoPE tables for positions `0..capacity`: `cos(p * inv_freq[i])` and
-/// `sin(...)`, computed in f64 and rounded once to f32.
-pub fn rope_tables(inv_freq: &[f64], capacity: usize) -> (Vec<f32>, Vec<f32>) {
-    let half = inv_freq.len();
-    let mut cos = Vec::with_capacity(capacity * half);
-    let mut sin = Vec::with_capacity(capacity * half);
-    for p in 0..capacity {
-        for f in inv_freq {
-            let angle = p as f64 * f;
-            cos.push(angle.cos() as f32);
-            sin.push(angle.sin() as f32);
-        }
-    }
-    (cos, sin)
 }
 
 struct Layer {
