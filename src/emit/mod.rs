@@ -50,11 +50,6 @@ pub enum EmitError {
         path: std::path::PathBuf,
         source: std::io::Error,
     },
-    #[error("manifest {}: {message}", path.display())]
-    Manifest {
-        path: std::path::PathBuf,
-        message: String,
-    },
 }
 
 impl From<&ModelConfig> for LlamaShape {
@@ -89,9 +84,6 @@ pub struct EmitPlan {
     /// f16 kept as is on the device (widened inside the graphs).
     #[serde(default = "default_weights")]
     pub weights: DType,
-    /// Also emit the single-sequence graphs: argmax prefill/decode for the
-    /// greedy path and a batch-1 logits decode.
-    pub single_sequence: bool,
 }
 
 impl EmitPlan {
@@ -111,7 +103,6 @@ impl EmitPlan {
             prefill_buckets: prefill_buckets(capacity),
             decode_windows: decode_windows(capacity),
             weights: DType::F32,
-            single_sequence: true,
         })
     }
 
@@ -580,35 +571,10 @@ impl Manifest {
         }
     }
 
-    pub fn function(&self, kind: GraphKind) -> Option<&FunctionSpec> {
-        self.functions.iter().find(|f| f.kind == kind)
-    }
-
     pub fn to_json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).expect("manifest serializes");
         s.push('\n');
         s
-    }
-
-    pub fn read(path: &Path) -> Result<Self, EmitError> {
-        let text = std::fs::read_to_string(path).map_err(|source| EmitError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| EmitError::Manifest {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        if manifest.format != MANIFEST_FORMAT {
-            return Err(EmitError::Manifest {
-                path: path.to_path_buf(),
-                message: format!(
-                    "graph format {} is not the {MANIFEST_FORMAT} this build understands; re-emit the graphs",
-                    manifest.format
-                ),
-            });
-        }
-        Ok(manifest)
     }
 }
 
