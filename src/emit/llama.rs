@@ -268,6 +268,64 @@ fn scalar_i32(f: &mut FuncBuilder, v: i64) -> Value {
     f.splat_i32(v as i32, &[])
 }
 
+/// Start indices into a slot cache `[layers, 2, kv_heads, capacity,
+/// head_dim]`: `layer`, keys or values (`which`: 0 or 1), head 0, `position`.
+fn cache_start(layer: &Value, which: &Value, position: &Value, zero: &Value) -> [Value; 5] {
+    [
+        layer.clone(),
+        which.clone(),
+        zero.clone(),
+        position.clone(),
+        zero.clone(),
+    ]
+}
+
+/// The rows of `x` [N, H] projected to queries [N, heads, D] and keys and
+/// values [N, kv_heads, D], queries and keys rotated by `cos`/`sin` [N, D/2].
+fn qkv(
+    f: &mut FuncBuilder,
+    m: &LlamaShape,
+    x: &Value,
+    w: &Layer,
+    cos: &Value,
+    sin: &Value,
+) -> (Value, Value, Value) {
+    let (n, d) = (x.shape()[0], m.head_dim);
+    let h = rms_norm(f, x, &w.in_norm, m.rms_eps);
+    let q = linear(f, &h, &w.wq);
+    let q = f.reshape(&q, &[n, m.heads, d]);
+    let q = rope(f, &q, cos, sin);
+    let k = linear(f, &h, &w.wk);
+    let k = f.reshape(&k, &[n, m.kv_heads, d]);
+    let k = rope(f, &k, cos, sin);
+    let v = linear(f, &h, &w.wv);
+    let v = f.reshape(&v, &[n, m.kv_heads, d]);
+    (q, k, v)
+}
+
+/// One decoder layer over the rows of `x`: attention (whose core, from the
+/// rotated q, k, v to the heads' outputs `[N, heads * D]`, is `attend`)
+/// with its residual, then the MLP with its residual.
+#[allow(clippy::too_many_arguments)]
+fn layer(
+    f: &mut FuncBuilder,
+    m: &LlamaShape,
+    l: usize,
+    x: &Value,
+    w: &Layer,
+    (cos, sin): (&Value, &Value),
+    heading: &str,
+    attend: impl FnOnce(&mut FuncBuilder, Value, Value, Value) -> Value,
+) -> Value {
+    f.comment(heading);
+    let (q, k, v) = qkv(f, m, x, w, cos, sin);
+    let attn = attend(f, q, k, v);
+    let o = linear(f, &attn, &w.wo);
+    let x = f.add(x, &o);
+    f.comment(&format!("layer {l}: MLP"));
+    mlp_block(f, m, &x, w)
+}
+
 /// The final norm and the output head: logits [N, V] of the rows of `x`.
 fn head(f: &mut FuncBuilder, m: &LlamaShape, p: &Params, x: &Value) -> Value {
     let h = rms_norm(f, x, &p.norm, m.rms_eps);
@@ -306,61 +364,35 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let one = scalar_i32(&mut f, 1);
 
     for (l, w) in p.layers.iter().enumerate() {
-        f.comment(&format!("layer {l}: attention"));
-        let h = rms_norm(&mut f, &x, &w.in_norm, m.rms_eps);
-        let q = linear(&mut f, &h, &w.wq);
-        let q = f.reshape(&q, &[t, hq, d]);
-        let q = rope(&mut f, &q, &cos, &sin);
-        let k = linear(&mut f, &h, &w.wk);
-        let k = f.reshape(&k, &[t, hkv, d]);
-        let k = rope(&mut f, &k, &cos, &sin);
-        let v = linear(&mut f, &h, &w.wv);
-        let v = f.reshape(&v, &[t, hkv, d]);
+        let heading = format!("layer {l}: attention");
+        x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
+            f.comment(&format!(
+                "layer {l}: write K/V of positions 0..t into the slot's cache"
+            ));
+            let kt = f.transpose(&k, &[1, 0, 2]);
+            let vt = f.transpose(&v, &[1, 0, 2]);
+            let li = scalar_i32(f, l as i64);
+            let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
+            kv = f.dynamic_update_slice(&kv, &k5, &cache_start(&li, &zero, &zero, &zero));
+            let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
+            kv = f.dynamic_update_slice(&kv, &v5, &cache_start(&li, &one, &zero, &zero));
 
-        f.comment(&format!(
-            "layer {l}: write K/V of positions 0..t into the slot's cache"
-        ));
-        let kt = f.transpose(&k, &[1, 0, 2]);
-        let vt = f.transpose(&v, &[1, 0, 2]);
-        let li = scalar_i32(&mut f, l as i64);
-        let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
-        kv = f.dynamic_update_slice(
-            &kv,
-            &k5,
-            &[
-                li.clone(),
-                zero.clone(),
-                zero.clone(),
-                zero.clone(),
-                zero.clone(),
-            ],
-        );
-        let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
-        kv = f.dynamic_update_slice(
-            &kv,
-            &v5,
-            &[li, one.clone(), zero.clone(), zero.clone(), zero.clone()],
-        );
-
-        f.comment(&format!(
-            "layer {l}: grouped-query attention over the prompt"
-        ));
-        let q4 = f.reshape(&q, &[t, hkv, g, d]);
-        let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
-        let q3 = f.reshape(&q4, &[hkv, g * t, d]);
-        let s = f.dot_general(&q3, &kt, (&[0], &[0]), (&[2], &[2]));
-        let s = f.reshape(&s, &[hkv, g, t, t]);
-        let s = f.mul(&s, &scale);
-        let probs = masked_softmax(&mut f, &s, &mask);
-        let probs = f.reshape(&probs, &[hkv, g * t, t]);
-        let o = f.dot_general(&probs, &vt, (&[0], &[0]), (&[2], &[1]));
-        let o = f.reshape(&o, &[hkv, g, t, d]);
-        let o = f.transpose(&o, &[2, 0, 1, 3]);
-        let o = f.reshape(&o, &[t, hq * d]);
-        let o = linear(&mut f, &o, &w.wo);
-        x = f.add(&x, &o);
-        f.comment(&format!("layer {l}: MLP"));
-        x = mlp_block(&mut f, m, &x, w);
+            f.comment(&format!(
+                "layer {l}: grouped-query attention over the prompt"
+            ));
+            let q4 = f.reshape(&q, &[t, hkv, g, d]);
+            let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
+            let q3 = f.reshape(&q4, &[hkv, g * t, d]);
+            let s = f.dot_general(&q3, &kt, (&[0], &[0]), (&[2], &[2]));
+            let s = f.reshape(&s, &[hkv, g, t, t]);
+            let s = f.mul(&s, &scale);
+            let probs = masked_softmax(f, &s, &mask);
+            let probs = f.reshape(&probs, &[hkv, g * t, t]);
+            let o = f.dot_general(&probs, &vt, (&[0], &[0]), (&[2], &[1]));
+            let o = f.reshape(&o, &[hkv, g, t, d]);
+            let o = f.transpose(&o, &[2, 0, 1, 3]);
+            f.reshape(&o, &[t, hq * d])
+        });
     }
 
     f.comment("the last real token: row len - 1");
@@ -440,63 +472,39 @@ pub fn decode(
     let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, window], DType::F32);
 
     for (l, w) in p.layers.iter().enumerate() {
-        f.comment(&format!("layer {l}: projections for all rows"));
-        let h = rms_norm(&mut f, &x, &w.in_norm, m.rms_eps);
-        let q = linear(&mut f, &h, &w.wq);
-        let q = f.reshape(&q, &[b, hq, d]);
-        let q = rope(&mut f, &q, &cos, &sin);
-        let k = linear(&mut f, &h, &w.wk);
-        let k = f.reshape(&k, &[b, hkv, d]);
-        let k = rope(&mut f, &k, &cos, &sin);
-        let v = linear(&mut f, &h, &w.wv);
-        let v = f.reshape(&v, &[b, hkv, d]);
-        let li = scalar_i32(&mut f, l as i64);
+        let heading = format!("layer {l}: projections for all rows");
+        x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
+            let li = scalar_i32(f, l as i64);
+            let mut rows = Vec::new();
+            for i in 0..b as usize {
+                let ii = i as i64;
+                f.comment(&format!(
+                    "layer {l}, row {i}: write K/V at pos, attend to 0..=pos"
+                ));
+                let ki = f.slice(&k, &[ii, 0, 0], &[ii + 1, hkv, d]);
+                let ki = f.reshape(&ki, &[1, 1, hkv, 1, d]);
+                let vi = f.slice(&v, &[ii, 0, 0], &[ii + 1, hkv, d]);
+                let vi = f.reshape(&vi, &[1, 1, hkv, 1, d]);
+                let starts_k = cache_start(&li, &zero, &row_pos[i], &zero);
+                kvs[i] = f.dynamic_update_slice(&kvs[i], &ki, &starts_k);
+                let starts_v = cache_start(&li, &one, &row_pos[i], &zero);
+                kvs[i] = f.dynamic_update_slice(&kvs[i], &vi, &starts_v);
 
-        let mut rows = Vec::new();
-        for i in 0..b as usize {
-            let ii = i as i64;
-            f.comment(&format!(
-                "layer {l}, row {i}: write K/V at pos, attend to 0..=pos"
-            ));
-            let ki = f.slice(&k, &[ii, 0, 0], &[ii + 1, hkv, d]);
-            let ki = f.reshape(&ki, &[1, 1, hkv, 1, d]);
-            let vi = f.slice(&v, &[ii, 0, 0], &[ii + 1, hkv, d]);
-            let vi = f.reshape(&vi, &[1, 1, hkv, 1, d]);
-            let starts_k = [
-                li.clone(),
-                zero.clone(),
-                zero.clone(),
-                row_pos[i].clone(),
-                zero.clone(),
-            ];
-            kvs[i] = f.dynamic_update_slice(&kvs[i], &ki, &starts_k);
-            let starts_v = [
-                li.clone(),
-                one.clone(),
-                zero.clone(),
-                row_pos[i].clone(),
-                zero.clone(),
-            ];
-            kvs[i] = f.dynamic_update_slice(&kvs[i], &vi, &starts_v);
-
-            let l64 = l as i64;
-            let keys = f.slice(&kvs[i], &[l64, 0, 0, 0, 0], &[l64 + 1, 1, hkv, window, d]);
-            let keys = f.reshape(&keys, &[hkv, window, d]);
-            let vals = f.slice(&kvs[i], &[l64, 1, 0, 0, 0], &[l64 + 1, 2, hkv, window, d]);
-            let vals = f.reshape(&vals, &[hkv, window, d]);
-            let qi = f.slice(&q, &[ii, 0, 0], &[ii + 1, hq, d]);
-            let qi = f.reshape(&qi, &[hkv, g, d]);
-            let s = f.dot_general(&qi, &keys, (&[0], &[0]), (&[2], &[2]));
-            let s = f.mul(&s, &scale);
-            let probs = masked_softmax(&mut f, &s, &row_mask[i]);
-            let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
-            rows.push(f.reshape(&o, &[1, hq * d]));
-        }
-        let attn = f.concatenate(&rows, 0);
-        let o = linear(&mut f, &attn, &w.wo);
-        x = f.add(&x, &o);
-        f.comment(&format!("layer {l}: MLP"));
-        x = mlp_block(&mut f, m, &x, w);
+                let l64 = l as i64;
+                let keys = f.slice(&kvs[i], &[l64, 0, 0, 0, 0], &[l64 + 1, 1, hkv, window, d]);
+                let keys = f.reshape(&keys, &[hkv, window, d]);
+                let vals = f.slice(&kvs[i], &[l64, 1, 0, 0, 0], &[l64 + 1, 2, hkv, window, d]);
+                let vals = f.reshape(&vals, &[hkv, window, d]);
+                let qi = f.slice(&q, &[ii, 0, 0], &[ii + 1, hq, d]);
+                let qi = f.reshape(&qi, &[hkv, g, d]);
+                let s = f.dot_general(&qi, &keys, (&[0], &[0]), (&[2], &[2]));
+                let s = f.mul(&s, &scale);
+                let probs = masked_softmax(f, &s, &row_mask[i]);
+                let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
+                rows.push(f.reshape(&o, &[1, hq * d]));
+            }
+            f.concatenate(&rows, 0)
+        });
     }
 
     let logits = head(&mut f, m, &p, &x);
