@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::emit::{EmitPlan, GraphKind, Output};
+use crate::emit::{EmitPlan, GraphUse};
 use crate::model::{DeviceModel, LoadOptions, LoadProgress, ModelError};
 use crate::runtime::Instance;
 use crate::types::{DeviceUri, TokenId};
@@ -67,36 +67,25 @@ pub fn graph_bench(
     log: &mut dyn FnMut(&str),
 ) -> Result<GraphBenchReport, ModelError> {
     let plan = EmitPlan::new(opts.capacity, &opts.batches)?;
-    let mut graphs = Vec::new();
-    for &len in &opts.prefill_lengths {
-        let tokens = plan.bucket_for(len).ok_or(ModelError::ContextOverflow {
+    if let Some(&len) = opts
+        .prefill_lengths
+        .iter()
+        .find(|&&len| plan.bucket_for(len).is_none())
+    {
+        return Err(ModelError::ContextOverflow {
             needed: len,
             capacity: opts.capacity as usize,
-        })?;
-        let kind = GraphKind::Prefill {
-            tokens,
-            output: Output::Logits,
-        };
-        if !graphs.contains(&kind) {
-            graphs.push(kind);
-        }
+        });
     }
     // Decode at the measured position through the window the engine would
     // pick, and through the whole capacity for comparison.
     let window = plan.window_for(opts.decode_position);
-    for &batch in &opts.batches {
-        for w in [window, None] {
-            let kind = GraphKind::Decode {
-                batch,
-                output: Output::Logits,
-                window: w,
-            };
-            if !graphs.contains(&kind) {
-                graphs.push(kind);
-            }
-        }
-    }
-    let mut load_opts = LoadOptions::with_graphs(opts.device.clone(), plan, graphs);
+    let use_ = GraphUse::Timing {
+        prefill_lengths: opts.prefill_lengths.clone(),
+        batches: opts.batches.clone(),
+        position: opts.decode_position,
+    };
+    let mut load_opts = LoadOptions::for_use(opts.device.clone(), plan, &use_);
     load_opts.device_weights = opts.weights;
     let mut model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
     let stats = model.stats().clone();
@@ -106,7 +95,7 @@ pub fn graph_bench(
         stats.modules_compiled,
         stats.compile_time.as_secs_f64(),
         gib(stats.weight_bytes as u64),
-        model.manifest().plan.weights.mlir(),
+        model.manifest().plan.weights.name(),
         stats.upload_time.as_secs_f64()
     ));
     for (name, time, compiled) in &stats.graphs {
@@ -121,13 +110,11 @@ pub fn graph_bench(
     for &len in &opts.prefill_lengths {
         let tokens: Vec<TokenId> = (0..len).map(token).collect();
         let mut kv = model.new_kv()?;
-        model.prefill(&mut kv, &tokens, Output::Logits)?; // warm-up
+        model.prefill_logits(&mut kv, &tokens)?; // warm-up
         let times: Vec<Duration> = (0..opts.iterations)
             .map(|_| {
                 let t = Instant::now();
-                model
-                    .prefill(&mut kv, &tokens, Output::Logits)
-                    .map(|_| t.elapsed())
+                model.prefill_logits(&mut kv, &tokens).map(|_| t.elapsed())
             })
             .collect::<Result<_, _>>()?;
         let ms = median(times).as_secs_f64() * 1e3;
@@ -203,7 +190,6 @@ use std::collections::BTreeMap;
 use crate::engine::{
     BatchEngine, BatchOptions, Engine, Event, FinishReason, Request, SingleEngine, SubmitError,
 };
-use crate::model::PrefillOut;
 use crate::types::RequestId;
 
 /// Why a benchmark could not finish.
@@ -370,9 +356,7 @@ pub fn top2_margin(
 ) -> Result<(TokenId, TokenId, f32), ModelError> {
     let model = engine.model_mut();
     let mut kv = model.new_kv()?;
-    let PrefillOut::Logits(logits) = model.prefill(&mut kv, tokens, Output::Logits)? else {
-        unreachable!("a logits prefill returns logits")
-    };
+    let logits = model.prefill_logits(&mut kv, tokens)?;
     let mut order: Vec<usize> = (0..logits.len()).collect();
     order.select_nth_unstable_by(1, |&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
     let (i, j) = if logits[order[0]] >= logits[order[1]] {

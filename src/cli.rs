@@ -11,8 +11,8 @@ use crate::config::ModelConfig;
 use crate::emit::{EmitPlan, LlamaShape};
 use crate::preset::Preset;
 use crate::runtime::{self, Instance};
+use crate::types::DType;
 use crate::types::DeviceUri;
-use crate::weights::DType as WeightDType;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -65,102 +65,12 @@ pub enum Command {
         weights: crate::model::DeviceWeights,
     },
     /// Generate text from a prompt, streaming it to stdout.
-    Generate {
-        /// A preset name (tiny, llama-3.2-1b) or a Hugging Face model directory.
-        #[arg(long)]
-        model: String,
-        /// The prompt text (encoded with the model's tokenizer.json).
-        #[arg(
-            long,
-            required_unless_present = "prompt_ids",
-            conflicts_with = "prompt_ids"
-        )]
-        prompt: Option<String>,
-        /// The prompt as token ids, e.g. 1,2,3 (no tokenizer needed).
-        #[arg(long, value_delimiter = ',')]
-        prompt_ids: Option<Vec<u32>>,
-        #[arg(long, default_value = "local-task")]
-        device: DeviceUri,
-        /// 0 (the default) decodes greedily.
-        #[arg(long, default_value_t = 0.0)]
-        temperature: f32,
-        /// Keep the k most likely tokens (0 = off).
-        #[arg(long, default_value_t = 0)]
-        top_k: usize,
-        /// Keep the smallest set of tokens whose probability reaches p (1 = off).
-        #[arg(long, default_value_t = 1.0)]
-        top_p: f32,
-        /// Keep tokens at least min_p times as likely as the most likely (0 = off).
-        #[arg(long, default_value_t = 0.0)]
-        min_p: f32,
-        /// Seed of the random draws; printed at the end when not given.
-        #[arg(long)]
-        seed: Option<u64>,
-        #[arg(long, default_value_t = 64)]
-        max_tokens: usize,
-        /// Context capacity in tokens (default: the model's maximum, at most 2048).
-        #[arg(long)]
-        context: Option<i64>,
-        /// Weights on the device: native (the checkpoint's dtype, widened
-        /// inside the graphs) or f32.
-        #[arg(long, default_value = "native")]
-        weights: crate::model::DeviceWeights,
-    },
+    Generate(GenerateArgs),
     /// Greedy parity and speed: the batch engine against the single-sequence
     /// argmax path, and optionally across devices.
-    Bench {
-        #[arg(long)]
-        model: String,
-        #[arg(long, default_value = "local-task")]
-        device: DeviceUri,
-        /// Run on several devices and compare their token streams, e.g.
-        /// local-task,local-sync,cuda (the first is the baseline).
-        #[arg(long, value_delimiter = ',')]
-        devices: Option<Vec<DeviceUri>>,
-        /// Slots of the batch engine (4 or 8).
-        #[arg(long, default_value_t = 4)]
-        batch: usize,
-        #[arg(long, default_value_t = 16)]
-        requests: usize,
-        /// The largest max_tokens of a request (caps vary between K/2 and K).
-        #[arg(long, default_value_t = 32)]
-        max_tokens: usize,
-        /// Context capacity (default: enough for the longest request, rounded up to a power of two).
-        #[arg(long)]
-        context: Option<i64>,
-        /// Skip the single-sequence parity run.
-        #[arg(long)]
-        no_parity: bool,
-        /// Weights on the device: native (the checkpoint's dtype, widened
-        /// inside the graphs) or f32.
-        #[arg(long, default_value = "native")]
-        weights: crate::model::DeviceWeights,
-    },
+    Bench(BenchArgs),
     /// Time the graphs of a model on a device: compile, prefill, decode step, peak memory.
-    GraphBench {
-        #[arg(long)]
-        model: String,
-        #[arg(long, default_value = "local-task")]
-        device: DeviceUri,
-        /// Context capacity per slot.
-        #[arg(long, default_value_t = 2048)]
-        context: i64,
-        #[arg(long, value_delimiter = ',', default_value = "4,8")]
-        batch: Vec<i64>,
-        /// Prompt lengths to time prefill for.
-        #[arg(long, value_delimiter = ',', default_value = "16,256")]
-        prefill: Vec<usize>,
-        /// Timed repetitions of each measurement (the median is reported).
-        #[arg(long, default_value_t = 5)]
-        iterations: usize,
-        /// Position of every row in the decode measurement.
-        #[arg(long, default_value_t = 128)]
-        position: usize,
-        /// Weights on the device: native (the checkpoint's dtype, widened
-        /// inside the graphs) or f32.
-        #[arg(long, default_value = "native")]
-        weights: crate::model::DeviceWeights,
-    },
+    GraphBench(GraphBenchArgs),
     /// Write a built-in preset as a Hugging Face model directory.
     Synth {
         /// tiny or llama-3.2-1b.
@@ -171,7 +81,7 @@ pub enum Command {
         out: PathBuf,
         /// Weight dtype: f32, f16 or bf16 (default: the preset's).
         #[arg(long)]
-        dtype: Option<WeightDType>,
+        dtype: Option<DType>,
     },
 }
 
@@ -199,6 +109,108 @@ pub struct ServeArgs {
     /// Most requests waiting for a slot; more are answered 429.
     #[arg(long, default_value_t = 256)]
     pub max_queue: usize,
+    /// Weights on the device: native (the checkpoint's dtype, widened
+    /// inside the graphs) or f32.
+    #[arg(long, default_value = "native")]
+    pub weights: crate::model::DeviceWeights,
+}
+
+/// Arguments of `iree-llm bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    #[arg(long)]
+    pub model: String,
+    #[arg(long, default_value = "local-task")]
+    pub device: DeviceUri,
+    /// Run on several devices and compare their token streams, e.g.
+    /// local-task,local-sync,cuda (the first is the baseline).
+    #[arg(long, value_delimiter = ',')]
+    pub devices: Option<Vec<DeviceUri>>,
+    /// Slots of the batch engine (4 or 8).
+    #[arg(long, default_value_t = 4)]
+    pub batch: usize,
+    #[arg(long, default_value_t = 16)]
+    pub requests: usize,
+    /// The largest max_tokens of a request (caps vary between K/2 and K).
+    #[arg(long, default_value_t = 32)]
+    pub max_tokens: usize,
+    /// Context capacity (default: enough for the longest request, rounded up to a power of two).
+    #[arg(long)]
+    pub context: Option<i64>,
+    /// Skip the single-sequence parity run.
+    #[arg(long)]
+    pub no_parity: bool,
+    /// Weights on the device: native (the checkpoint's dtype, widened
+    /// inside the graphs) or f32.
+    #[arg(long, default_value = "native")]
+    pub weights: crate::model::DeviceWeights,
+}
+
+/// Arguments of `iree-llm graph-bench`.
+#[derive(clap::Args, Debug)]
+pub struct GraphBenchArgs {
+    #[arg(long)]
+    pub model: String,
+    #[arg(long, default_value = "local-task")]
+    pub device: DeviceUri,
+    /// Context capacity per slot.
+    #[arg(long, default_value_t = 2048)]
+    pub context: i64,
+    #[arg(long, value_delimiter = ',', default_value = "4,8")]
+    pub batch: Vec<i64>,
+    /// Prompt lengths to time prefill for.
+    #[arg(long, value_delimiter = ',', default_value = "16,256")]
+    pub prefill: Vec<usize>,
+    /// Timed repetitions of each measurement (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub iterations: usize,
+    /// Position of every row in the decode measurement.
+    #[arg(long, default_value_t = 128)]
+    pub position: usize,
+    /// Weights on the device: native (the checkpoint's dtype, widened
+    /// inside the graphs) or f32.
+    #[arg(long, default_value = "native")]
+    pub weights: crate::model::DeviceWeights,
+}
+
+/// Arguments of `iree-llm generate`.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    /// A preset name (tiny, llama-3.2-1b) or a Hugging Face model directory.
+    #[arg(long)]
+    pub model: String,
+    /// The prompt text (encoded with the model's tokenizer.json).
+    #[arg(
+        long,
+        required_unless_present = "prompt_ids",
+        conflicts_with = "prompt_ids"
+    )]
+    pub prompt: Option<String>,
+    /// The prompt as token ids, e.g. 1,2,3 (no tokenizer needed).
+    #[arg(long, value_delimiter = ',')]
+    pub prompt_ids: Option<Vec<u32>>,
+    #[arg(long, default_value = "local-task")]
+    pub device: DeviceUri,
+    /// 0 (the default) decodes greedily.
+    #[arg(long, default_value_t = 0.0)]
+    pub temperature: f32,
+    /// Keep the k most likely tokens (0 = off).
+    #[arg(long, default_value_t = 0)]
+    pub top_k: usize,
+    /// Keep the smallest set of tokens whose probability reaches p (1 = off).
+    #[arg(long, default_value_t = 1.0)]
+    pub top_p: f32,
+    /// Keep tokens at least min_p times as likely as the most likely (0 = off).
+    #[arg(long, default_value_t = 0.0)]
+    pub min_p: f32,
+    /// Seed of the random draws; printed at the end when not given.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[arg(long, default_value_t = 64)]
+    pub max_tokens: usize,
+    /// Context capacity in tokens (default: the model's maximum, at most 2048).
+    #[arg(long)]
+    pub context: Option<i64>,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -337,23 +349,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             device,
             output,
             cuda_arch,
-        } => {
-            let compiler = Compiler::locate()?;
-            let mut target = Target::new(device.kind());
-            if let Some(arch) = cuda_arch {
-                target.cuda_arch = arch;
-            }
-            let start = std::time::Instant::now();
-            compiler.compile_file(&input, &target, &output)?;
-            eprintln!(
-                "compiled {} for {} in {:.2}s -> {}",
-                input.display(),
-                target.label(),
-                start.elapsed().as_secs_f64(),
-                output.display()
-            );
-            Ok(())
-        }
+        } => compile(&input, &device, &output, cuda_arch),
         Command::Emit {
             model,
             out,
@@ -361,105 +357,92 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             context,
             weights,
         } => emit(&model, &out, &batch, context, weights),
-        Command::GraphBench {
-            model,
-            device,
-            context,
-            batch,
-            prefill,
-            iterations,
-            position,
-            weights,
-        } => {
-            let dir = resolve_model_dir(&model)?;
-            let opts = crate::bench::GraphBenchOptions {
-                device,
-                weights,
-                capacity: context,
-                batches: batch,
-                prefill_lengths: prefill,
-                iterations: iterations.max(1),
-                decode_position: position,
-            };
-            println!(
-                "graph-bench: model {model}, device {}, context {context}",
-                opts.device
-            );
-            let report = crate::bench::graph_bench(&dir, &opts, &Bars::new(), &mut |line| {
-                println!("{line}")
-            })?;
-            println!("peak resident memory: {:.2} GiB", report.peak_rss_gib);
-            println!("{}", serde_json::to_string(&report).unwrap_or_default());
-            Ok(())
-        }
-        Command::Generate {
-            model,
-            prompt,
-            prompt_ids,
-            device,
-            temperature,
-            top_k,
-            top_p,
-            min_p,
-            seed,
-            max_tokens,
-            context,
-            weights,
-        } => {
-            let params = crate::sampler::SampleParams {
-                temperature,
-                top_k,
-                top_p,
-                min_p,
-                seed,
-            };
-            generate(
-                &model, prompt, prompt_ids, device, params, max_tokens, context, weights,
-            )
-        }
-        Command::Bench {
-            model,
-            device,
-            devices,
-            batch,
-            requests,
-            max_tokens,
-            context,
-            no_parity,
-            weights,
-        } => {
-            let dir = resolve_model_dir(&model)?;
-            let config = ModelConfig::from_dir(&dir)?;
-            let needed = (64 + max_tokens).next_power_of_two() as i64;
-            let capacity = context.unwrap_or(needed.min(config.max_position_embeddings as i64));
-            let opts = crate::bench::EngineBenchOptions {
-                devices: devices.unwrap_or_else(|| vec![device]),
-                weights,
-                batch,
-                requests,
-                max_tokens,
-                capacity,
-                single_parity: !no_parity,
-            };
-            println!(
-                "bench: model {model}, batch {batch}, {requests} requests, max_tokens {max_tokens}, context {capacity}"
-            );
-            let line =
-                crate::bench::engine_bench(&dir, &opts, &Bars::new(), &mut |l| println!("{l}"))?;
-            println!("{}", serde_json::to_string(&line).unwrap_or_default());
-            Ok(())
-        }
-        Command::Synth { preset, out, dtype } => {
-            let dtype = dtype.unwrap_or(preset.default_dtype());
-            crate::preset::synth(preset, dtype, &out)?;
-            eprintln!(
-                "wrote preset {preset} ({}) to {}",
-                dtype.name(),
-                out.display()
-            );
-            Ok(())
-        }
+        Command::GraphBench(args) => graph_bench(args),
+        Command::Generate(args) => generate(args),
+        Command::Bench(args) => bench(args),
+        Command::Synth { preset, out, dtype } => synth(preset, &out, dtype),
     }
+}
+
+fn compile(
+    input: &std::path::Path,
+    device: &DeviceUri,
+    output: &std::path::Path,
+    cuda_arch: Option<String>,
+) -> Result<(), CliError> {
+    let compiler = Compiler::locate()?;
+    let mut target = Target::new(device.kind());
+    if let Some(arch) = cuda_arch {
+        target.cuda_arch = arch;
+    }
+    let start = std::time::Instant::now();
+    compiler.compile_file(input, &target, output)?;
+    eprintln!(
+        "compiled {} for {} in {:.2}s -> {}",
+        input.display(),
+        target.label(),
+        start.elapsed().as_secs_f64(),
+        output.display()
+    );
+    Ok(())
+}
+
+fn graph_bench(args: GraphBenchArgs) -> Result<(), CliError> {
+    let dir = resolve_model_dir(&args.model)?;
+    let opts = crate::bench::GraphBenchOptions {
+        device: args.device,
+        weights: args.weights,
+        capacity: args.context,
+        batches: args.batch,
+        prefill_lengths: args.prefill,
+        iterations: args.iterations.max(1),
+        decode_position: args.position,
+    };
+    println!(
+        "graph-bench: model {}, device {}, context {}",
+        args.model, opts.device, args.context
+    );
+    let report =
+        crate::bench::graph_bench(&dir, &opts, &Bars::new(), &mut |line| println!("{line}"))?;
+    println!("peak resident memory: {:.2} GiB", report.peak_rss_gib);
+    println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    Ok(())
+}
+
+fn bench(args: BenchArgs) -> Result<(), CliError> {
+    let dir = resolve_model_dir(&args.model)?;
+    let config = ModelConfig::from_dir(&dir)?;
+    let needed = (64 + args.max_tokens).next_power_of_two() as i64;
+    let capacity = args
+        .context
+        .unwrap_or(needed.min(config.max_position_embeddings as i64));
+    let opts = crate::bench::EngineBenchOptions {
+        devices: args.devices.unwrap_or_else(|| vec![args.device]),
+        weights: args.weights,
+        batch: args.batch,
+        requests: args.requests,
+        max_tokens: args.max_tokens,
+        capacity,
+        single_parity: !args.no_parity,
+    };
+    println!(
+        "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
+        args.model, args.batch, args.requests, args.max_tokens
+    );
+    let line = crate::bench::engine_bench(&dir, &opts, &Bars::new(), &mut |l| println!("{l}"))?;
+    println!("{}", serde_json::to_string(&line).unwrap_or_default());
+    Ok(())
+}
+
+fn synth(preset: Preset, out: &std::path::Path, dtype: Option<DType>) -> Result<(), CliError> {
+    let dtype = dtype.unwrap_or(preset.default_dtype());
+    crate::preset::synth(preset, dtype, out)?;
+    eprintln!(
+        "wrote preset {preset} ({}) to {}",
+        dtype.name(),
+        out.display()
+    );
+    Ok(())
 }
 
 fn emit(
@@ -471,15 +454,14 @@ fn emit(
 ) -> Result<(), CliError> {
     let dir = resolve_model_dir(model)?;
     let config = ModelConfig::from_dir(&dir)?;
-    let elem = match weights {
-        crate::model::DeviceWeights::F32 => crate::emit::Elem::F32,
-        crate::model::DeviceWeights::Native => {
-            let stored = crate::weights::Weights::open(&dir, &config)
-                .map_err(crate::model::ModelError::from)?
-                .dtype();
-            crate::model::weight_elem(stored)
-        }
+    // Only native placement needs the checkpoint's dtype.
+    let stored = match weights {
+        crate::model::DeviceWeights::F32 => DType::F32,
+        crate::model::DeviceWeights::Native => crate::weights::Weights::open(&dir, &config)
+            .map_err(crate::model::ModelError::from)?
+            .dtype(),
     };
+    let elem = weights.dtype(stored);
     let plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
     plan.check(&config)?;
     let manifest = crate::emit::write_dir(&LlamaShape::from(&config), &plan, out)?;
@@ -494,78 +476,42 @@ fn emit(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn generate(
-    model: &str,
-    prompt: Option<String>,
-    prompt_ids: Option<Vec<u32>>,
-    device: DeviceUri,
-    params: crate::sampler::SampleParams,
-    max_tokens: usize,
-    context: Option<i64>,
-    weights: crate::model::DeviceWeights,
-) -> Result<(), CliError> {
-    use crate::emit::{GraphKind, Output};
-    use crate::engine::{BatchEngine, BatchOptions, Engine, Event, Request};
+/// `iree-llm generate`: one prompt through the batch engine, streamed to
+/// stdout, with a timing line on stderr.
+fn generate(args: GenerateArgs) -> Result<(), CliError> {
+    use crate::emit::GraphUse;
+    use crate::engine::{BatchEngine, BatchOptions, Engine, Request};
     use crate::model::{DeviceModel, LoadOptions};
-    use crate::tokenizer::Tokenizer;
-    use std::io::Write;
 
+    let params = crate::sampler::SampleParams {
+        temperature: args.temperature,
+        top_k: args.top_k,
+        top_p: args.top_p,
+        min_p: args.min_p,
+        seed: args.seed,
+    };
     params
         .validate()
         .map_err(crate::engine::SubmitError::from)?;
-    let dir = resolve_model_dir(model)?;
+    let dir = resolve_model_dir(&args.model)?;
     let config = ModelConfig::from_dir(&dir)?;
-    let tokenizer = if Tokenizer::exists_in(&dir) {
-        Some(Tokenizer::from_dir(&dir)?)
+    let tokenizer = if crate::tokenizer::Tokenizer::exists_in(&dir) {
+        Some(crate::tokenizer::Tokenizer::from_dir(&dir)?)
     } else {
         None
     };
-    let tokens: Vec<crate::TokenId> = match (prompt, prompt_ids) {
-        (_, Some(ids)) => ids.into_iter().map(crate::TokenId).collect(),
-        (Some(text), None) => match &tokenizer {
-            Some(t) => t.encode(&text, true)?,
-            None => {
-                return Err(CliError::Usage(format!(
-                    "{} has no tokenizer.json; give the prompt as --prompt-ids",
-                    dir.display()
-                )));
-            }
-        },
-        (None, None) => return Err(CliError::Usage("give --prompt or --prompt-ids".into())),
-    };
-    let capacity = context_for(&config, context);
+    let tokens = prompt_tokens(&dir, args.prompt, args.prompt_ids, tokenizer.as_ref())?;
     let batch = 4;
-    let plan = EmitPlan::new(capacity, &[batch])?;
+    let plan = EmitPlan::new(context_for(&config, args.context), &[batch])?;
     plan.check(&config)?;
-    // Compile just the prefill bucket of this prompt and the decode graphs
-    // of the attention windows its positions will pass through.
-    let size = |w: Option<i64>| w.unwrap_or(capacity);
-    let last = (tokens.len() + max_tokens).min(capacity as usize) - 1;
-    let (lo, hi) = (
-        size(plan.window_for(tokens.len())),
-        size(plan.window_for(last)),
-    );
-    let mut graphs: Vec<GraphKind> = plan
-        .decode_kinds(batch, Output::Logits)
-        .into_iter()
-        .filter(|k| match *k {
-            GraphKind::Decode { window, .. } => (lo..=hi).contains(&size(window)),
-            GraphKind::Prefill { .. } => false,
-        })
-        .collect();
-    if let Some(tokens) = plan.bucket_for(tokens.len()) {
-        graphs.insert(
-            0,
-            GraphKind::Prefill {
-                tokens,
-                output: Output::Logits,
-            },
-        );
-    }
-    let mut opts = LoadOptions::with_graphs(device, plan, graphs);
+    let use_ = GraphUse::Prompt {
+        batch,
+        prompt: tokens.len(),
+        max_new: args.max_tokens,
+    };
+    let mut opts = LoadOptions::for_use(args.device, plan, &use_);
     opts.compile_on_demand = true;
-    opts.device_weights = weights;
+    opts.device_weights = args.weights;
     let instance = crate::runtime::Instance::new()?;
     let model = DeviceModel::load(&instance, &dir, &opts, &Bars::new())?;
     let mut engine = BatchEngine::new(
@@ -576,19 +522,76 @@ fn generate(
         },
     )?;
 
-    let request = Request {
+    let start = std::time::Instant::now();
+    engine.submit(Request {
         prompt: tokens.clone(),
         params,
-        max_tokens,
+        max_tokens: args.max_tokens,
         stop_tokens: Vec::new(),
+    })?;
+    let done = stream_to_stdout(&mut engine, tokenizer.as_ref(), start)?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let ttft = done
+        .first_token
+        .map(|d| d.as_secs_f64() * 1e3)
+        .unwrap_or(0.0);
+    let decode_rate = if done.generated > 1 {
+        (done.generated - 1) as f64 / (elapsed - ttft / 1e3).max(1e-9)
+    } else {
+        0.0
     };
-    let start = std::time::Instant::now();
-    engine.submit(request)?;
-    let mut decoder = tokenizer.as_ref().map(|t| t.stream_decoder());
+    eprintln!(
+        "[{} prompt tokens, {} generated, finish: {}, seed {}; first token after {ttft:.0} ms, then {decode_rate:.1} tokens/s]",
+        tokens.len(),
+        done.generated,
+        done.reason.as_str(),
+        done.seed,
+    );
+    Ok(())
+}
+
+/// The prompt as token ids: given as ids, or text encoded with the model's tokenizer.
+fn prompt_tokens(
+    dir: &std::path::Path,
+    prompt: Option<String>,
+    prompt_ids: Option<Vec<u32>>,
+    tokenizer: Option<&crate::tokenizer::Tokenizer>,
+) -> Result<Vec<crate::TokenId>, CliError> {
+    match (prompt, prompt_ids) {
+        (_, Some(ids)) => Ok(ids.into_iter().map(crate::TokenId).collect()),
+        (Some(text), None) => match tokenizer {
+            Some(t) => Ok(t.encode(&text, true)?),
+            None => Err(CliError::Usage(format!(
+                "{} has no tokenizer.json; give the prompt as --prompt-ids",
+                dir.display()
+            ))),
+        },
+        (None, None) => Err(CliError::Usage("give --prompt or --prompt-ids".into())),
+    }
+}
+
+/// How a streamed generation ended.
+struct Streamed {
+    reason: crate::engine::FinishReason,
+    generated: usize,
+    seed: u64,
+    first_token: Option<std::time::Duration>,
+}
+
+/// Steps `engine` until its one request finishes, writing each token's text
+/// (or its id, without a tokenizer) to stdout as it arrives.
+fn stream_to_stdout(
+    engine: &mut dyn crate::engine::Engine,
+    tokenizer: Option<&crate::tokenizer::Tokenizer>,
+    start: std::time::Instant,
+) -> Result<Streamed, CliError> {
+    use crate::engine::Event;
+    use std::io::Write;
+
+    let mut decoder = tokenizer.map(|t| t.stream_decoder());
     let mut out = std::io::stdout().lock();
     let mut first_token = None;
-    let mut finished = None;
-    while finished.is_none() {
+    loop {
         for event in engine.step() {
             match event {
                 Event::Token { token, .. } => {
@@ -607,33 +610,23 @@ fn generate(
                     message,
                     ..
                 } => {
-                    finished = Some((reason, generated, seed, message));
+                    if let Some(d) = decoder.as_mut() {
+                        let _ = out.write_all(d.finish()?.as_bytes());
+                    }
+                    let _ = writeln!(out);
+                    if let Some(message) = message {
+                        return Err(CliError::Generation(message));
+                    }
+                    return Ok(Streamed {
+                        reason,
+                        generated,
+                        seed,
+                        first_token,
+                    });
                 }
             }
         }
     }
-    if let Some(d) = decoder.as_mut() {
-        let _ = out.write_all(d.finish()?.as_bytes());
-    }
-    let _ = writeln!(out);
-    drop(out);
-    let (reason, generated, seed, message) = finished.expect("loop ends on Finished");
-    if let Some(message) = message {
-        return Err(CliError::Generation(message));
-    }
-    let elapsed = start.elapsed().as_secs_f64();
-    let ttft = first_token.map(|d| d.as_secs_f64() * 1e3).unwrap_or(0.0);
-    let decode_rate = if generated > 1 {
-        (generated - 1) as f64 / (elapsed - ttft / 1e3).max(1e-9)
-    } else {
-        0.0
-    };
-    eprintln!(
-        "[{} prompt tokens, {generated} generated, finish: {}, seed {seed}; first token after {ttft:.0} ms, then {decode_rate:.1} tokens/s]",
-        tokens.len(),
-        reason.as_str(),
-    );
-    Ok(())
 }
 
 /// `iree-llm serve`: loads the model into a batch engine and serves it until

@@ -321,6 +321,23 @@ impl ModelConfig {
         self.vocab_size * h + self.num_hidden_layers * per_layer + h + head
     }
 
+    /// RoPE tables for positions `0..capacity`, `[capacity, head_dim / 2]`
+    /// each: `cos(p * inv_freq[i])` and `sin(...)`, computed in f64 and
+    /// rounded once to f32.
+    pub fn rope_tables(&self, capacity: usize) -> (Vec<f32>, Vec<f32>) {
+        let inv_freq = self.rope_inv_freq();
+        let mut cos = Vec::with_capacity(capacity * inv_freq.len());
+        let mut sin = Vec::with_capacity(capacity * inv_freq.len());
+        for p in 0..capacity {
+            for f in &inv_freq {
+                let angle = p as f64 * f;
+                cos.push(angle.cos() as f32);
+                sin.push(angle.sin() as f32);
+            }
+        }
+        (cos, sin)
+    }
+
     /// RoPE inverse frequencies, `head_dim / 2` entries, with the llama3
     /// frequency scaling applied when configured (as transformers'
     /// `_compute_llama3_parameters`, in f64).

@@ -1,7 +1,7 @@
 //! iree-llm: serve Llama-family language models through StableHLO and IREE.
 //!
 //! Data flows one way through the modules:
-//! `config` + `weights` -> `emit` (StableHLO graphs) -> `compile` (IREE modules)
+//! `config` (+ `checkpoint`, its tensor list) + `weights` -> `emit` (StableHLO graphs) -> `compile` (IREE modules)
 //! -> `runtime` (device sessions) -> `model` (a model resident on a device)
 //! -> `engine` (continuous batching, with the host `sampler`) -> `serve`
 //! (OpenAI-compatible HTTP) and `cli`.
@@ -13,6 +13,7 @@
 #![deny(unsafe_code)]
 
 pub mod bench;
+pub mod checkpoint;
 pub mod cli;
 pub mod compile;
 pub mod config;
@@ -28,4 +29,4 @@ pub mod tokenizer;
 pub mod types;
 pub mod weights;
 
-pub use types::{DeviceKind, DeviceUri, RequestId, SlotId, TokenId};
+pub use types::{DType, DeviceKind, DeviceUri, RequestId, SlotId, TokenId};

@@ -40,8 +40,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::config::{ConfigError, Llama3RopeScaling, ModelConfig};
+use crate::types::DType;
 use crate::types::TokenId;
-use crate::weights::{DType, Weights};
 
 /// Bump when anything about the synthesized files changes, so cached
 /// directories from older versions are not reused.
@@ -90,6 +90,8 @@ pub enum SynthError {
     TokenizerLayout { field: String, reason: String },
     #[error(transparent)]
     Config(#[from] ConfigError),
+    #[error("weights cannot be stored as {0}; use f32, f16 or bf16")]
+    NotAWeightDType(DType),
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SynthError + '_ {
@@ -218,6 +220,9 @@ pub fn synth_config(
     out_dir: &Path,
 ) -> Result<(), SynthError> {
     config.validate()?;
+    if !dtype.is_float() {
+        return Err(SynthError::NotAWeightDType(dtype));
+    }
     let tok = TokenizerSpec::for_config(config)?;
     fs::create_dir_all(out_dir).map_err(io_err(out_dir))?;
 
@@ -435,6 +440,7 @@ fn fill_tensor(out: &mut [u8], cols: usize, dtype: DType, tensor_seed: u64, init
                     DType::F32 => cell.copy_from_slice(&x.to_le_bytes()),
                     DType::F16 => cell.copy_from_slice(&half::f16::from_f32(x).to_le_bytes()),
                     DType::BF16 => cell.copy_from_slice(&half::bf16::from_f32(x).to_le_bytes()),
+                    DType::I32 | DType::I1 => unreachable!("synth_config refuses {dtype}"),
                 }
             }
         }
@@ -464,7 +470,7 @@ fn write_weights(
     dtype: DType,
     path: &Path,
 ) -> Result<(), SynthError> {
-    let tensors = Weights::expected_tensors(config);
+    let tensors = crate::checkpoint::tensors(config);
     let mut header = serde_json::Map::new();
     header.insert("__metadata__".into(), json!({"format": "pt"}));
     let mut offset = 0usize;

@@ -1,6 +1,7 @@
-//! Small value types shared across the crate: token ids, slot ids, request ids
-//! and device URIs. They exist so that a slot index is never passed where a
-//! token id is expected, and so device names are validated in one place.
+//! Small value types shared across the crate: token ids, slot ids, request ids,
+//! device URIs and the element-type vocabulary ([`DType`]). They exist so that
+//! a slot index is never passed where a token id is expected, and so device
+//! and element-type names are spelled and validated in one place.
 
 use std::fmt;
 
@@ -69,6 +70,108 @@ pub struct RequestId(pub u64);
 impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
+    }
+}
+
+/// The element type of a tensor, wherever it lives: stored weights, graph
+/// values and arguments, manifests and device buffers. Every spelling of an
+/// element type (MLIR, safetensors, transformers, the C shim) converts from or
+/// to this one enum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DType {
+    F32,
+    F16,
+    BF16,
+    I32,
+    /// Booleans: the masks and predicates inside graphs.
+    I1,
+}
+
+impl DType {
+    /// The element types weights may be stored in (and `--dtype` accepts).
+    pub const WEIGHTS: [DType; 3] = [DType::F32, DType::F16, DType::BF16];
+
+    /// Bytes per element (an `i1` takes a byte when stored).
+    pub fn size_bytes(self) -> usize {
+        match self {
+            DType::F32 | DType::I32 => 4,
+            DType::F16 | DType::BF16 => 2,
+            DType::I1 => 1,
+        }
+    }
+
+    /// The lower-case name, which is also MLIR's spelling: `f32`, `bf16`, `i1`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::I32 => "i32",
+            DType::I1 => "i1",
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F32 | DType::F16 | DType::BF16)
+    }
+
+    /// The name safetensors headers use: `F32`, `BF16`, `I32`, `BOOL`.
+    pub fn safetensors_name(self) -> &'static str {
+        match self {
+            DType::F32 => "F32",
+            DType::F16 => "F16",
+            DType::BF16 => "BF16",
+            DType::I32 => "I32",
+            DType::I1 => "BOOL",
+        }
+    }
+
+    /// The element type of a safetensors dtype, if it is one of ours.
+    pub fn from_safetensors(d: safetensors::Dtype) -> Option<Self> {
+        match d {
+            safetensors::Dtype::F32 => Some(DType::F32),
+            safetensors::Dtype::F16 => Some(DType::F16),
+            safetensors::Dtype::BF16 => Some(DType::BF16),
+            safetensors::Dtype::I32 => Some(DType::I32),
+            safetensors::Dtype::BOOL => Some(DType::I1),
+            _ => None,
+        }
+    }
+
+    /// The name transformers uses in `config.json` (`torch_dtype`).
+    pub fn torch_name(self) -> &'static str {
+        match self {
+            DType::F32 => "float32",
+            DType::F16 => "float16",
+            DType::BF16 => "bfloat16",
+            DType::I32 => "int32",
+            DType::I1 => "bool",
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name given for a weight dtype is not one.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown dtype '{0}': use f32, f16 or bf16")]
+pub struct UnknownDType(pub String);
+
+/// Parses a weight dtype as people write it: `bf16`, `bfloat16`, `F32`, `fp16`.
+impl std::str::FromStr for DType {
+    type Err = UnknownDType;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "f32" | "float32" | "fp32" => Ok(DType::F32),
+            "f16" | "float16" | "fp16" | "half" => Ok(DType::F16),
+            "bf16" | "bfloat16" => Ok(DType::BF16),
+            _ => Err(UnknownDType(s.to_string())),
+        }
     }
 }
 
@@ -165,6 +268,22 @@ mod tests {
         );
         assert_eq!(DeviceUri::parse("cuda://0").unwrap().driver(), "cuda");
         assert_eq!(DeviceUri::parse("metal").unwrap().kind(), DeviceKind::Metal);
+    }
+
+    #[test]
+    fn every_spelling_of_an_element_type_names_the_same_one() {
+        for d in [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I1] {
+            let st: safetensors::Dtype =
+                serde_json::from_value(serde_json::json!(d.safetensors_name())).unwrap();
+            assert_eq!(DType::from_safetensors(st), Some(d));
+            assert_eq!(serde_json::to_value(d).unwrap(), d.name());
+        }
+        for d in DType::WEIGHTS {
+            assert_eq!(d.name().parse::<DType>().unwrap(), d);
+            assert_eq!(d.torch_name().parse::<DType>().unwrap(), d);
+        }
+        assert_eq!(DType::BF16.size_bytes(), 2);
+        assert!("i32".parse::<DType>().is_err(), "i32 is not a weight dtype");
     }
 
     #[test]

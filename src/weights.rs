@@ -1,6 +1,6 @@
 //! Model weights: memory-mapped safetensors files (`model.safetensors`, or the
 //! shards listed in `model.safetensors.index.json`), checked against the
-//! tensor names and shapes a [`ModelConfig`] implies, with exact conversion of
+//! tensor names and shapes a [`ModelConfig`] implies ([`checkpoint::tensors`]), with exact conversion of
 //! f32 / f16 / bf16 data to f32 or f64.
 
 use std::collections::{BTreeMap, HashMap};
@@ -11,86 +11,10 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 use serde_json::Value;
 
+use crate::checkpoint;
 use crate::config::ModelConfig;
 
-/// Element type of stored weights.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DType {
-    F32,
-    F16,
-    BF16,
-}
-
-impl DType {
-    pub const ALL: [DType; 3] = [DType::F32, DType::F16, DType::BF16];
-
-    /// Bytes per element.
-    pub fn size_bytes(self) -> usize {
-        match self {
-            DType::F32 => 4,
-            DType::F16 | DType::BF16 => 2,
-        }
-    }
-
-    /// Lower-case name: `f32`, `f16`, `bf16` (as used on the command line).
-    pub fn name(self) -> &'static str {
-        match self {
-            DType::F32 => "f32",
-            DType::F16 => "f16",
-            DType::BF16 => "bf16",
-        }
-    }
-
-    /// The name safetensors headers use: `F32`, `F16`, `BF16`.
-    pub fn safetensors_name(self) -> &'static str {
-        match self {
-            DType::F32 => "F32",
-            DType::F16 => "F16",
-            DType::BF16 => "BF16",
-        }
-    }
-
-    /// The name transformers uses in `config.json` (`torch_dtype`).
-    pub fn torch_name(self) -> &'static str {
-        match self {
-            DType::F32 => "float32",
-            DType::F16 => "float16",
-            DType::BF16 => "bfloat16",
-        }
-    }
-
-    fn from_safetensors(d: safetensors::Dtype) -> Option<Self> {
-        match d {
-            safetensors::Dtype::F32 => Some(DType::F32),
-            safetensors::Dtype::F16 => Some(DType::F16),
-            safetensors::Dtype::BF16 => Some(DType::BF16),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for DType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An unknown dtype name was given.
-#[derive(Debug, thiserror::Error)]
-#[error("unknown dtype '{0}': use f32, f16 or bf16")]
-pub struct UnknownDType(pub String);
-
-impl std::str::FromStr for DType {
-    type Err = UnknownDType;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "f32" | "float32" | "fp32" => Ok(DType::F32),
-            "f16" | "float16" | "fp16" | "half" => Ok(DType::F16),
-            "bf16" | "bfloat16" => Ok(DType::BF16),
-            _ => Err(UnknownDType(s.to_string())),
-        }
-    }
-}
+pub use crate::types::{DType, UnknownDType};
 
 /// Why weights could not be opened or read.
 #[derive(Debug, thiserror::Error)]
@@ -157,10 +81,15 @@ impl TensorView<'_> {
         self.shape.iter().product()
     }
 
-    /// The values as f32 (exact for every supported dtype).
+    /// The values as f32 (exact for every float dtype).
     pub fn to_f32(&self) -> Vec<f32> {
         let d = self.data;
         match self.dtype {
+            DType::I32 => d
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32)
+                .collect(),
+            DType::I1 => d.iter().map(|&b| f32::from(u8::from(b != 0))).collect(),
             DType::F32 => d
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -180,6 +109,11 @@ impl TensorView<'_> {
     pub fn to_f64(&self) -> Vec<f64> {
         let d = self.data;
         match self.dtype {
+            DType::I32 => d
+                .chunks_exact(4)
+                .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                .collect(),
+            DType::I1 => d.iter().map(|&b| f64::from(u8::from(b != 0))).collect(),
             DType::F32 => d
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
@@ -229,49 +163,7 @@ impl fmt::Debug for Weights {
     }
 }
 
-/// The HF tensor names of layer `i`, in canonical order, with their shapes.
-fn layer_tensors(cfg: &ModelConfig, i: usize) -> Vec<(String, Vec<usize>)> {
-    let h = cfg.hidden_size;
-    let q = cfg.num_attention_heads * cfg.head_dim;
-    let kv = cfg.num_key_value_heads * cfg.head_dim;
-    let it = cfg.intermediate_size;
-    let p = format!("model.layers.{i}");
-    vec![
-        (format!("{p}.input_layernorm.weight"), vec![h]),
-        (format!("{p}.self_attn.q_proj.weight"), vec![q, h]),
-        (format!("{p}.self_attn.k_proj.weight"), vec![kv, h]),
-        (format!("{p}.self_attn.v_proj.weight"), vec![kv, h]),
-        (format!("{p}.self_attn.o_proj.weight"), vec![h, q]),
-        (format!("{p}.post_attention_layernorm.weight"), vec![h]),
-        (format!("{p}.mlp.gate_proj.weight"), vec![it, h]),
-        (format!("{p}.mlp.up_proj.weight"), vec![it, h]),
-        (format!("{p}.mlp.down_proj.weight"), vec![h, it]),
-    ]
-}
-
 impl Weights {
-    /// Every tensor the config implies, as (HF name, shape), in canonical
-    /// order: embedding, each layer's (input_layernorm, q, k, v, o,
-    /// post_attention_layernorm, gate, up, down), final norm, and `lm_head`
-    /// unless the embeddings are tied.
-    pub fn expected_tensors(cfg: &ModelConfig) -> Vec<(String, Vec<usize>)> {
-        let mut out = vec![(
-            "model.embed_tokens.weight".to_string(),
-            vec![cfg.vocab_size, cfg.hidden_size],
-        )];
-        for i in 0..cfg.num_hidden_layers {
-            out.extend(layer_tensors(cfg, i));
-        }
-        out.push(("model.norm.weight".to_string(), vec![cfg.hidden_size]));
-        if !cfg.tie_word_embeddings {
-            out.push((
-                "lm_head.weight".to_string(),
-                vec![cfg.vocab_size, cfg.hidden_size],
-            ));
-        }
-        out
-    }
-
     /// Opens and memory-maps the safetensors weights in `dir`, checking that
     /// every expected tensor exists with the right shape and that all share
     /// one supported dtype.
@@ -319,7 +211,7 @@ impl Weights {
         let mut entries = HashMap::new();
         let mut order = Vec::new();
         let mut first: Option<(String, DType)> = None;
-        for (name, shape) in Self::expected_tensors(cfg) {
+        for (name, shape) in checkpoint::tensors(cfg) {
             let file_idx = match &weight_map {
                 None => 0,
                 Some(map) => {
@@ -342,7 +234,7 @@ impl Weights {
                     location: path.display().to_string(),
                 });
             };
-            let Some(dtype) = DType::from_safetensors(*st_dtype) else {
+            let Some(dtype) = DType::from_safetensors(*st_dtype).filter(|d| d.is_float()) else {
                 return Err(WeightsError::UnsupportedDType {
                     tensor: name,
                     file: path.clone(),
@@ -397,7 +289,7 @@ impl Weights {
         self.dtype
     }
 
-    /// The weight tensor names in canonical order (see [`Weights::expected_tensors`]).
+    /// The weight tensor names in canonical order (see [`checkpoint::tensors`]).
     pub fn names(&self) -> &[String] {
         &self.order
     }
@@ -434,15 +326,6 @@ impl Weights {
     /// The tensor's values as f64 (exact).
     pub fn to_f64(&self, name: &str) -> Result<Vec<f64>, WeightsError> {
         Ok(self.tensor(name)?.to_f64())
-    }
-
-    /// The output projection: `lm_head.weight`, or the embedding when tied.
-    pub fn lm_head_name(cfg: &ModelConfig) -> &'static str {
-        if cfg.tie_word_embeddings {
-            "model.embed_tokens.weight"
-        } else {
-            "lm_head.weight"
-        }
     }
 }
 

@@ -8,7 +8,7 @@ mod common;
 use common::{load, prompt, relative_error};
 use iree_llm::config::ModelConfig;
 use iree_llm::emit::{EmitPlan, GraphKind, Output};
-use iree_llm::model::{DeviceModel, ModelError, PrefillOut};
+use iree_llm::model::{DeviceModel, ModelError};
 use iree_llm::reference::Reference;
 use iree_llm::types::TokenId;
 use iree_llm::weights::{DType as WeightDType, Weights};
@@ -43,10 +43,7 @@ fn prefill_logits(
     kv: &mut iree_llm::model::KvCache,
     tokens: &[TokenId],
 ) -> Vec<f32> {
-    match model.prefill(kv, tokens, Output::Logits).unwrap() {
-        PrefillOut::Logits(l) => l,
-        other => panic!("expected logits, got {other:?}"),
-    }
+    model.prefill_logits(kv, tokens).unwrap()
 }
 
 fn host_argmax(logits: &[f32]) -> TokenId {
@@ -101,10 +98,7 @@ fn prefill_and_decode_logits_match_the_f64_reference() {
 /// Greedy decoding on the device's argmax graphs, `n` tokens.
 fn device_greedy(model: &mut DeviceModel, tokens: &[TokenId], n: usize) -> Vec<TokenId> {
     let mut kv = model.new_kv().unwrap();
-    let PrefillOut::Token(mut next) = model.prefill(&mut kv, tokens, Output::Argmax).unwrap()
-    else {
-        panic!("argmax prefill returned logits")
-    };
+    let mut next = model.prefill_argmax(&mut kv, tokens).unwrap();
     let mut out = vec![next];
     for step in 1..n {
         let pos = tokens.len() + step - 1;
@@ -284,8 +278,8 @@ fn bf16_weights_kept_on_the_device_give_the_results_of_weights_widened_to_f32() 
         argmax_graphs(),
         DeviceWeights::F32,
     );
-    assert_eq!(native.manifest().plan.weights, iree_llm::emit::Elem::BF16);
-    assert_eq!(widened.manifest().plan.weights, iree_llm::emit::Elem::F32);
+    assert_eq!(native.manifest().plan.weights, iree_llm::DType::BF16);
+    assert_eq!(widened.manifest().plan.weights, iree_llm::DType::F32);
     // Half the bytes, give or take the RoPE tables, which stay f32.
     let ratio = native.stats().weight_bytes as f64 / widened.stats().weight_bytes as f64;
     assert!(
@@ -366,7 +360,7 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
     ));
     let too_long = prompt(129, 3, vocab);
     assert!(matches!(
-        model.prefill(&mut kv, &too_long, Output::Logits),
+        model.prefill_logits(&mut kv, &too_long),
         Err(ModelError::ContextOverflow { .. })
     ));
     let mut logits = Vec::new();
@@ -390,7 +384,7 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
         matches!(err, Err(ModelError::TokenOutOfRange { .. })),
         "{err:?}"
     );
-    let err = model.prefill(&mut kv, &[], Output::Logits);
+    let err = model.prefill_logits(&mut kv, &[]);
     assert!(matches!(err, Err(ModelError::EmptyPrompt)), "{err:?}");
     assert_eq!(
         model.read_kv(&kv).unwrap(),

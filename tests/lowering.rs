@@ -74,11 +74,12 @@ fn every_tiny_graph_compiles_for_cpu_cuda_and_metal() {
 
 #[test]
 fn graphs_with_16_bit_weights_compile_for_cpu_cuda_and_metal() {
-    use iree_llm::emit::{Elem, EmitPlan};
+    use iree_llm::DType;
+    use iree_llm::emit::EmitPlan;
     let m = LlamaShape::from(&Preset::Tiny.config());
     let out = tempfile::tempdir().unwrap();
     let compiler = common::compiler();
-    for weights in [Elem::BF16, Elem::F16] {
+    for weights in [DType::BF16, DType::F16] {
         let plan = EmitPlan::new(128, &[4]).unwrap().with_weights(weights);
         for kind in [
             GraphKind::Prefill {
@@ -93,12 +94,12 @@ fn graphs_with_16_bit_weights_compile_for_cpu_cuda_and_metal() {
         ] {
             let graph = emit_graph(&m, &plan.graph_config(), kind);
             assert!(
-                graph.mlir.contains(&format!("x{}>", weights.mlir())),
+                graph.mlir.contains(&format!("x{}>", weights.name())),
                 "weights are {weights:?}"
             );
             let input = out
                 .path()
-                .join(format!("{}-{}.mlir", graph.name(), weights.mlir()));
+                .join(format!("{}-{}.mlir", graph.name(), weights.name()));
             std::fs::write(&input, &graph.mlir).unwrap();
             for device in [DeviceKind::Cpu, DeviceKind::Cuda, DeviceKind::Metal] {
                 let target = Target::new(device);

@@ -6,42 +6,17 @@
 
 use std::fmt::Write;
 
-/// Element types used by the graphs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Elem {
-    F32,
-    F16,
-    BF16,
-    I32,
-    I1,
-}
-
-impl Elem {
-    pub fn mlir(self) -> &'static str {
-        match self {
-            Elem::F32 => "f32",
-            Elem::F16 => "f16",
-            Elem::BF16 => "bf16",
-            Elem::I32 => "i32",
-            Elem::I1 => "i1",
-        }
-    }
-
-    pub fn is_float(self) -> bool {
-        matches!(self, Elem::F32 | Elem::F16 | Elem::BF16)
-    }
-}
+use crate::types::DType;
 
 /// A ranked tensor type; rank 0 is a scalar tensor.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TensorType {
     pub shape: Vec<i64>,
-    pub elem: Elem,
+    pub elem: DType,
 }
 
 impl TensorType {
-    pub fn new(shape: &[i64], elem: Elem) -> Self {
+    pub fn new(shape: &[i64], elem: DType) -> Self {
         TensorType {
             shape: shape.to_vec(),
             elem,
@@ -60,7 +35,7 @@ impl TensorType {
         TensorType::new(shape, self.elem)
     }
 
-    pub fn with_elem(&self, elem: Elem) -> Self {
+    pub fn with_elem(&self, elem: DType) -> Self {
         TensorType::new(&self.shape, elem)
     }
 }
@@ -71,7 +46,7 @@ impl std::fmt::Display for TensorType {
         for d in &self.shape {
             write!(f, "{d}x")?;
         }
-        write!(f, "{}>", self.elem.mlir())
+        write!(f, "{}>", self.elem.name())
     }
 }
 
@@ -91,7 +66,7 @@ impl Value {
         &self.ty.shape
     }
 
-    pub fn elem(&self) -> Elem {
+    pub fn elem(&self) -> DType {
         self.ty.elem
     }
 
@@ -127,9 +102,9 @@ impl Cmp {
 /// Prints a float so that MLIR parses it back to exactly `v` in `elem`.
 /// Finite values use the shortest round-trip decimal of the rounded value;
 /// non-finite ones use the bit pattern.
-fn float_literal(v: f64, elem: Elem) -> String {
+fn float_literal(v: f64, elem: DType) -> String {
     match elem {
-        Elem::F32 => {
+        DType::F32 => {
             let x = v as f32;
             if x.is_finite() {
                 decimal(format!("{x:e}"))
@@ -137,7 +112,7 @@ fn float_literal(v: f64, elem: Elem) -> String {
                 format!("0x{:08X}", x.to_bits())
             }
         }
-        Elem::F16 => {
+        DType::F16 => {
             let x = half::f16::from_f64(v);
             if x.is_finite() {
                 decimal(format!("{:e}", x.to_f32()))
@@ -145,7 +120,7 @@ fn float_literal(v: f64, elem: Elem) -> String {
                 format!("0x{:04X}", x.to_bits())
             }
         }
-        Elem::BF16 => {
+        DType::BF16 => {
             let x = half::bf16::from_f64(v);
             if x.is_finite() {
                 decimal(format!("{:e}", x.to_f32()))
@@ -226,7 +201,7 @@ impl FuncBuilder {
     // ---- constants ---------------------------------------------------------------
 
     /// A tensor of `shape` filled with the float `v`.
-    pub fn splat_f(&mut self, v: f64, shape: &[i64], elem: Elem) -> Value {
+    pub fn splat_f(&mut self, v: f64, shape: &[i64], elem: DType) -> Value {
         assert!(elem.is_float(), "splat_f of {elem:?}");
         let ty = TensorType::new(shape, elem);
         let lit = float_literal(v, elem);
@@ -238,12 +213,12 @@ impl FuncBuilder {
 
     /// A tensor of `shape` filled with the integer `v`.
     pub fn splat_i32(&mut self, v: i32, shape: &[i64]) -> Value {
-        let ty = TensorType::new(shape, Elem::I32);
+        let ty = TensorType::new(shape, DType::I32);
         self.emit(ty.clone(), format!("stablehlo.constant dense<{v}> : {ty}"))
     }
 
     /// Negative infinity of a float type, as a scalar.
-    pub fn neg_inf(&mut self, elem: Elem) -> Value {
+    pub fn neg_inf(&mut self, elem: DType) -> Value {
         self.splat_f(f64::NEG_INFINITY, &[], elem)
     }
 
@@ -298,7 +273,7 @@ impl FuncBuilder {
         self.unary("negate", a)
     }
 
-    pub fn convert(&mut self, a: &Value, elem: Elem) -> Value {
+    pub fn convert(&mut self, a: &Value, elem: DType) -> Value {
         if a.elem() == elem {
             return a.clone();
         }
@@ -311,7 +286,7 @@ impl FuncBuilder {
 
     pub fn compare(&mut self, dir: Cmp, a: &Value, b: &Value) -> Value {
         assert_eq!(a.ty, b.ty, "stablehlo.compare: operand types differ");
-        let ty = a.ty.with_elem(Elem::I1);
+        let ty = a.ty.with_elem(DType::I1);
         self.emit(
             ty.clone(),
             format!(
@@ -329,7 +304,7 @@ impl FuncBuilder {
         assert_eq!(a.ty, b.ty, "stablehlo.select: branch types differ");
         assert_eq!(
             pred.elem(),
-            Elem::I1,
+            DType::I1,
             "stablehlo.select: predicate is not i1"
         );
         assert!(
@@ -473,7 +448,7 @@ impl FuncBuilder {
 
     /// `[0, 1, ...]` along `dim` of an i32 tensor of `shape`.
     pub fn iota(&mut self, shape: &[i64], dim: i64) -> Value {
-        let ty = TensorType::new(shape, Elem::I32);
+        let ty = TensorType::new(shape, DType::I32);
         self.emit(ty.clone(), format!("stablehlo.iota dim = {dim} : {ty}"))
     }
 
@@ -484,7 +459,7 @@ impl FuncBuilder {
         assert!(
             starts
                 .iter()
-                .all(|s| s.shape().is_empty() && s.elem() == Elem::I32)
+                .all(|s| s.shape().is_empty() && s.elem() == DType::I32)
         );
         let ty = a.ty.with_shape(sizes);
         let names: Vec<&str> = starts.iter().map(|s| s.name.as_str()).collect();
@@ -644,9 +619,9 @@ impl FuncBuilder {
         let init_i = self.splat_i32(0, &[]);
         let out_shape: Vec<i64> = a.shape()[..a.ty.rank() - 1].to_vec();
         let vty = a.ty.with_shape(&out_shape);
-        let ity = TensorType::new(&out_shape, Elem::I32);
+        let ity = TensorType::new(&out_shape, DType::I32);
         let r = self.fresh(ity.clone());
-        let e = elem.mlir();
+        let e = elem.name();
         let _ = writeln!(
             self.body,
             "    {r}:2 = stablehlo.reduce({a} init: {iv}), ({io} init: {ii}) across dimensions = [{dim}] : ({aty}, {ioty}, tensor<{e}>, tensor<i32>) -> ({vty}, {ity})\n\
@@ -738,27 +713,27 @@ mod tests {
 
     #[test]
     fn float_literals_round_trip_and_always_have_a_point() {
-        assert_eq!(float_literal(1e-5, Elem::F32), "1.0e-5");
-        assert_eq!(float_literal(0.125, Elem::F32), "1.25e-1");
-        assert_eq!(float_literal(f64::NEG_INFINITY, Elem::F32), "0xFF800000");
-        let s = float_literal(0.1, Elem::F32);
+        assert_eq!(float_literal(1e-5, DType::F32), "1.0e-5");
+        assert_eq!(float_literal(0.125, DType::F32), "1.25e-1");
+        assert_eq!(float_literal(f64::NEG_INFINITY, DType::F32), "0xFF800000");
+        let s = float_literal(0.1, DType::F32);
         assert_eq!(s.parse::<f32>().unwrap(), 0.1f32);
     }
 
     #[test]
     fn types_print_as_mlir_tensors() {
         assert_eq!(
-            TensorType::new(&[2, 3], Elem::F32).to_string(),
+            TensorType::new(&[2, 3], DType::F32).to_string(),
             "tensor<2x3xf32>"
         );
-        assert_eq!(TensorType::new(&[], Elem::I32).to_string(), "tensor<i32>");
+        assert_eq!(TensorType::new(&[], DType::I32).to_string(), "tensor<i32>");
     }
 
     #[test]
     fn dot_general_puts_batch_then_free_dimensions() {
         let mut f = FuncBuilder::new("f");
-        let a = f.arg(TensorType::new(&[8, 3, 5], Elem::F32), None);
-        let b = f.arg(TensorType::new(&[8, 7, 5], Elem::F32), None);
+        let a = f.arg(TensorType::new(&[8, 3, 5], DType::F32), None);
+        let b = f.arg(TensorType::new(&[8, 7, 5], DType::F32), None);
         let c = f.dot_general(&a, &b, (&[0], &[0]), (&[2], &[2]));
         assert_eq!(c.shape(), &[8, 3, 7]);
     }
@@ -767,8 +742,8 @@ mod tests {
     #[should_panic(expected = "contracting dims")]
     fn mismatched_contractions_are_caught_while_building() {
         let mut f = FuncBuilder::new("f");
-        let a = f.arg(TensorType::new(&[2, 3], Elem::F32), None);
-        let b = f.arg(TensorType::new(&[4, 2], Elem::F32), None);
+        let a = f.arg(TensorType::new(&[2, 3], DType::F32), None);
+        let b = f.arg(TensorType::new(&[4, 2], DType::F32), None);
         f.dot_general(&a, &b, (&[], &[]), (&[1], &[1]));
     }
 
@@ -776,7 +751,7 @@ mod tests {
     fn a_function_prints_arguments_attributes_and_results() {
         let mut f = FuncBuilder::new("g");
         let s = f.arg(
-            TensorType::new(&[4], Elem::F32),
+            TensorType::new(&[4], DType::F32),
             Some("tf.aliasing_output = 0 : i32".into()),
         );
         let t = f.add(&s, &s);

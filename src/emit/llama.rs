@@ -4,7 +4,8 @@
 //! Conventions shared by every graph (the manifest records them too):
 //! - Arguments start with the parameters in [`param_specs`] order: the
 //!   weights by their Hugging Face names, then the RoPE tables `rope.cos` and
-//!   `rope.sin` ([capacity, head_dim/2], computed on the host in f64).
+//!   `rope.sin` ([capacity, head_dim/2], computed on the host in f64 by
+//!   `ModelConfig::rope_tables`).
 //! - Weights are passed in the element type of [`GraphConfig::weights`] (f32,
 //!   or a checkpoint's bf16/f16 kept as is on the device) and widened to f32
 //!   where they are used; all arithmetic is f32.
@@ -15,7 +16,9 @@
 //!   that may hold stale values from earlier requests and are never seen.
 //! - RoPE follows Hugging Face's `rotate_half` layout (first half, second half).
 
-use super::builder::{Cmp, Elem, FuncBuilder, TensorType, Value};
+use super::builder::{Cmp, FuncBuilder, TensorType, Value};
+use crate::checkpoint::TensorLayout;
+use crate::types::DType;
 
 /// The dimensions of a Llama-family model that shape the graphs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -34,6 +37,20 @@ pub struct LlamaShape {
 impl LlamaShape {
     pub fn group(&self) -> i64 {
         self.heads / self.kv_heads
+    }
+
+    /// The checkpoint tensors these dimensions imply.
+    pub fn tensor_layout(&self) -> TensorLayout {
+        TensorLayout {
+            vocab: self.vocab as usize,
+            hidden: self.hidden as usize,
+            intermediate: self.intermediate as usize,
+            layers: self.layers as usize,
+            heads: self.heads as usize,
+            kv_heads: self.kv_heads as usize,
+            head_dim: self.head_dim as usize,
+            tied_embeddings: self.tied_embeddings,
+        }
     }
 
     /// Shape of one slot's KV cache for a given capacity.
@@ -67,7 +84,7 @@ pub struct GraphConfig {
     /// Tokens per slot cache.
     pub capacity: i64,
     /// Element type of the weight arguments (f32, bf16 or f16).
-    pub weights: Elem,
+    pub weights: DType,
 }
 
 /// A named parameter tensor passed to every graph.
@@ -75,59 +92,30 @@ pub struct GraphConfig {
 pub struct ParamSpec {
     pub name: String,
     pub shape: Vec<i64>,
-    pub dtype: Elem,
+    pub dtype: DType,
 }
 
-/// The parameters every graph takes, in argument order.
+/// The parameters every graph takes, in argument order: the checkpoint's
+/// tensors in its canonical order, then the RoPE tables.
 pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
-    let capacity = cfg.capacity;
-    let p = |name: String, shape: Vec<i64>| ParamSpec {
-        name,
-        shape,
-        dtype: cfg.weights,
-    };
-    let (h, d) = (m.hidden, m.head_dim);
-    let mut v = vec![p("model.embed_tokens.weight".into(), vec![m.vocab, h])];
-    for l in 0..m.layers {
-        let n = |s: &str| format!("model.layers.{l}.{s}");
-        v.push(p(n("input_layernorm.weight"), vec![h]));
-        v.push(p(n("self_attn.q_proj.weight"), vec![m.heads * d, h]));
-        v.push(p(n("self_attn.k_proj.weight"), vec![m.kv_heads * d, h]));
-        v.push(p(n("self_attn.v_proj.weight"), vec![m.kv_heads * d, h]));
-        v.push(p(n("self_attn.o_proj.weight"), vec![h, m.heads * d]));
-        v.push(p(n("post_attention_layernorm.weight"), vec![h]));
-        v.push(p(n("mlp.gate_proj.weight"), vec![m.intermediate, h]));
-        v.push(p(n("mlp.up_proj.weight"), vec![m.intermediate, h]));
-        v.push(p(n("mlp.down_proj.weight"), vec![h, m.intermediate]));
-    }
-    v.push(p("model.norm.weight".into(), vec![h]));
-    if !m.tied_embeddings {
-        v.push(p("lm_head.weight".into(), vec![m.vocab, h]));
-    }
+    let mut v: Vec<ParamSpec> = m
+        .tensor_layout()
+        .tensors()
+        .into_iter()
+        .map(|(name, shape)| ParamSpec {
+            name,
+            shape: shape.into_iter().map(|d| d as i64).collect(),
+            dtype: cfg.weights,
+        })
+        .collect();
     for name in ["rope.cos", "rope.sin"] {
         v.push(ParamSpec {
             name: name.into(),
-            shape: vec![capacity, d / 2],
-            dtype: Elem::F32,
+            shape: vec![cfg.capacity, m.head_dim / 2],
+            dtype: DType::F32,
         });
     }
     v
-}
-
-/// RoPE tables for positions `0..capacity`: `cos(p * inv_freq[i])` and
-/// `sin(...)`, computed in f64 and rounded once to f32.
-pub fn rope_tables(inv_freq: &[f64], capacity: usize) -> (Vec<f32>, Vec<f32>) {
-    let half = inv_freq.len();
-    let mut cos = Vec::with_capacity(capacity * half);
-    let mut sin = Vec::with_capacity(capacity * half);
-    for p in 0..capacity {
-        for f in inv_freq {
-            let angle = p as f64 * f;
-            cos.push(angle.cos() as f32);
-            sin.push(angle.sin() as f32);
-        }
-    }
-    (cos, sin)
 }
 
 struct Layer {
@@ -191,12 +179,12 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
 /// `x * rsqrt(mean(x^2) + eps) * w` over the last dimension of `x` [N, H].
 fn rms_norm(f: &mut FuncBuilder, x: &Value, w: &Value, eps: f64) -> Value {
     let (n, h) = (x.shape()[0], x.shape()[1]);
-    let w = f.convert(w, Elem::F32);
+    let w = f.convert(w, DType::F32);
     let sq = f.mul(x, x);
     let sum = f.reduce_sum(&sq, &[1]);
-    let count = f.splat_f(h as f64, &[n], Elem::F32);
+    let count = f.splat_f(h as f64, &[n], DType::F32);
     let mean = f.div(&sum, &count);
-    let eps = f.splat_f(eps, &[n], Elem::F32);
+    let eps = f.splat_f(eps, &[n], DType::F32);
     let var = f.add(&mean, &eps);
     let inv = f.rsqrt(&var);
     let inv = f.broadcast(&inv, &[n, h], &[0]);
@@ -219,10 +207,10 @@ const MIN_MATMUL_ROWS: i64 = 8;
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     // Narrow weights are widened inside the matmul's dispatch (IREE fuses
     // the conversion into it), so only the narrow bytes are read.
-    let w = &f.convert(w, Elem::F32);
+    let w = &f.convert(w, DType::F32);
     let (rows, cols) = (x.shape()[0], x.shape()[1]);
     if rows < MIN_MATMUL_ROWS {
-        let zeros = f.splat_f(0.0, &[MIN_MATMUL_ROWS - rows, cols], Elem::F32);
+        let zeros = f.splat_f(0.0, &[MIN_MATMUL_ROWS - rows, cols], DType::F32);
         let padded = f.concatenate(&[x.clone(), zeros], 0);
         let y = f.dot_general(&padded, w, (&[], &[]), (&[1], &[1]));
         return f.slice(&y, &[0, 0], &[rows, w.shape()[0]]);
@@ -252,7 +240,7 @@ fn rope(f: &mut FuncBuilder, x: &Value, cos: &Value, sin: &Value) -> Value {
 fn masked_softmax(f: &mut FuncBuilder, scores: &Value, mask: &Value) -> Value {
     let shape = scores.shape().to_vec();
     let rank = shape.len() as i64;
-    let ninf = f.splat_f(f64::NEG_INFINITY, &shape, Elem::F32);
+    let ninf = f.splat_f(f64::NEG_INFINITY, &shape, DType::F32);
     let s = f.select(mask, scores, &ninf);
     let m = f.reduce_max(&s, &[rank - 1]);
     let keep: Vec<i64> = (0..rank - 1).collect();
@@ -280,6 +268,64 @@ fn scalar_i32(f: &mut FuncBuilder, v: i64) -> Value {
     f.splat_i32(v as i32, &[])
 }
 
+/// Start indices into a slot cache `[layers, 2, kv_heads, capacity,
+/// head_dim]`: `layer`, keys or values (`which`: 0 or 1), head 0, `position`.
+fn cache_start(layer: &Value, which: &Value, position: &Value, zero: &Value) -> [Value; 5] {
+    [
+        layer.clone(),
+        which.clone(),
+        zero.clone(),
+        position.clone(),
+        zero.clone(),
+    ]
+}
+
+/// The rows of `x` [N, H] projected to queries [N, heads, D] and keys and
+/// values [N, kv_heads, D], queries and keys rotated by `cos`/`sin` [N, D/2].
+fn qkv(
+    f: &mut FuncBuilder,
+    m: &LlamaShape,
+    x: &Value,
+    w: &Layer,
+    cos: &Value,
+    sin: &Value,
+) -> (Value, Value, Value) {
+    let (n, d) = (x.shape()[0], m.head_dim);
+    let h = rms_norm(f, x, &w.in_norm, m.rms_eps);
+    let q = linear(f, &h, &w.wq);
+    let q = f.reshape(&q, &[n, m.heads, d]);
+    let q = rope(f, &q, cos, sin);
+    let k = linear(f, &h, &w.wk);
+    let k = f.reshape(&k, &[n, m.kv_heads, d]);
+    let k = rope(f, &k, cos, sin);
+    let v = linear(f, &h, &w.wv);
+    let v = f.reshape(&v, &[n, m.kv_heads, d]);
+    (q, k, v)
+}
+
+/// One decoder layer over the rows of `x`: attention (whose core, from the
+/// rotated q, k, v to the heads' outputs `[N, heads * D]`, is `attend`)
+/// with its residual, then the MLP with its residual.
+#[allow(clippy::too_many_arguments)]
+fn layer(
+    f: &mut FuncBuilder,
+    m: &LlamaShape,
+    l: usize,
+    x: &Value,
+    w: &Layer,
+    (cos, sin): (&Value, &Value),
+    heading: &str,
+    attend: impl FnOnce(&mut FuncBuilder, Value, Value, Value) -> Value,
+) -> Value {
+    f.comment(heading);
+    let (q, k, v) = qkv(f, m, x, w, cos, sin);
+    let attn = attend(f, q, k, v);
+    let o = linear(f, &attn, &w.wo);
+    let x = f.add(x, &o);
+    f.comment(&format!("layer {l}: MLP"));
+    mlp_block(f, m, &x, w)
+}
+
 /// The final norm and the output head: logits [N, V] of the rows of `x`.
 fn head(f: &mut FuncBuilder, m: &LlamaShape, p: &Params, x: &Value) -> Value {
     let h = rms_norm(f, x, &p.norm, m.rms_eps);
@@ -298,14 +344,14 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(capacity), Elem::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(capacity), DType::F32);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
-    let tokens = f.arg(TensorType::new(&[t], Elem::I32), None);
-    let len = f.arg(TensorType::new(&[], Elem::I32), None);
+    let tokens = f.arg(TensorType::new(&[t], DType::I32), None);
+    let len = f.arg(TensorType::new(&[], DType::I32), None);
 
     f.comment("embeddings and the rotary angles of positions 0..t");
     let x = f.gather_rows(&p.embed, &tokens);
-    let mut x = f.convert(&x, Elem::F32);
+    let mut x = f.convert(&x, DType::F32);
     let cos = f.slice(&p.cos, &[0, 0], &[t, d / 2]);
     let sin = f.slice(&p.sin, &[0, 0], &[t, d / 2]);
     f.comment("causal mask: query i sees keys j <= i");
@@ -313,66 +359,40 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let kj = f.iota(&[t, t], 1);
     let causal = f.compare(Cmp::Ge, &qi, &kj);
     let mask = f.broadcast(&causal, &[hkv, g, t, t], &[2, 3]);
-    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, t], Elem::F32);
+    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, t], DType::F32);
     let zero = scalar_i32(&mut f, 0);
     let one = scalar_i32(&mut f, 1);
 
     for (l, w) in p.layers.iter().enumerate() {
-        f.comment(&format!("layer {l}: attention"));
-        let h = rms_norm(&mut f, &x, &w.in_norm, m.rms_eps);
-        let q = linear(&mut f, &h, &w.wq);
-        let q = f.reshape(&q, &[t, hq, d]);
-        let q = rope(&mut f, &q, &cos, &sin);
-        let k = linear(&mut f, &h, &w.wk);
-        let k = f.reshape(&k, &[t, hkv, d]);
-        let k = rope(&mut f, &k, &cos, &sin);
-        let v = linear(&mut f, &h, &w.wv);
-        let v = f.reshape(&v, &[t, hkv, d]);
+        let heading = format!("layer {l}: attention");
+        x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
+            f.comment(&format!(
+                "layer {l}: write K/V of positions 0..t into the slot's cache"
+            ));
+            let kt = f.transpose(&k, &[1, 0, 2]);
+            let vt = f.transpose(&v, &[1, 0, 2]);
+            let li = scalar_i32(f, l as i64);
+            let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
+            kv = f.dynamic_update_slice(&kv, &k5, &cache_start(&li, &zero, &zero, &zero));
+            let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
+            kv = f.dynamic_update_slice(&kv, &v5, &cache_start(&li, &one, &zero, &zero));
 
-        f.comment(&format!(
-            "layer {l}: write K/V of positions 0..t into the slot's cache"
-        ));
-        let kt = f.transpose(&k, &[1, 0, 2]);
-        let vt = f.transpose(&v, &[1, 0, 2]);
-        let li = scalar_i32(&mut f, l as i64);
-        let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
-        kv = f.dynamic_update_slice(
-            &kv,
-            &k5,
-            &[
-                li.clone(),
-                zero.clone(),
-                zero.clone(),
-                zero.clone(),
-                zero.clone(),
-            ],
-        );
-        let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
-        kv = f.dynamic_update_slice(
-            &kv,
-            &v5,
-            &[li, one.clone(), zero.clone(), zero.clone(), zero.clone()],
-        );
-
-        f.comment(&format!(
-            "layer {l}: grouped-query attention over the prompt"
-        ));
-        let q4 = f.reshape(&q, &[t, hkv, g, d]);
-        let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
-        let q3 = f.reshape(&q4, &[hkv, g * t, d]);
-        let s = f.dot_general(&q3, &kt, (&[0], &[0]), (&[2], &[2]));
-        let s = f.reshape(&s, &[hkv, g, t, t]);
-        let s = f.mul(&s, &scale);
-        let probs = masked_softmax(&mut f, &s, &mask);
-        let probs = f.reshape(&probs, &[hkv, g * t, t]);
-        let o = f.dot_general(&probs, &vt, (&[0], &[0]), (&[2], &[1]));
-        let o = f.reshape(&o, &[hkv, g, t, d]);
-        let o = f.transpose(&o, &[2, 0, 1, 3]);
-        let o = f.reshape(&o, &[t, hq * d]);
-        let o = linear(&mut f, &o, &w.wo);
-        x = f.add(&x, &o);
-        f.comment(&format!("layer {l}: MLP"));
-        x = mlp_block(&mut f, m, &x, w);
+            f.comment(&format!(
+                "layer {l}: grouped-query attention over the prompt"
+            ));
+            let q4 = f.reshape(&q, &[t, hkv, g, d]);
+            let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
+            let q3 = f.reshape(&q4, &[hkv, g * t, d]);
+            let s = f.dot_general(&q3, &kt, (&[0], &[0]), (&[2], &[2]));
+            let s = f.reshape(&s, &[hkv, g, t, t]);
+            let s = f.mul(&s, &scale);
+            let probs = masked_softmax(f, &s, &mask);
+            let probs = f.reshape(&probs, &[hkv, g * t, t]);
+            let o = f.dot_general(&probs, &vt, (&[0], &[0]), (&[2], &[1]));
+            let o = f.reshape(&o, &[hkv, g, t, d]);
+            let o = f.transpose(&o, &[2, 0, 1, 3]);
+            f.reshape(&o, &[t, hq * d])
+        });
     }
 
     f.comment("the last real token: row len - 1");
@@ -416,7 +436,7 @@ pub fn decode(
     let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(capacity), Elem::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(capacity), DType::F32);
     let mut kvs: Vec<Value> = (0..b)
         .map(|i| {
             f.arg(
@@ -425,12 +445,12 @@ pub fn decode(
             )
         })
         .collect();
-    let tokens = f.arg(TensorType::new(&[b], Elem::I32), None);
-    let pos = f.arg(TensorType::new(&[b], Elem::I32), None);
+    let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
+    let pos = f.arg(TensorType::new(&[b], DType::I32), None);
 
     f.comment("embeddings and each row's rotary angles at its own position");
     let x = f.gather_rows(&p.embed, &tokens);
-    let mut x = f.convert(&x, Elem::F32);
+    let mut x = f.convert(&x, DType::F32);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
     f.comment(
@@ -449,66 +469,42 @@ pub fn decode(
         row_mask.push(f.broadcast(&visible, &[hkv, g, window], &[2]));
         row_pos.push(pi);
     }
-    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, window], Elem::F32);
+    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, window], DType::F32);
 
     for (l, w) in p.layers.iter().enumerate() {
-        f.comment(&format!("layer {l}: projections for all rows"));
-        let h = rms_norm(&mut f, &x, &w.in_norm, m.rms_eps);
-        let q = linear(&mut f, &h, &w.wq);
-        let q = f.reshape(&q, &[b, hq, d]);
-        let q = rope(&mut f, &q, &cos, &sin);
-        let k = linear(&mut f, &h, &w.wk);
-        let k = f.reshape(&k, &[b, hkv, d]);
-        let k = rope(&mut f, &k, &cos, &sin);
-        let v = linear(&mut f, &h, &w.wv);
-        let v = f.reshape(&v, &[b, hkv, d]);
-        let li = scalar_i32(&mut f, l as i64);
+        let heading = format!("layer {l}: projections for all rows");
+        x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
+            let li = scalar_i32(f, l as i64);
+            let mut rows = Vec::new();
+            for i in 0..b as usize {
+                let ii = i as i64;
+                f.comment(&format!(
+                    "layer {l}, row {i}: write K/V at pos, attend to 0..=pos"
+                ));
+                let ki = f.slice(&k, &[ii, 0, 0], &[ii + 1, hkv, d]);
+                let ki = f.reshape(&ki, &[1, 1, hkv, 1, d]);
+                let vi = f.slice(&v, &[ii, 0, 0], &[ii + 1, hkv, d]);
+                let vi = f.reshape(&vi, &[1, 1, hkv, 1, d]);
+                let starts_k = cache_start(&li, &zero, &row_pos[i], &zero);
+                kvs[i] = f.dynamic_update_slice(&kvs[i], &ki, &starts_k);
+                let starts_v = cache_start(&li, &one, &row_pos[i], &zero);
+                kvs[i] = f.dynamic_update_slice(&kvs[i], &vi, &starts_v);
 
-        let mut rows = Vec::new();
-        for i in 0..b as usize {
-            let ii = i as i64;
-            f.comment(&format!(
-                "layer {l}, row {i}: write K/V at pos, attend to 0..=pos"
-            ));
-            let ki = f.slice(&k, &[ii, 0, 0], &[ii + 1, hkv, d]);
-            let ki = f.reshape(&ki, &[1, 1, hkv, 1, d]);
-            let vi = f.slice(&v, &[ii, 0, 0], &[ii + 1, hkv, d]);
-            let vi = f.reshape(&vi, &[1, 1, hkv, 1, d]);
-            let starts_k = [
-                li.clone(),
-                zero.clone(),
-                zero.clone(),
-                row_pos[i].clone(),
-                zero.clone(),
-            ];
-            kvs[i] = f.dynamic_update_slice(&kvs[i], &ki, &starts_k);
-            let starts_v = [
-                li.clone(),
-                one.clone(),
-                zero.clone(),
-                row_pos[i].clone(),
-                zero.clone(),
-            ];
-            kvs[i] = f.dynamic_update_slice(&kvs[i], &vi, &starts_v);
-
-            let l64 = l as i64;
-            let keys = f.slice(&kvs[i], &[l64, 0, 0, 0, 0], &[l64 + 1, 1, hkv, window, d]);
-            let keys = f.reshape(&keys, &[hkv, window, d]);
-            let vals = f.slice(&kvs[i], &[l64, 1, 0, 0, 0], &[l64 + 1, 2, hkv, window, d]);
-            let vals = f.reshape(&vals, &[hkv, window, d]);
-            let qi = f.slice(&q, &[ii, 0, 0], &[ii + 1, hq, d]);
-            let qi = f.reshape(&qi, &[hkv, g, d]);
-            let s = f.dot_general(&qi, &keys, (&[0], &[0]), (&[2], &[2]));
-            let s = f.mul(&s, &scale);
-            let probs = masked_softmax(&mut f, &s, &row_mask[i]);
-            let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
-            rows.push(f.reshape(&o, &[1, hq * d]));
-        }
-        let attn = f.concatenate(&rows, 0);
-        let o = linear(&mut f, &attn, &w.wo);
-        x = f.add(&x, &o);
-        f.comment(&format!("layer {l}: MLP"));
-        x = mlp_block(&mut f, m, &x, w);
+                let l64 = l as i64;
+                let keys = f.slice(&kvs[i], &[l64, 0, 0, 0, 0], &[l64 + 1, 1, hkv, window, d]);
+                let keys = f.reshape(&keys, &[hkv, window, d]);
+                let vals = f.slice(&kvs[i], &[l64, 1, 0, 0, 0], &[l64 + 1, 2, hkv, window, d]);
+                let vals = f.reshape(&vals, &[hkv, window, d]);
+                let qi = f.slice(&q, &[ii, 0, 0], &[ii + 1, hq, d]);
+                let qi = f.reshape(&qi, &[hkv, g, d]);
+                let s = f.dot_general(&qi, &keys, (&[0], &[0]), (&[2], &[2]));
+                let s = f.mul(&s, &scale);
+                let probs = masked_softmax(f, &s, &row_mask[i]);
+                let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
+                rows.push(f.reshape(&o, &[1, hq * d]));
+            }
+            f.concatenate(&rows, 0)
+        });
     }
 
     let logits = head(&mut f, m, &p, &x);

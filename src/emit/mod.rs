@@ -19,10 +19,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use builder::Elem;
 pub use llama::{GraphConfig, LlamaShape, Output, ParamSpec};
 
 use crate::config::ModelConfig;
+use crate::types::DType;
 
 /// Version of the graph conventions; bump when the argument layout changes.
 pub const MANIFEST_FORMAT: u32 = 1;
@@ -49,11 +49,6 @@ pub enum EmitError {
     Io {
         path: std::path::PathBuf,
         source: std::io::Error,
-    },
-    #[error("manifest {}: {message}", path.display())]
-    Manifest {
-        path: std::path::PathBuf,
-        message: String,
     },
 }
 
@@ -88,10 +83,7 @@ pub struct EmitPlan {
     /// Element type of the weight arguments: f32, or a checkpoint's bf16 or
     /// f16 kept as is on the device (widened inside the graphs).
     #[serde(default = "default_weights")]
-    pub weights: Elem,
-    /// Also emit the single-sequence graphs: argmax prefill/decode for the
-    /// greedy path and a batch-1 logits decode.
-    pub single_sequence: bool,
+    pub weights: DType,
 }
 
 impl EmitPlan {
@@ -110,8 +102,7 @@ impl EmitPlan {
             batches,
             prefill_buckets: prefill_buckets(capacity),
             decode_windows: decode_windows(capacity),
-            weights: Elem::F32,
-            single_sequence: true,
+            weights: DType::F32,
         })
     }
 
@@ -168,13 +159,13 @@ impl EmitPlan {
     }
 }
 
-fn default_weights() -> Elem {
-    Elem::F32
+fn default_weights() -> DType {
+    DType::F32
 }
 
 impl EmitPlan {
     /// The same plan with weights of element type `weights`.
-    pub fn with_weights(mut self, weights: Elem) -> Self {
+    pub fn with_weights(mut self, weights: DType) -> Self {
         self.weights = weights;
         self
     }
@@ -289,18 +280,152 @@ pub fn emit_graphs(m: &LlamaShape, plan: &EmitPlan) -> Vec<Graph> {
 
 /// The graph kinds `plan` calls for, in a stable order.
 pub fn plan_kinds(plan: &EmitPlan) -> Vec<GraphKind> {
-    let mut kinds = plan.prefill_kinds(Output::Logits);
-    for &batch in &plan.batches {
-        kinds.extend(plan.decode_kinds(batch, Output::Logits));
-    }
-    if plan.single_sequence {
-        kinds.extend(plan.prefill_kinds(Output::Argmax));
-        kinds.extend(plan.decode_kinds(1, Output::Argmax));
-        if !plan.batches.contains(&1) {
-            kinds.extend(plan.decode_kinds(1, Output::Logits));
+    plan.graphs_for(&GraphUse::Everything)
+}
+
+/// What a loaded model is for; [`EmitPlan::graphs_for`] turns it into the
+/// graphs to compile. The one place that decides which graphs a use needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GraphUse {
+    /// Every graph of the plan: what `iree-llm emit` writes.
+    Everything,
+    /// The batched engine at `batch` slots: the logits prefill buckets and
+    /// the ragged logits decode of `batch` rows for every window.
+    Batched { batch: i64 },
+    /// The single-sequence greedy path: the argmax prefill buckets and the
+    /// argmax decode of one slot for every window.
+    SingleArgmax,
+    /// One prompt of `prompt` tokens followed by up to `max_new` more through
+    /// the batched engine at `batch`: the prompt's prefill bucket and the
+    /// decode windows its positions pass through (others load on demand).
+    Prompt {
+        batch: i64,
+        prompt: usize,
+        max_new: usize,
+    },
+    /// Timing runs: logits prefill for each of `prefill_lengths`, and for
+    /// each of `batches` the decode through the window of `position` and
+    /// through the whole capacity.
+    Timing {
+        prefill_lengths: Vec<usize>,
+        batches: Vec<i64>,
+        position: usize,
+    },
+}
+
+/// Where the weights live on the device, and so the element type of the
+/// graphs' weight arguments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DeviceWeights {
+    /// In the checkpoint's own dtype (f32, bf16 or f16), widened to f32
+    /// inside the graphs: half the memory and memory traffic of f32 for
+    /// 16-bit checkpoints.
+    #[default]
+    Native,
+    /// Widened to f32 once, when uploaded.
+    F32,
+}
+
+impl DeviceWeights {
+    /// The element type of the weights on the device for a checkpoint
+    /// stored as `stored`: the one place that decides it.
+    pub fn dtype(self, stored: DType) -> DType {
+        match self {
+            DeviceWeights::Native => stored,
+            DeviceWeights::F32 => DType::F32,
         }
     }
-    kinds
+}
+
+impl std::str::FromStr for DeviceWeights {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "native" => Ok(DeviceWeights::Native),
+            "f32" => Ok(DeviceWeights::F32),
+            _ => Err(format!(
+                "'{s}' is not a weight placement; use native or f32"
+            )),
+        }
+    }
+}
+
+impl EmitPlan {
+    /// The graphs `use_` needs, in a stable order without repeats. A prefill
+    /// length beyond the capacity gets no graph (the call will refuse it).
+    pub fn graphs_for(&self, use_: &GraphUse) -> Vec<GraphKind> {
+        let mut kinds = Vec::new();
+        match use_ {
+            GraphUse::Everything => {
+                kinds = self.prefill_kinds(Output::Logits);
+                for &batch in &self.batches {
+                    kinds.extend(self.decode_kinds(batch, Output::Logits));
+                }
+                kinds.extend(self.graphs_for(&GraphUse::SingleArgmax));
+                if !self.batches.contains(&1) {
+                    kinds.extend(self.decode_kinds(1, Output::Logits));
+                }
+            }
+            &GraphUse::Batched { batch } => {
+                kinds = self.prefill_kinds(Output::Logits);
+                kinds.extend(self.decode_kinds(batch, Output::Logits));
+            }
+            GraphUse::SingleArgmax => {
+                kinds = self.prefill_kinds(Output::Argmax);
+                kinds.extend(self.decode_kinds(1, Output::Argmax));
+            }
+            &GraphUse::Prompt {
+                batch,
+                prompt,
+                max_new,
+            } => {
+                let size = |w: Option<i64>| w.unwrap_or(self.capacity);
+                let last = (prompt + max_new)
+                    .min(self.capacity as usize)
+                    .saturating_sub(1);
+                let (lo, hi) = (size(self.window_for(prompt)), size(self.window_for(last)));
+                kinds.extend(self.prefill_kind(prompt, Output::Logits));
+                kinds.extend(
+                    self.decode_kinds(batch, Output::Logits)
+                        .into_iter()
+                        .filter(|k| match *k {
+                            GraphKind::Decode { window, .. } => (lo..=hi).contains(&size(window)),
+                            GraphKind::Prefill { .. } => false,
+                        }),
+                );
+            }
+            GraphUse::Timing {
+                prefill_lengths,
+                batches,
+                position,
+            } => {
+                kinds.extend(
+                    prefill_lengths
+                        .iter()
+                        .filter_map(|&len| self.prefill_kind(len, Output::Logits)),
+                );
+                let window = self.window_for(*position);
+                for &batch in batches {
+                    for window in [window, None] {
+                        kinds.push(GraphKind::Decode {
+                            batch,
+                            output: Output::Logits,
+                            window,
+                        });
+                    }
+                }
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        kinds.retain(|k| seen.insert(*k));
+        kinds
+    }
+
+    /// The prefill graph of a prompt of `tokens` tokens, if one holds it.
+    pub fn prefill_kind(&self, tokens: usize, output: Output) -> Option<GraphKind> {
+        self.bucket_for(tokens)
+            .map(|tokens| GraphKind::Prefill { tokens, output })
+    }
 }
 
 /// Emits one graph as a complete MLIR module.
@@ -316,8 +441,8 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
         } => llama::decode(m, cfg, batch, output, window.unwrap_or(capacity), &name),
     };
     let weights = match cfg.weights {
-        Elem::F32 => String::new(),
-        other => format!(", {} weights", other.mlir()),
+        DType::F32 => String::new(),
+        other => format!(", {} weights", other.name()),
     };
     let header = format!(
         "{name}: emitted by iree-llm {} (graph format {MANIFEST_FORMAT}).\n\
@@ -341,7 +466,7 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
 pub struct TensorSpec {
     pub name: String,
     pub shape: Vec<i64>,
-    pub dtype: String,
+    pub dtype: DType,
     /// For an argument: the index of the result written into its buffer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aliased_result: Option<usize>,
@@ -375,11 +500,11 @@ pub struct Manifest {
     pub functions: Vec<FunctionSpec>,
 }
 
-fn t(name: &str, shape: Vec<i64>, dtype: &str) -> TensorSpec {
+fn t(name: &str, shape: Vec<i64>, dtype: DType) -> TensorSpec {
     TensorSpec {
         name: name.to_string(),
         shape,
-        dtype: dtype.to_string(),
+        dtype,
         aliased_result: None,
     }
 }
@@ -393,35 +518,36 @@ impl Manifest {
                 let name = kind.name();
                 let kv = |i: usize, result: usize| TensorSpec {
                     aliased_result: Some(result),
-                    ..t(&format!("kv{i}"), kv_shape.clone(), "f32")
+                    ..t(&format!("kv{i}"), kv_shape.clone(), DType::F32)
                 };
                 let (inputs, results) = match kind {
                     GraphKind::Prefill { tokens, output } => {
                         let out = match output {
-                            Output::Logits => t("logits", vec![m.vocab], "f32"),
-                            Output::Argmax => t("token", vec![], "i32"),
+                            Output::Logits => t("logits", vec![m.vocab], DType::F32),
+                            Output::Argmax => t("token", vec![], DType::I32),
                         };
                         (
                             vec![
                                 kv(0, 1),
-                                t("tokens", vec![tokens], "i32"),
-                                t("length", vec![], "i32"),
+                                t("tokens", vec![tokens], DType::I32),
+                                t("length", vec![], DType::I32),
                             ],
-                            vec![out, t("kv0", kv_shape.clone(), "f32")],
+                            vec![out, t("kv0", kv_shape.clone(), DType::F32)],
                         )
                     }
                     GraphKind::Decode { batch, output, .. } => {
                         let b = batch as usize;
                         let mut inputs: Vec<TensorSpec> = (0..b).map(|i| kv(i, i + 1)).collect();
-                        inputs.push(t("tokens", vec![batch], "i32"));
-                        inputs.push(t("positions", vec![batch], "i32"));
+                        inputs.push(t("tokens", vec![batch], DType::I32));
+                        inputs.push(t("positions", vec![batch], DType::I32));
                         let out = match output {
-                            Output::Logits => t("logits", vec![batch, m.vocab], "f32"),
-                            Output::Argmax => t("tokens", vec![batch], "i32"),
+                            Output::Logits => t("logits", vec![batch, m.vocab], DType::F32),
+                            Output::Argmax => t("tokens", vec![batch], DType::I32),
                         };
                         let mut results = vec![out];
-                        results
-                            .extend((0..b).map(|i| t(&format!("kv{i}"), kv_shape.clone(), "f32")));
+                        results.extend(
+                            (0..b).map(|i| t(&format!("kv{i}"), kv_shape.clone(), DType::F32)),
+                        );
                         (inputs, results)
                     }
                 };
@@ -445,35 +571,10 @@ impl Manifest {
         }
     }
 
-    pub fn function(&self, kind: GraphKind) -> Option<&FunctionSpec> {
-        self.functions.iter().find(|f| f.kind == kind)
-    }
-
     pub fn to_json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).expect("manifest serializes");
         s.push('\n');
         s
-    }
-
-    pub fn read(path: &Path) -> Result<Self, EmitError> {
-        let text = std::fs::read_to_string(path).map_err(|source| EmitError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| EmitError::Manifest {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        if manifest.format != MANIFEST_FORMAT {
-            return Err(EmitError::Manifest {
-                path: path.to_path_buf(),
-                message: format!(
-                    "graph format {} is not the {MANIFEST_FORMAT} this build understands; re-emit the graphs",
-                    manifest.format
-                ),
-            });
-        }
-        Ok(manifest)
     }
 }
 
@@ -548,6 +649,58 @@ mod tests {
         assert_eq!(plan.window_for(1023), Some(1024));
         assert_eq!(plan.window_for(1024), None);
         assert_eq!(plan.decode_kinds(4, Output::Logits).len(), 4);
+    }
+
+    #[test]
+    fn each_use_gets_the_graphs_it_calls_and_no_others() {
+        let plan = EmitPlan::new(2048, &[4]).unwrap();
+        let batched = plan.graphs_for(&GraphUse::Batched { batch: 4 });
+        assert_eq!(batched.len(), plan.prefill_buckets.len() + 4);
+        assert!(batched.iter().all(|k| match *k {
+            GraphKind::Prefill { output, .. } => output == Output::Logits,
+            GraphKind::Decode { batch, output, .. } => batch == 4 && output == Output::Logits,
+        }));
+        let single = plan.graphs_for(&GraphUse::SingleArgmax);
+        assert!(single.iter().all(|k| match *k {
+            GraphKind::Prefill { output, .. } => output == Output::Argmax,
+            GraphKind::Decode { batch, output, .. } => batch == 1 && output == Output::Argmax,
+        }));
+        // A 20-token prompt generating 100 more runs positions 20..119: the
+        // 32-token bucket and the windows 64 and 256.
+        let prompt = plan.graphs_for(&GraphUse::Prompt {
+            batch: 4,
+            prompt: 20,
+            max_new: 100,
+        });
+        let names: Vec<String> = prompt.iter().map(GraphKind::name).collect();
+        assert_eq!(
+            names,
+            [
+                "prefill_logits_t32",
+                "decode_ragged_logits_b4_w64",
+                "decode_ragged_logits_b4_w256"
+            ]
+        );
+        let timing = plan.graphs_for(&GraphUse::Timing {
+            prefill_lengths: vec![16, 10],
+            batches: vec![4],
+            position: 128,
+        });
+        let names: Vec<String> = timing.iter().map(GraphKind::name).collect();
+        assert_eq!(
+            names,
+            [
+                "prefill_logits_t16",
+                "decode_ragged_logits_b4_w256",
+                "decode_ragged_logits_b4"
+            ]
+        );
+    }
+
+    #[test]
+    fn native_weights_keep_the_checkpoint_dtype_and_f32_widens() {
+        assert_eq!(DeviceWeights::Native.dtype(DType::BF16), DType::BF16);
+        assert_eq!(DeviceWeights::F32.dtype(DType::BF16), DType::F32);
     }
 
     #[test]

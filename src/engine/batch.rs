@@ -23,7 +23,7 @@ use super::{
     error_message, validate,
 };
 use crate::emit::{GraphKind, Output};
-use crate::model::{DeviceModel, KvCache, ModelError, PrefillOut};
+use crate::model::{DeviceModel, KvCache, ModelError};
 use crate::sampler::Sampler;
 use crate::types::{RequestId, SlotId, TokenId};
 
@@ -179,13 +179,12 @@ impl BatchEngine {
             let start = Instant::now();
             let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
                 self.model
-                    .prefill(&mut self.kvs[slot], &p.request.prompt, Output::Logits)
+                    .prefill_logits(&mut self.kvs[slot], &p.request.prompt)
             });
             self.stats.prefills += 1;
             self.stats.prefill_time += start.elapsed();
             let logits = match result {
-                Ok(PrefillOut::Logits(l)) => l,
-                Ok(PrefillOut::Token(_)) => unreachable!("a logits prefill returns logits"),
+                Ok(logits) => logits,
                 Err(e) => {
                     events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
                     continue;

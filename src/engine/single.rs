@@ -9,7 +9,7 @@ use super::{
     error_message, validate,
 };
 use crate::emit::{GraphKind, Output};
-use crate::model::{DeviceModel, KvCache, ModelError, PrefillOut};
+use crate::model::{DeviceModel, KvCache, ModelError};
 use crate::types::{RequestId, TokenId};
 
 pub struct SingleEngine {
@@ -85,14 +85,11 @@ impl Engine for SingleEngine {
                     return events;
                 };
                 let start = Instant::now();
-                let result = self
-                    .model
-                    .prefill(&mut self.kv, &p.request.prompt, Output::Argmax);
+                let result = self.model.prefill_argmax(&mut self.kv, &p.request.prompt);
                 self.stats.prefills += 1;
                 self.stats.prefill_time += start.elapsed();
                 match result {
-                    Ok(PrefillOut::Token(t)) => (p, t),
-                    Ok(PrefillOut::Logits(_)) => unreachable!("an argmax prefill returns a token"),
+                    Ok(t) => (p, t),
                     Err(e) => {
                         self.finish(p, FinishReason::Error, Some(error_message(&e)), &mut events);
                         return events;

@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use sys::DType;
+pub use crate::types::DType;
 use sys::{RawBuffer, RawFunction, RawInstance, RawSession, ShimError, ShimErrorKind};
 
 use crate::types::DeviceUri;
@@ -312,7 +312,7 @@ impl Session {
     /// Reads a whole buffer back to the host.
     pub fn read<T: Element>(&self, buffer: &Buffer) -> Result<Vec<T>> {
         self.check_dtype::<T>(buffer)?;
-        let mut out = vec![T::zeroed(); buffer.raw.byte_length() / T::DTYPE.size()];
+        let mut out = vec![T::zeroed(); buffer.raw.byte_length() / T::DTYPE.size_bytes()];
         self.read_into(buffer, 0, &mut out)?;
         Ok(out)
     }
@@ -329,7 +329,7 @@ impl Session {
         self.raw
             .read(
                 &buffer.raw,
-                offset * T::DTYPE.size(),
+                offset * T::DTYPE.size_bytes(),
                 bytemuck::cast_slice_mut(target),
             )
             .map_err(RuntimeError::from_shim)
@@ -347,7 +347,7 @@ impl Session {
         self.raw
             .write(
                 &buffer.raw,
-                offset * T::DTYPE.size(),
+                offset * T::DTYPE.size_bytes(),
                 bytemuck::cast_slice(source),
             )
             .map_err(RuntimeError::from_shim)

@@ -31,22 +31,21 @@ pub struct ShimError {
     pub message: String,
 }
 
-/// Element types moved between host and device (`ill_dtype`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DType {
-    F32,
-    F16,
-    BF16,
-    I32,
-}
+/// Element types moved between host and device (`ill_dtype`): the crate's
+/// one element-type enum, of which `i1` never crosses the shim.
+pub use crate::types::DType;
 
 impl DType {
-    fn to_raw(self) -> b::ill_dtype::Type {
+    fn to_raw(self) -> Result<b::ill_dtype::Type, ShimError> {
         match self {
-            DType::F32 => b::ill_dtype::ILL_DTYPE_F32,
-            DType::F16 => b::ill_dtype::ILL_DTYPE_F16,
-            DType::BF16 => b::ill_dtype::ILL_DTYPE_BF16,
-            DType::I32 => b::ill_dtype::ILL_DTYPE_I32,
+            DType::F32 => Ok(b::ill_dtype::ILL_DTYPE_F32),
+            DType::F16 => Ok(b::ill_dtype::ILL_DTYPE_F16),
+            DType::BF16 => Ok(b::ill_dtype::ILL_DTYPE_BF16),
+            DType::I32 => Ok(b::ill_dtype::ILL_DTYPE_I32),
+            DType::I1 => Err(ShimError {
+                kind: ShimErrorKind::InvalidArgument,
+                message: "i1 buffers cannot be moved between host and device; use i32".into(),
+            }),
         }
     }
 
@@ -58,13 +57,6 @@ impl DType {
             b::ill_dtype::ILL_DTYPE_BF16 => Some(DType::BF16),
             b::ill_dtype::ILL_DTYPE_I32 => Some(DType::I32),
             _ => None,
-        }
-    }
-
-    pub fn size(self) -> usize {
-        match self {
-            DType::F32 | DType::I32 => 4,
-            DType::F16 | DType::BF16 => 2,
         }
     }
 }
@@ -230,7 +222,7 @@ impl RawSession {
         check(unsafe {
             b::ill_buffer_upload(
                 self.0.as_ptr(),
-                dtype.to_raw(),
+                dtype.to_raw()?,
                 shape.as_ptr(),
                 shape.len(),
                 bytes.as_ptr().cast(),
@@ -247,7 +239,7 @@ impl RawSession {
         check(unsafe {
             b::ill_buffer_zeros(
                 self.0.as_ptr(),
-                dtype.to_raw(),
+                dtype.to_raw()?,
                 shape.as_ptr(),
                 shape.len(),
                 &mut out,

@@ -14,7 +14,7 @@ use crate::common::{RawTensor, f32_bytes, read_safetensors, tiny_dir, write_safe
 #[test]
 fn expected_tensors_follow_the_canonical_order() {
     let cfg = Preset::Tiny.config();
-    let t = Weights::expected_tensors(&cfg);
+    let t = iree_llm::checkpoint::tensors(&cfg);
     assert_eq!(t.len(), 1 + 2 * 9 + 1 + 1);
     assert_eq!(
         t[0],
@@ -46,7 +46,7 @@ fn expected_tensors_follow_the_canonical_order() {
 #[test]
 fn llama_3_2_1b_preset_has_the_real_tensor_list() {
     let cfg = Preset::Llama32_1B.config();
-    let t = Weights::expected_tensors(&cfg);
+    let t = iree_llm::checkpoint::tensors(&cfg);
     assert_eq!(t.len(), 1 + 16 * 9 + 1, "tied: no lm_head");
     assert_eq!(t[0].1, vec![128256, 2048]);
     let shape = |n: &str| t.iter().find(|(name, _)| name == n).unwrap().1.clone();
@@ -76,7 +76,10 @@ fn llama_3_2_1b_preset_has_the_real_tensor_list() {
     );
     // Llama 3.2 1B has 1.236 B parameters.
     assert_eq!(cfg.num_parameters(), 1_235_814_400);
-    assert_eq!(Weights::lm_head_name(&cfg), "model.embed_tokens.weight");
+    assert_eq!(
+        iree_llm::checkpoint::TensorLayout::from(&cfg).lm_head_name(),
+        "model.embed_tokens.weight"
+    );
 }
 
 #[test]
@@ -85,7 +88,7 @@ fn opens_a_synthesized_model_and_views_tensors() {
     let cfg = ModelConfig::from_dir(dir.path()).unwrap();
     let w = Weights::open(dir.path(), &cfg).unwrap();
     assert_eq!(w.dtype(), DType::F32);
-    assert_eq!(w.names().len(), Weights::expected_tensors(&cfg).len());
+    assert_eq!(w.names().len(), iree_llm::checkpoint::tensors(&cfg).len());
     let q = w.tensor("model.layers.1.self_attn.q_proj.weight").unwrap();
     assert_eq!(q.shape, &[64, 64]);
     assert_eq!(q.data.len(), 64 * 64 * 4);
@@ -251,7 +254,7 @@ fn sharded_checkpoints_load_like_single_files() {
     let b = Weights::open(sharded.path(), &cfg).unwrap();
     assert_eq!(b.files().len(), 2);
     assert_eq!(b.dtype(), DType::BF16);
-    for (name, _) in Weights::expected_tensors(&cfg) {
+    for (name, _) in iree_llm::checkpoint::tensors(&cfg) {
         let (x, y) = (a.tensor(&name).unwrap(), b.tensor(&name).unwrap());
         assert_eq!(x.shape, y.shape, "{name}");
         assert_eq!(x.data, y.data, "{name}");

@@ -1,20 +1,24 @@
-//! A model resident on one device: the graphs it needs compiled (through the
-//! module cache) and loaded into a session, its weights and RoPE tables
-//! uploaded once, and typed calls for prefill and decode over per-slot KV
-//! caches that stay on the device. Every bound is checked on the host before
+//! A model resident on one device: its weights and RoPE tables uploaded once,
+//! the graphs it calls (a [`GraphSet`], which emits, compiles and loads them),
+//! and typed calls for prefill and decode over per-slot KV caches that stay
+//! on the device. Every bound is checked on the host before
 //! any device work, because `dynamic_update_slice` clamps out-of-range
 //! positions silently.
 
-use std::collections::HashMap;
+mod graphs;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+pub use graphs::GraphSet;
+
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
-use crate::emit::{self, Elem, EmitError, EmitPlan, GraphKind, LlamaShape, Manifest, Output};
-use crate::runtime::{Buffer, DType, Function, Instance, RuntimeError, Session};
-use crate::types::{DeviceUri, TokenId};
-use crate::weights::{DType as WeightDType, Weights, WeightsError};
+pub use crate::emit::DeviceWeights;
+use crate::emit::{EmitError, EmitPlan, GraphKind, GraphUse, LlamaShape, Manifest, Output};
+use crate::runtime::{Buffer, Function, Instance, RuntimeError, Session};
+use crate::types::{DType, DeviceUri, TokenId};
+use crate::weights::{Weights, WeightsError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
@@ -74,40 +78,6 @@ pub struct LoadStats {
     pub weight_bytes: usize,
 }
 
-/// How weights live on the device.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum DeviceWeights {
-    /// In the checkpoint's own dtype (f32, bf16 or f16), widened to f32
-    /// inside the graphs: half the memory and memory traffic of f32 for
-    /// 16-bit checkpoints.
-    #[default]
-    Native,
-    /// Widened to f32 once, when uploaded.
-    F32,
-}
-
-impl std::str::FromStr for DeviceWeights {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "native" => Ok(DeviceWeights::Native),
-            "f32" => Ok(DeviceWeights::F32),
-            _ => Err(format!(
-                "'{s}' is not a weight placement; use native or f32"
-            )),
-        }
-    }
-}
-
-/// The graph element type of a checkpoint dtype.
-pub fn weight_elem(dtype: WeightDType) -> Elem {
-    match dtype {
-        WeightDType::F32 => Elem::F32,
-        WeightDType::F16 => Elem::F16,
-        WeightDType::BF16 => Elem::BF16,
-    }
-}
-
 /// What to load.
 #[derive(Clone, Debug)]
 pub struct LoadOptions {
@@ -126,20 +96,20 @@ pub struct LoadOptions {
 }
 
 impl LoadOptions {
-    /// Graphs of the batched engine: logits prefill buckets and the ragged
-    /// decode of `batch` slots for every attention window.
-    pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
-        let mut graphs = plan.prefill_kinds(Output::Logits);
-        graphs.extend(plan.decode_kinds(batch, Output::Logits));
+    /// The graphs `use_` needs (decided by [`EmitPlan::graphs_for`]).
+    pub fn for_use(device: DeviceUri, plan: EmitPlan, use_: &GraphUse) -> Self {
+        let graphs = plan.graphs_for(use_);
         Self::with_graphs(device, plan, graphs)
     }
 
-    /// Graphs of the single-sequence greedy path: argmax prefill buckets and
-    /// argmax decode of one slot for every attention window.
+    /// [`for_use`](Self::for_use) for the batched engine at `batch` slots.
+    pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
+        Self::for_use(device, plan, &GraphUse::Batched { batch })
+    }
+
+    /// [`for_use`](Self::for_use) for the single-sequence greedy path.
     pub fn single_argmax(device: DeviceUri, plan: EmitPlan) -> Self {
-        let mut graphs = plan.prefill_kinds(Output::Argmax);
-        graphs.extend(plan.decode_kinds(1, Output::Argmax));
-        Self::with_graphs(device, plan, graphs)
+        Self::for_use(device, plan, &GraphUse::SingleArgmax)
     }
 
     pub fn with_graphs(device: DeviceUri, plan: EmitPlan, graphs: Vec<GraphKind>) -> Self {
@@ -156,49 +126,29 @@ impl LoadOptions {
     }
 }
 
-fn elem_size(e: Elem) -> u64 {
-    match e {
-        Elem::F32 | Elem::I32 => 4,
-        Elem::F16 | Elem::BF16 => 2,
-        Elem::I1 => 1,
-    }
-}
-
 /// One slot's KV cache, resident on the device.
 pub struct KvCache {
-    buffer: Option<Buffer>,
+    buffer: Buffer,
 }
 
 impl KvCache {
     /// Identity of the device allocation (stable across in-place updates).
     pub fn storage_id(&self) -> u64 {
-        self.buffer.as_ref().map(|b| b.storage_id()).unwrap_or(0)
+        self.buffer.storage_id()
     }
 
     pub fn buffer(&self) -> &Buffer {
-        self.buffer
-            .as_ref()
-            .expect("KV buffer present between calls")
+        &self.buffer
     }
-}
-
-/// Output of a prefill.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PrefillOut {
-    Logits(Vec<f32>),
-    Token(TokenId),
 }
 
 /// A model loaded on a device.
 pub struct DeviceModel {
     session: Session,
     config: ModelConfig,
-    shape: LlamaShape,
     manifest: Manifest,
     params: Vec<Buffer>,
-    functions: HashMap<GraphKind, Function>,
-    compiler: Compiler,
-    options: LoadOptions,
+    graphs: GraphSet,
     stats: LoadStats,
 }
 
@@ -215,23 +165,24 @@ impl DeviceModel {
         opts.plan.check(&config)?;
         let weights = Weights::open(dir, &config)?;
         let mut opts = opts.clone();
-        opts.plan.weights = match opts.device_weights {
-            DeviceWeights::Native => weight_elem(weights.dtype()),
-            DeviceWeights::F32 => Elem::F32,
-        };
+        opts.plan.weights = opts.device_weights.dtype(weights.dtype());
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
         let session = instance.open(&opts.device)?;
-        let compiler = Compiler::locate()?;
+        let graphs = GraphSet::new(
+            shape,
+            opts.plan.graph_config(),
+            Compiler::locate()?,
+            opts.cache.clone(),
+            opts.target.clone(),
+            opts.compile_on_demand,
+        );
         let mut model = DeviceModel {
             session,
             config,
-            shape,
             manifest,
             params: Vec::new(),
-            functions: HashMap::new(),
-            compiler,
-            options: opts.clone(),
+            graphs,
             stats: LoadStats::default(),
         };
 
@@ -239,7 +190,9 @@ impl DeviceModel {
         let start = Instant::now();
         progress.begin("compiling graphs", opts.graphs.len() as u64);
         for &kind in &opts.graphs {
-            model.load_graph(kind)?;
+            model
+                .graphs
+                .load(&mut model.session, kind, &mut model.stats)?;
             progress.advance(1);
         }
         progress.end();
@@ -248,51 +201,22 @@ impl DeviceModel {
         Ok(model)
     }
 
-    /// Emits, compiles (or finds in the cache) and loads one graph.
-    fn load_graph(&mut self, kind: GraphKind) -> Result<()> {
-        if self.functions.contains_key(&kind) {
-            return Ok(());
-        }
-        let start = Instant::now();
-        let graph = emit::emit_graph(&self.shape, &self.options.plan.graph_config(), kind);
-        let opts = &self.options;
-        let module =
-            opts.cache
-                .get_or_compile(&self.compiler, &opts.target, &graph.name(), &graph.mlir)?;
-        self.session.load_module(&module.path)?;
-        self.functions
-            .insert(kind, self.session.function(&graph.entry())?);
-        self.stats.modules += 1;
-        self.stats.modules_compiled += usize::from(!module.hit);
-        self.stats
-            .graphs
-            .push((graph.name(), start.elapsed(), !module.hit));
-        Ok(())
-    }
-
     /// Makes sure `kind` is loaded, compiling it now if the model was loaded
     /// with `compile_on_demand`.
     pub fn ensure_graph(&mut self, kind: GraphKind) -> Result<()> {
-        if self.functions.contains_key(&kind) {
-            return Ok(());
-        }
-        if !self.options.compile_on_demand {
-            return Err(ModelError::GraphNotLoaded(kind.name()));
-        }
-        self.load_graph(kind)
+        self.graphs.ensure(&mut self.session, kind, &mut self.stats)
     }
 
     /// Uploads the parameters in the manifest's order: weights as stored, or
     /// widened to f32 when the graphs take f32, and the RoPE tables.
     fn upload_params(&mut self, weights: &Weights, progress: &dyn LoadProgress) -> Result<()> {
         let start = Instant::now();
-        let capacity = self.options.plan.capacity as usize;
-        let (cos, sin) = emit::llama::rope_tables(&self.config.rope_inv_freq(), capacity);
+        let (cos, sin) = self.config.rope_tables(self.capacity());
         let total: u64 = self
             .manifest
             .params
             .iter()
-            .map(|p| p.shape.iter().product::<i64>() as u64 * elem_size(p.dtype))
+            .map(|p| p.shape.iter().product::<i64>() as u64 * p.dtype.size_bytes() as u64)
             .sum();
         progress.begin("uploading weights", total);
         let mut params = Vec::with_capacity(self.manifest.params.len());
@@ -302,13 +226,9 @@ impl DeviceModel {
                 "rope.sin" => self.session.upload(&spec.shape, &sin)?,
                 name => {
                     let view = weights.tensor(name)?;
-                    if weight_elem(view.dtype) == spec.dtype {
-                        let dtype = match view.dtype {
-                            WeightDType::F32 => DType::F32,
-                            WeightDType::F16 => DType::F16,
-                            WeightDType::BF16 => DType::BF16,
-                        };
-                        self.session.upload_bytes(dtype, &spec.shape, view.data)?
+                    if view.dtype == spec.dtype {
+                        self.session
+                            .upload_bytes(spec.dtype, &spec.shape, view.data)?
                     } else {
                         self.session.upload(&spec.shape, &view.to_f32())?
                     }
@@ -349,15 +269,10 @@ impl DeviceModel {
         self.config.vocab_size
     }
 
-    /// Whether a graph is loaded.
-    pub fn has(&self, kind: GraphKind) -> bool {
-        self.functions.contains_key(&kind)
-    }
-
     /// A fresh zero-filled KV cache for one slot.
     pub fn new_kv(&self) -> Result<KvCache> {
         Ok(KvCache {
-            buffer: Some(self.session.zeros(DType::F32, &self.manifest.kv_shape)?),
+            buffer: self.session.zeros(DType::F32, &self.manifest.kv_shape)?,
         })
     }
 
@@ -393,20 +308,21 @@ impl DeviceModel {
         Ok(())
     }
 
-    fn function(&self, kind: GraphKind) -> Result<&Function> {
-        self.functions
-            .get(&kind)
-            .ok_or_else(|| ModelError::GraphNotLoaded(kind.name()))
+    /// Runs the prompt of one slot from position 0, writing its K/V into
+    /// `kv` on the device. Returns the logits `[vocab]` of the last token.
+    pub fn prefill_logits(&mut self, kv: &mut KvCache, tokens: &[TokenId]) -> Result<Vec<f32>> {
+        let out = self.prefill(kv, tokens, Output::Logits)?;
+        Ok(self.session.read::<f32>(&out)?)
     }
 
-    /// Runs the prompt of one slot from position 0, writing its K/V into
-    /// `kv` on the device. Returns the logits or argmax of the last token.
-    pub fn prefill(
-        &mut self,
-        kv: &mut KvCache,
-        tokens: &[TokenId],
-        output: Output,
-    ) -> Result<PrefillOut> {
+    /// Like [`prefill_logits`](Self::prefill_logits) but returns the last
+    /// token's argmax (lowest id on ties), computed on the device.
+    pub fn prefill_argmax(&mut self, kv: &mut KvCache, tokens: &[TokenId]) -> Result<TokenId> {
+        let out = self.prefill(kv, tokens, Output::Argmax)?;
+        Ok(TokenId(self.session.read::<i32>(&out)?[0] as u32))
+    }
+
+    fn prefill(&mut self, kv: &mut KvCache, tokens: &[TokenId], output: Output) -> Result<Buffer> {
         self.check_fits(tokens.len(), 0)?;
         self.check_tokens(tokens)?;
         let bucket =
@@ -422,17 +338,13 @@ impl DeviceModel {
             output,
         };
         self.ensure_graph(kind)?;
-        let function = self.function(kind)?;
+        let function = self.graphs.function(kind)?;
         let mut padded: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
         padded.resize(bucket as usize, 0);
         let ids = self.session.upload(&[bucket], &padded)?;
         let len = self.session.upload(&[], &[tokens.len() as i32])?;
         let mut outputs = self.call_with_kv(function, std::slice::from_mut(kv), &[&ids, &len])?;
-        let out = outputs.remove(0);
-        Ok(match output {
-            Output::Logits => PrefillOut::Logits(self.session.read::<f32>(&out)?),
-            Output::Argmax => PrefillOut::Token(TokenId(self.session.read::<i32>(&out)?[0] as u32)),
-        })
+        Ok(outputs.remove(0))
     }
 
     /// One decode step over `kvs.len()` slots (the batch of a loaded decode
@@ -519,7 +431,7 @@ impl DeviceModel {
             window,
         };
         self.ensure_graph(kind)?;
-        let function = self.function(kind)?;
+        let function = self.graphs.function(kind)?;
         let ids: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
         let pos: Vec<i32> = positions.iter().map(|&p| p as i32).collect();
         let ids = self.session.upload(&[batch as i64], &ids)?;
@@ -558,7 +470,7 @@ impl DeviceModel {
         }
         let new_kvs = outputs.split_off(1);
         for (kv, buffer) in kvs.iter_mut().zip(new_kvs) {
-            kv.buffer = Some(buffer);
+            kv.buffer = buffer;
         }
         Ok(outputs)
     }
