@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::emit::{EmitPlan, GraphKind, Output};
+use crate::fit::FitError;
 use crate::model::{DeviceModel, LoadOptions, LoadProgress, ModelError};
 use crate::runtime::Instance;
 use crate::types::{DeviceUri, TokenId};
@@ -69,8 +70,9 @@ pub fn graph_bench(
     let plan = EmitPlan::new(opts.capacity, &opts.batches)?;
     let mut graphs = Vec::new();
     for &len in &opts.prefill_lengths {
-        let tokens = plan.bucket_for(len).ok_or(ModelError::ContextOverflow {
-            needed: len,
+        let tokens = plan.bucket_for(len).ok_or(FitError::DoesNotFit {
+            prompt: len,
+            max_tokens: 0,
             capacity: opts.capacity as usize,
         })?;
         let kind = GraphKind::Prefill {
