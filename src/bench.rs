@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::emit::{EmitPlan, GraphUse};
+use crate::fit::FitError;
 use crate::model::{DeviceModel, LoadOptions, LoadProgress, ModelError};
 use crate::runtime::Instance;
 use crate::types::{DeviceUri, TokenId};
@@ -72,10 +73,12 @@ pub fn graph_bench(
         .iter()
         .find(|&&len| plan.bucket_for(len).is_none())
     {
-        return Err(ModelError::ContextOverflow {
-            needed: len,
+        return Err(FitError::DoesNotFit {
+            prompt: len,
+            max_tokens: 0,
             capacity: opts.capacity as usize,
-        });
+        }
+        .into());
     }
     // Decode at the measured position through the window the engine would
     // pick, and through the whole capacity for comparison.

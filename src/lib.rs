@@ -19,6 +19,7 @@ pub mod compile;
 pub mod config;
 pub mod emit;
 pub mod engine;
+pub mod fit;
 pub mod model;
 pub mod preset;
 pub mod reference;

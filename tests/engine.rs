@@ -8,6 +8,7 @@ mod common;
 
 use common::{batch_engine, drain, prompt, single_engine, varied_requests};
 use iree_llm::engine::{Engine, Event, Fault, FinishReason, Request, SubmitError};
+use iree_llm::fit::FitError;
 use iree_llm::sampler::SampleParams;
 use iree_llm::weights::DType as WeightDType;
 
@@ -193,11 +194,11 @@ fn requests_that_cannot_fit_are_refused_before_any_device_work() {
     assert!(
         matches!(
             err,
-            SubmitError::DoesNotFit {
+            SubmitError::Fit(FitError::DoesNotFit {
                 prompt: 100,
                 max_tokens: 29,
                 capacity: 128
-            }
+            })
         ),
         "{err}"
     );
@@ -208,7 +209,7 @@ fn requests_that_cannot_fit_are_refused_before_any_device_work() {
             .is_ok()
     );
     let err = engine.submit(Request::greedy(vec![], 4)).unwrap_err();
-    assert!(matches!(err, SubmitError::EmptyPrompt));
+    assert!(matches!(err, SubmitError::Fit(FitError::EmptyPrompt)));
     let err = engine
         .submit(Request::greedy(prompt(3, 1, vocab), 0))
         .unwrap_err();
@@ -217,7 +218,7 @@ fn requests_that_cannot_fit_are_refused_before_any_device_work() {
     bad.prompt[1] = iree_llm::TokenId(vocab as u32);
     assert!(matches!(
         engine.submit(bad).unwrap_err(),
-        SubmitError::TokenOutOfRange { .. }
+        SubmitError::Fit(FitError::TokenOutOfRange { .. })
     ));
     let mut bad = Request::greedy(prompt(3, 1, vocab), 4);
     bad.params.top_p = 0.0;

@@ -8,6 +8,7 @@ mod common;
 use common::{load, prompt, relative_error};
 use iree_llm::config::ModelConfig;
 use iree_llm::emit::{EmitPlan, GraphKind, Output};
+use iree_llm::fit::FitError;
 use iree_llm::model::{DeviceModel, ModelError};
 use iree_llm::reference::Reference;
 use iree_llm::types::TokenId;
@@ -348,20 +349,21 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
 
     assert!(matches!(
         model.check_fits(120, 9),
-        Err(ModelError::ContextOverflow {
-            needed: 129,
+        Err(ModelError::Fit(FitError::DoesNotFit {
+            prompt: 120,
+            max_tokens: 9,
             capacity: 128
-        })
+        }))
     ));
     assert!(model.check_fits(120, 8).is_ok());
     assert!(matches!(
         model.check_fits(0, 4),
-        Err(ModelError::EmptyPrompt)
+        Err(ModelError::Fit(FitError::EmptyPrompt))
     ));
     let too_long = prompt(129, 3, vocab);
     assert!(matches!(
         model.prefill_logits(&mut kv, &too_long),
-        Err(ModelError::ContextOverflow { .. })
+        Err(ModelError::Fit(FitError::DoesNotFit { .. }))
     ));
     let mut logits = Vec::new();
     let err = model.decode_logits(
@@ -371,7 +373,7 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
         &mut logits,
     );
     assert!(
-        matches!(err, Err(ModelError::ContextOverflow { .. })),
+        matches!(err, Err(ModelError::Fit(FitError::DoesNotFit { .. }))),
         "{err:?}"
     );
     let err = model.decode_logits(
@@ -381,11 +383,14 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
         &mut logits,
     );
     assert!(
-        matches!(err, Err(ModelError::TokenOutOfRange { .. })),
+        matches!(err, Err(ModelError::Fit(FitError::TokenOutOfRange { .. }))),
         "{err:?}"
     );
     let err = model.prefill_logits(&mut kv, &[]);
-    assert!(matches!(err, Err(ModelError::EmptyPrompt)), "{err:?}");
+    assert!(
+        matches!(err, Err(ModelError::Fit(FitError::EmptyPrompt))),
+        "{err:?}"
+    );
     assert_eq!(
         model.read_kv(&kv).unwrap(),
         before,

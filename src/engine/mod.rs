@@ -24,6 +24,7 @@ pub use single::SingleEngine;
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use crate::fit::{self, FitError};
 use crate::model::ModelError;
 use crate::sampler::{SampleParams, SampleParamsError};
 use crate::types::{RequestId, TokenId};
@@ -109,23 +110,11 @@ impl Event {
 pub enum SubmitError {
     #[error(transparent)]
     Params(#[from] SampleParamsError),
-    #[error("the prompt is empty; give at least one token")]
-    EmptyPrompt,
     #[error("max_tokens must be at least 1")]
     NoTokensRequested,
-    #[error(
-        "the prompt ({prompt} tokens) plus max_tokens ({max_tokens}) is {} tokens, more than \
-         the context capacity of {capacity}; shorten the prompt, lower max_tokens, or load the \
-         model with a larger --context",
-        prompt + max_tokens
-    )]
-    DoesNotFit {
-        prompt: usize,
-        max_tokens: usize,
-        capacity: usize,
-    },
-    #[error("token id {token} is outside the vocabulary of {vocab} tokens")]
-    TokenOutOfRange { token: u32, vocab: usize },
+    /// The request does not fit a slot (the rule of [`crate::fit`]).
+    #[error(transparent)]
+    Fit(#[from] FitError),
     #[error("the queue is full ({limit} requests waiting); retry later")]
     QueueFull { limit: usize },
     #[error("this engine decodes greedily only (temperature 0); use the batch engine to sample")]
@@ -176,21 +165,12 @@ pub(crate) fn validate(
 ) -> Result<(), SubmitError> {
     request.params.validate()?;
     if request.prompt.is_empty() {
-        return Err(SubmitError::EmptyPrompt);
+        return Err(FitError::EmptyPrompt.into());
     }
     if request.max_tokens == 0 {
         return Err(SubmitError::NoTokensRequested);
     }
-    if request.prompt.len() + request.max_tokens > capacity {
-        return Err(SubmitError::DoesNotFit {
-            prompt: request.prompt.len(),
-            max_tokens: request.max_tokens,
-            capacity,
-        });
-    }
-    if let Some(t) = request.prompt.iter().find(|t| t.index() >= vocab) {
-        return Err(SubmitError::TokenOutOfRange { token: t.0, vocab });
-    }
+    fit::check_request(&request.prompt, request.max_tokens, capacity, vocab)?;
     Ok(())
 }
 

@@ -16,6 +16,7 @@ use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
 pub use crate::emit::DeviceWeights;
 use crate::emit::{EmitError, EmitPlan, GraphKind, GraphUse, LlamaShape, Manifest, Output};
+use crate::fit::{self, FitError};
 use crate::runtime::{Buffer, Function, Instance, RuntimeError, Session};
 use crate::types::{DType, DeviceUri, TokenId};
 use crate::weights::{Weights, WeightsError};
@@ -32,15 +33,8 @@ pub enum ModelError {
     Compile(#[from] CompileError),
     #[error(transparent)]
     Runtime(#[from] RuntimeError),
-    #[error("the prompt is empty; give at least one token")]
-    EmptyPrompt,
-    #[error(
-        "{needed} tokens do not fit the context capacity of {capacity} tokens per slot; \
-         shorten the prompt or max_tokens, or load the model with a larger --context"
-    )]
-    ContextOverflow { needed: usize, capacity: usize },
-    #[error("token id {token} is outside the vocabulary of {vocab} tokens")]
-    TokenOutOfRange { token: u32, vocab: usize },
+    #[error(transparent)]
+    Fit(#[from] FitError),
     #[error("graph {0} is not loaded on this device; load the model with it")]
     GraphNotLoaded(String),
     #[error("{0}")]
@@ -281,31 +275,14 @@ impl DeviceModel {
         Ok(self.session.read::<f32>(kv.buffer())?)
     }
 
-    /// Refuses a request that cannot fit: `prompt + max_new` tokens must fit
-    /// the capacity (the last generated token is never written to the cache,
-    /// but counting it keeps the rule simple to state).
+    /// Refuses a request that cannot fit ([`fit::check_fits`]): a non-empty
+    /// prompt plus `max_new` tokens must fit the capacity.
     pub fn check_fits(&self, prompt: usize, max_new: usize) -> Result<()> {
-        if prompt == 0 {
-            return Err(ModelError::EmptyPrompt);
-        }
-        let needed = prompt + max_new;
-        if needed > self.capacity() {
-            return Err(ModelError::ContextOverflow {
-                needed,
-                capacity: self.capacity(),
-            });
-        }
-        Ok(())
+        Ok(fit::check_fits(prompt, max_new, self.capacity())?)
     }
 
     fn check_tokens(&self, tokens: &[TokenId]) -> Result<()> {
-        if let Some(t) = tokens.iter().find(|t| t.index() >= self.vocab()) {
-            return Err(ModelError::TokenOutOfRange {
-                token: t.0,
-                vocab: self.vocab(),
-            });
-        }
-        Ok(())
+        Ok(fit::check_tokens(tokens, self.vocab())?)
     }
 
     /// Runs the prompt of one slot from position 0, writing its K/V into
@@ -325,14 +302,15 @@ impl DeviceModel {
     fn prefill(&mut self, kv: &mut KvCache, tokens: &[TokenId], output: Output) -> Result<Buffer> {
         self.check_fits(tokens.len(), 0)?;
         self.check_tokens(tokens)?;
-        let bucket =
-            self.manifest
-                .plan
-                .bucket_for(tokens.len())
-                .ok_or(ModelError::ContextOverflow {
-                    needed: tokens.len(),
-                    capacity: self.capacity(),
-                })?;
+        let bucket = self
+            .manifest
+            .plan
+            .bucket_for(tokens.len())
+            .ok_or(FitError::DoesNotFit {
+                prompt: tokens.len(),
+                max_tokens: 0,
+                capacity: self.capacity(),
+            })?;
         let kind = GraphKind::Prefill {
             tokens: bucket,
             output,
@@ -413,10 +391,12 @@ impl DeviceModel {
         }
         self.check_tokens(tokens)?;
         if let Some(&p) = positions.iter().find(|&&p| p >= self.capacity()) {
-            return Err(ModelError::ContextOverflow {
-                needed: p + 1,
+            return Err(FitError::DoesNotFit {
+                prompt: p + 1,
+                max_tokens: 0,
                 capacity: self.capacity(),
-            });
+            }
+            .into());
         }
         if let Some(w) = window
             && let Some(&p) = positions.iter().find(|&&p| p as i64 >= w)

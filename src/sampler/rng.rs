@@ -99,10 +99,16 @@ pub fn uniform_for_token(seed: u64, step: u64) -> f64 {
     unit_f64(SplitMix64::for_token(seed, step).next_u64())
 }
 
-/// A fresh, unpredictable seed for a request that did not bring one. Uses
-/// std's `RandomState` (keyed from OS entropy once per thread, and distinct
-/// for every instance), the wall clock and a process-wide counter, so two
-/// calls never return the same value in practice.
+/// The largest seed [`fresh_seed`] draws: 2^53 - 1, the largest integer
+/// every JSON parser reads exactly.
+pub const MAX_FRESH_SEED: u64 = (1 << 53) - 1;
+
+/// A fresh, unpredictable seed for a request that did not bring one; the
+/// one place seeds are drawn. Uses std's `RandomState` (keyed from OS entropy
+/// once per thread, and distinct for every instance), the wall clock and a
+/// process-wide counter, so two calls never return the same value in
+/// practice. Kept to at most [`MAX_FRESH_SEED`] so that a client that parses
+/// JSON numbers as doubles (JavaScript) can send a reported seed back exactly.
 pub fn fresh_seed() -> u64 {
     static CALLS: AtomicU64 = AtomicU64::new(0);
     let mut h = RandomState::new().build_hasher();
@@ -110,7 +116,7 @@ pub fn fresh_seed() -> u64 {
     if let Ok(d) = SystemTime::now().duration_since(UNIX_EPOCH) {
         h.write_u128(d.as_nanos());
     }
-    mix64(h.finish())
+    mix64(h.finish()) & MAX_FRESH_SEED
 }
 
 #[cfg(test)]
@@ -173,5 +179,11 @@ mod tests {
     fn fresh_seeds_differ() {
         let seeds: std::collections::HashSet<u64> = (0..1000).map(|_| fresh_seed()).collect();
         assert_eq!(seeds.len(), 1000);
+    }
+
+    #[test]
+    fn fresh_seeds_are_exact_json_numbers() {
+        assert!((0..1000).all(|_| fresh_seed() <= MAX_FRESH_SEED));
+        assert_eq!(MAX_FRESH_SEED as f64 as u64, MAX_FRESH_SEED);
     }
 }

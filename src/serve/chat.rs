@@ -82,14 +82,6 @@ impl ChatFormatter {
         Ok(ChatFormatter { env, special })
     }
 
-    /// The fallback formatter, whatever the model has.
-    pub fn fallback() -> Self {
-        ChatFormatter {
-            env: None,
-            special: BTreeMap::new(),
-        }
-    }
-
     fn environment(source: String) -> Result<Environment<'static>, Error> {
         let mut env = Environment::new();
         env.set_syntax(

@@ -6,6 +6,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::engine::SubmitError;
+use crate::fit::FitError;
 
 /// An error answered to the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,9 +119,21 @@ impl ApiError {
                 err
             }
             SubmitError::Params(p) => Self::invalid(p.field(), message),
-            SubmitError::EmptyPrompt => Self::invalid(prompt_field, message),
             SubmitError::NoTokensRequested => Self::invalid(max_tokens_field, message),
-            SubmitError::DoesNotFit {
+            SubmitError::Fit(f) => Self::from_fit(f, prompt_field, max_tokens_field),
+            SubmitError::GreedyOnly => Self::invalid("temperature", message),
+        }
+    }
+
+    /// A request that does not fit a slot ([`crate::fit`]): the prompt is at
+    /// fault when it alone fills the context, the length otherwise.
+    pub fn from_fit(e: &FitError, prompt_field: &str, max_tokens_field: &str) -> Self {
+        let message = e.to_string();
+        match e {
+            FitError::EmptyPrompt | FitError::TokenOutOfRange { .. } => {
+                Self::invalid(prompt_field, message)
+            }
+            FitError::DoesNotFit {
                 prompt, capacity, ..
             } => {
                 let param = if prompt >= capacity {
@@ -130,8 +143,6 @@ impl ApiError {
                 };
                 Self::invalid(param, message).with_code("context_length_exceeded")
             }
-            SubmitError::TokenOutOfRange { .. } => Self::invalid(prompt_field, message),
-            SubmitError::GreedyOnly => Self::invalid("temperature", message),
         }
     }
 

@@ -2,9 +2,11 @@
 //!
 //! It owns everything between a socket and the [`Engine`]: the engine thread
 //! and its channels ([`worker`]), request and response shapes ([`openai`]),
-//! chat templates ([`chat`]), stop strings ([`stop`]), turning engine events
-//! into text for one request ([`generation`]), the endpoints ([`handlers`]),
-//! errors ([`error`]) and `/metrics` ([`metrics`]).
+//! chat templates ([`chat`]), turning a request into an engine request
+//! ([`validate`]), stop strings ([`stop`]), turning engine events into text
+//! for one request ([`generation`]), what differs between the generation
+//! endpoints ([`endpoint`]), the endpoints ([`handlers`]), errors
+//! ([`error`]) and `/metrics` ([`metrics`]).
 //!
 //! The engine runs on its own thread; tokio and axum run the HTTP side,
 //! which never touches the engine except through the worker's channels.
@@ -15,12 +17,14 @@
 //! The user-facing description is `docs/serving.md`.
 
 pub mod chat;
+pub mod endpoint;
 pub mod error;
 pub mod generation;
 pub mod handlers;
 pub mod metrics;
 pub mod openai;
 pub mod stop;
+pub mod validate;
 pub mod worker;
 
 use std::future::Future;
@@ -98,7 +102,7 @@ impl Server {
 
     /// Whether chat requests use the model's template (false: the fallback format).
     pub fn has_chat_template(&self) -> bool {
-        self.state.chat.has_template()
+        self.state.validator.chat.has_template()
     }
 
     /// Serves on `listener` until `shutdown` resolves. Then requests still

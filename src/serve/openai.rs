@@ -10,6 +10,8 @@
 //! Sampling defaults are OpenAI's, not the model's `generation_config.json`:
 //! temperature 1, top_p 1, no top_k, no min_p.
 
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -39,6 +41,30 @@ pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
             kind_of(&other)
         ))
         .with_code("invalid_json")),
+    }
+}
+
+/// A request type read from a JSON object, every refusal naming its field.
+pub trait FromObject: Sized {
+    fn from_object(obj: &Map<String, Value>) -> Result<Self, ApiError>;
+}
+
+/// Extractor of a request body as `T`: the body is read, checked to be a
+/// JSON object and parsed by [`FromObject`]; every refusal is an OpenAI
+/// error (a handler takes `Result<OpenAi<T>, ApiError>` to count them).
+pub struct OpenAi<T>(pub T);
+
+impl<S: Send + Sync, T: FromObject> FromRequest<S> for OpenAi<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let body = Bytes::from_request(req, state).await.map_err(|e| {
+            let mut err =
+                ApiError::bad_request(format!("cannot read the request body: {}", e.body_text()));
+            err.status = e.status();
+            err
+        })?;
+        T::from_object(&parse_object(&body)?).map(OpenAi)
     }
 }
 
@@ -310,8 +336,8 @@ pub struct CompletionRequest {
     pub common: Common,
 }
 
-impl CompletionRequest {
-    pub fn parse(obj: &Map<String, Value>) -> Result<Self, ApiError> {
+impl FromObject for CompletionRequest {
+    fn from_object(obj: &Map<String, Value>) -> Result<Self, ApiError> {
         let f = Fields(obj);
         let common = Common::parse(&f, &["max_tokens"])?;
         let prompt = match f.raw("prompt") {
@@ -373,8 +399,8 @@ pub struct ChatRequest {
     pub common: Common,
 }
 
-impl ChatRequest {
-    pub fn parse(obj: &Map<String, Value>) -> Result<Self, ApiError> {
+impl FromObject for ChatRequest {
+    fn from_object(obj: &Map<String, Value>) -> Result<Self, ApiError> {
         let f = Fields(obj);
         let common = Common::parse(&f, &["max_completion_tokens", "max_tokens"])?;
         let messages = match f.raw("messages") {
@@ -595,12 +621,12 @@ mod tests {
     }
 
     fn completion_err(v: Value) -> ApiError {
-        CompletionRequest::parse(&obj(v)).unwrap_err()
+        CompletionRequest::from_object(&obj(v)).unwrap_err()
     }
 
     #[test]
     fn defaults_are_openai_defaults() {
-        let r = CompletionRequest::parse(&obj(json!({"prompt": "hi"}))).unwrap();
+        let r = CompletionRequest::from_object(&obj(json!({"prompt": "hi"}))).unwrap();
         assert_eq!(r.prompt, Prompt::Text("hi".into()));
         assert_eq!(r.common.params, SampleParams::with_temperature(1.0));
         assert_eq!(r.common.max_tokens, None);
@@ -610,7 +636,7 @@ mod tests {
 
     #[test]
     fn every_field_is_read() {
-        let r = CompletionRequest::parse(&obj(json!({
+        let r = CompletionRequest::from_object(&obj(json!({
             "model": "tiny", "prompt": [1, 2, 3], "max_tokens": 5, "temperature": 0.5,
             "top_p": 0.9, "top_k": 40, "min_p": 0.1, "seed": 7, "stop": ["a", "b"],
             "stream": true, "stream_options": {"include_usage": true}, "user": "u",
@@ -698,12 +724,12 @@ mod tests {
             "response_format": {"type": "text"}, "presence_penalty": 0,
             "frequency_penalty": 0, "logit_bias": {}, "functions": null,
         });
-        CompletionRequest::parse(&obj(neutral)).unwrap();
+        CompletionRequest::from_object(&obj(neutral)).unwrap();
     }
 
     #[test]
     fn prompts_in_a_batch_of_one_are_accepted() {
-        let p = |v| CompletionRequest::parse(&obj(json!({ "prompt": v }))).map(|r| r.prompt);
+        let p = |v| CompletionRequest::from_object(&obj(json!({ "prompt": v }))).map(|r| r.prompt);
         assert_eq!(p(json!(["hi"])).unwrap(), Prompt::Text("hi".into()));
         assert_eq!(
             p(json!([[4, 5]])).unwrap(),
@@ -717,7 +743,7 @@ mod tests {
 
     #[test]
     fn chat_messages_are_flattened_and_checked() {
-        let r = ChatRequest::parse(&obj(json!({
+        let r = ChatRequest::from_object(&obj(json!({
             "messages": [
                 {"role": "developer", "content": "rules"},
                 {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}], "name": "bob"},
@@ -731,7 +757,12 @@ mod tests {
         assert_eq!(r.messages[1].content, "a\nb");
         assert_eq!(r.messages[1].name.as_deref(), Some("bob"));
 
-        let err = |v: Value| ChatRequest::parse(&obj(v)).unwrap_err().param.unwrap();
+        let err = |v: Value| {
+            ChatRequest::from_object(&obj(v))
+                .unwrap_err()
+                .param
+                .unwrap()
+        };
         assert_eq!(err(json!({})), "messages");
         assert_eq!(err(json!({"messages": []})), "messages");
         assert_eq!(err(json!({"messages": "hi"})), "messages");

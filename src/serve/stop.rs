@@ -38,11 +38,6 @@ impl StopMatcher {
         }
     }
 
-    /// Whether a stop string has been found.
-    pub fn stopped(&self) -> bool {
-        self.stopped
-    }
-
     /// Adds newly decoded text; returns what can be sent now.
     pub fn push(&mut self, text: &str) -> Released {
         if self.stopped {
