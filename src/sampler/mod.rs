@@ -70,6 +70,7 @@ mod logits;
 mod params;
 mod rng;
 mod row_sampler;
+pub mod spec;
 mod transforms;
 
 pub use error::SampleError;

@@ -63,10 +63,6 @@ impl Sampler {
         }
     }
 
-    pub fn vocab_size(&self) -> usize {
-        self.vocab
-    }
-
     /// The next token from one row of logits.
     ///
     /// `step` is the index of the token being generated within its request
@@ -521,6 +517,7 @@ struct Row<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sampler::spec::Candidates;
     use half::{bf16, f16};
     use std::collections::BTreeSet;
 
@@ -954,31 +951,14 @@ mod tests {
         }
     }
 
-    /// Kept set for top-p then min-p (no top-k), sorting everything in f64.
+    /// Kept set for top-p then min-p (no top-k) from the specification, with
+    /// slack for rounding so that it is a superset.
     fn reference_kept(x: &[f32], t: f32, top_p: f32, min_p: f32) -> BTreeSet<u32> {
-        let m = x.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
-        let mut order: Vec<u32> = (0..x.len() as u32).collect();
-        order.sort_by(|&a, &b| x[b as usize].total_cmp(&x[a as usize]).then(a.cmp(&b)));
-        let w: Vec<f64> = order
-            .iter()
-            .map(|&i| ((x[i as usize] as f64 - m) / t as f64).exp())
-            .collect();
-        let total: f64 = w.iter().sum();
-        let mut acc = 0.0;
-        let mut n = w.len();
-        for (i, wi) in w.iter().enumerate() {
-            acc += wi;
-            // Slack for rounding, so that the reference is a superset.
-            if acc >= top_p as f64 * total * (1.0 + 1e-6) {
-                n = i + 1;
-                break;
-            }
-        }
-        order[..n]
-            .iter()
-            .zip(&w)
-            .filter(|&(_, &wi)| wi >= min_p as f64 * (1.0 - 1e-6))
-            .map(|(&i, _)| i)
+        Candidates::new(x, f64::from(t))
+            .top_p(f64::from(top_p) * (1.0 + 1e-6))
+            .min_p(f64::from(min_p) * (1.0 - 1e-6))
+            .ids()
+            .into_iter()
             .collect()
     }
 }
