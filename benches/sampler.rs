@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use iree_llm::sampler::{SampleParams, Sampler, uniform_for_token};
+use iree_llm::sampler::{SampleParams, Sampler, spec};
 
 const V: usize = 128_256;
 const B: usize = 8;
@@ -34,53 +34,12 @@ fn logits() -> Vec<f32> {
         .collect()
 }
 
-/// The naive sampler: same semantics, written plainly. Sorts the whole
-/// vocabulary by (logit desc, id asc), then softmax, top-k, top-p, min-p
-/// and the inverse-CDF draw over the kept tokens in id order.
+/// The naive sampler: the crate's plain specification of the chain, which
+/// sorts the whole vocabulary by (logit desc, id asc), then applies softmax,
+/// top-k, top-p, min-p and the inverse-CDF draw over the kept tokens in id
+/// order, in f64.
 fn naive_sample(x: &[f32], p: &SampleParams, step: u64) -> u32 {
-    let mut order: Vec<(f32, u32)> = x.iter().enumerate().map(|(i, &v)| (v, i as u32)).collect();
-    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    if p.is_greedy() {
-        return order[0].1;
-    }
-    let t = f64::from(p.temperature);
-    let max = f64::from(order[0].0);
-    let w: Vec<f64> = order
-        .iter()
-        .map(|&(v, _)| ((f64::from(v) - max) / t).exp())
-        .collect();
-    let mut kept = w.len();
-    if p.top_k > 0 {
-        kept = kept.min(p.top_k);
-    }
-    if p.top_p < 1.0 {
-        let target = f64::from(p.top_p) * w[..kept].iter().sum::<f64>();
-        let mut acc = 0.0;
-        for (i, wi) in w[..kept].iter().enumerate() {
-            acc += wi;
-            if acc >= target {
-                kept = i + 1;
-                break;
-            }
-        }
-    }
-    if p.min_p > 0.0 {
-        let floor = f64::from(p.min_p) * w[0];
-        kept = w[..kept].iter().take_while(|&&wi| wi >= floor).count();
-    }
-    // The documented draw walks the kept tokens in token id order.
-    let mut kept_ids: Vec<(u32, f64)> = order[..kept].iter().map(|&(_, id)| id).zip(w).collect();
-    kept_ids.sort_by_key(|&(id, _)| id);
-    let total: f64 = kept_ids.iter().map(|&(_, wi)| wi).sum();
-    let target = uniform_for_token(p.seed.unwrap(), step) * total;
-    let mut acc = 0.0;
-    for &(id, wi) in &kept_ids {
-        acc += wi;
-        if acc > target {
-            return id;
-        }
-    }
-    kept_ids[kept - 1].0
+    spec::sample(x, p, step).expect("a finite logit").id
 }
 
 fn cases() -> Vec<(&'static str, SampleParams)> {

@@ -37,9 +37,11 @@ use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use rand_core::Rng;
 use serde_json::{Value, json};
 
 use crate::config::{ConfigError, Llama3RopeScaling, ModelConfig};
+use crate::sampler::SplitMix64;
 use crate::types::DType;
 use crate::types::TokenId;
 
@@ -342,37 +344,17 @@ fn write_json(path: &Path, v: &Value) -> Result<(), SynthError> {
 // ---------------------------------------------------------------------------
 // Random numbers
 
-/// The splitmix64 generator (Steele, Lea, Flood 2014).
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// An approximately standard normal number: the Irwin–Hall sum of four
-    /// 32-bit uniforms, centred and scaled to variance 1. Exact arithmetic
-    /// only, so it is bit-identical everywhere.
-    pub fn next_normal(&mut self) -> f64 {
-        const SCALE: f64 = 1.0 / 4_294_967_296.0; // 2^-32
-        let a = self.next_u64();
-        let b = self.next_u64();
-        let sum = (a >> 32) as f64
-            + (a & 0xFFFF_FFFF) as f64
-            + (b >> 32) as f64
-            + (b & 0xFFFF_FFFF) as f64;
-        // Each uniform in [0,1) has variance 1/12; four have 1/3.
-        (sum * SCALE + 2.0 * SCALE - 2.0) * 1.732_050_807_568_877_2
-    }
+/// An approximately standard normal number: the Irwin–Hall sum of four
+/// 32-bit uniforms, centred and scaled to variance 1. Exact arithmetic
+/// only, so it is bit-identical everywhere.
+fn next_normal(rng: &mut SplitMix64) -> f64 {
+    const SCALE: f64 = 1.0 / 4_294_967_296.0; // 2^-32
+    let a = rng.next_u64();
+    let b = rng.next_u64();
+    let sum =
+        (a >> 32) as f64 + (a & 0xFFFF_FFFF) as f64 + (b >> 32) as f64 + (b & 0xFFFF_FFFF) as f64;
+    // Each uniform in [0,1) has variance 1/12; four have 1/3.
+    (sum * SCALE + 2.0 * SCALE - 2.0) * 1.732_050_807_568_877_2
 }
 
 fn mix(a: u64, b: u64) -> u64 {
@@ -435,7 +417,7 @@ fn fill_tensor(out: &mut [u8], cols: usize, dtype: DType, tensor_seed: u64, init
         for (i, row) in chunk.chunks_exact_mut(row_bytes).enumerate() {
             let mut rng = SplitMix64::new(mix(tensor_seed, (first_row + i) as u64));
             for cell in row.chunks_exact_mut(dtype.size_bytes()) {
-                let x = (init.offset + init.std * rng.next_normal()) as f32;
+                let x = (init.offset + init.std * next_normal(&mut rng)) as f32;
                 match dtype {
                     DType::F32 => cell.copy_from_slice(&x.to_le_bytes()),
                     DType::F16 => cell.copy_from_slice(&half::f16::from_f32(x).to_le_bytes()),

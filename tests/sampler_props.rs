@@ -1,11 +1,12 @@
 //! Property tests of the host sampler: whatever the logits and parameters,
 //! the sampled token is one the filters keep and is exactly the token the
-//! documented draw picks (both checked against f64 references written
-//! here), top_k = 1 is greedy, greedy is the lowest-id argmax whatever the
+//! documented draw picks (both checked against the plain f64 specification,
+//! `sampler::spec`, which shares no code with the fast paths), top_k = 1 is greedy, greedy is the lowest-id argmax whatever the
 //! seed, and a row's token does not depend on the batch around it.
 
 use half::f16;
 use iree_llm::TokenId;
+use iree_llm::sampler::spec::{self, Candidates};
 use iree_llm::sampler::{SampleError, SampleParams, Sampler, uniform_for_token};
 use proptest::prelude::*;
 
@@ -41,121 +42,37 @@ fn sampling_params() -> impl Strategy<Value = SampleParams> {
 }
 
 fn argmax_lowest_id(x: &[f32]) -> u32 {
-    let mut best = 0;
-    for (i, &v) in x.iter().enumerate() {
-        if v > x[best] {
-            best = i;
-        }
-    }
-    best as u32
+    spec::greedy(x).expect("a finite logit")
 }
 
-/// Tokens the filters may keep, computed in f64 with a little slack so that
-/// it is a superset of the exact set despite rounding: top-p aims slightly
-/// higher, min-p slightly lower.
+/// Tokens the filters may keep: the specification's kept set with a little
+/// slack, so that it is a superset of the exact set despite rounding: top-p
+/// aims slightly higher, min-p slightly lower.
 fn allowed(x: &[f32], p: &SampleParams) -> Vec<u32> {
     if p.is_greedy() {
         return vec![argmax_lowest_id(x)];
     }
-    let t = f64::from(p.temperature);
-    let m = f64::from(x[argmax_lowest_id(x) as usize]);
-    let mut order: Vec<u32> = (0..x.len() as u32)
-        .filter(|&i| x[i as usize].is_finite())
-        .collect();
-    order.sort_by(|&a, &b| x[b as usize].total_cmp(&x[a as usize]).then(a.cmp(&b)));
-    let w: Vec<f64> = order
-        .iter()
-        .map(|&i| ((f64::from(x[i as usize]) - m) / t).exp())
-        .collect();
-    let mut kept = order.len();
-    if p.top_k > 0 {
-        kept = kept.min(p.top_k);
-    }
-    if p.top_p < 1.0 {
-        let total: f64 = w[..kept].iter().sum();
-        let target = (f64::from(p.top_p) + 1e-5) * total;
-        let mut acc = 0.0;
-        for (i, wi) in w[..kept].iter().enumerate() {
-            acc += wi;
-            if acc >= target {
-                kept = i + 1;
-                break;
-            }
-        }
-    }
-    let floor = f64::from(p.min_p) * (1.0 - 1e-5);
-    order[..kept]
-        .iter()
-        .zip(&w)
-        .filter(|&(_, &wi)| wi >= floor)
-        .map(|(&i, _)| i)
-        .collect()
+    Candidates::new(x, f64::from(p.temperature))
+        .top_k(p.top_k)
+        .top_p(f64::from(p.top_p) + 1e-5)
+        .min_p(f64::from(p.min_p) * (1.0 - 1e-5))
+        .ids()
 }
 
-/// The token the documented draw picks, computed in f64: the exact kept
-/// set (rank prefix cut by top-k, top-p with the crossing token, min-p), then
-/// the first kept token in id order whose cumulative probability exceeds
-/// `u`. `None` when any comparison is within rounding distance of its
-/// boundary, so that the answer would hinge on f32 vs f64 arithmetic.
+/// The token the specification's chain draws (the exact kept set, then the
+/// first kept token in id order whose cumulative probability exceeds `u`).
+/// `None` when any comparison is within rounding distance of its boundary,
+/// so that the answer would hinge on f32 vs f64 arithmetic.
 fn reference_token(x: &[f32], p: &SampleParams, step: u64) -> Option<u32> {
     const TOL: f64 = 1e-5;
-    let t = f64::from(p.temperature);
-    let m = f64::from(x[argmax_lowest_id(x) as usize]);
-    let mut order: Vec<u32> = (0..x.len() as u32)
-        .filter(|&i| x[i as usize].is_finite())
-        .collect();
-    order.sort_by(|&a, &b| x[b as usize].total_cmp(&x[a as usize]).then(a.cmp(&b)));
-    let w: Vec<f64> = order
-        .iter()
-        .map(|&i| ((f64::from(x[i as usize]) - m) / t).exp())
-        .collect();
-    let mut kept = order.len();
-    if p.top_k > 0 {
-        kept = kept.min(p.top_k);
-    }
-    if p.top_p < 1.0 {
-        let total: f64 = w[..kept].iter().sum();
-        let mut acc = 0.0;
-        for (i, wi) in w[..kept].iter().enumerate() {
-            acc += wi;
-            let frac = acc / total;
-            if (frac - f64::from(p.top_p)).abs() < TOL {
-                return None;
-            }
-            if frac >= f64::from(p.top_p) {
-                kept = i + 1;
-                break;
-            }
-        }
-    }
-    if p.min_p > 0.0 {
-        let floor = f64::from(p.min_p);
-        if w[..kept].iter().any(|&wi| (wi - floor).abs() < TOL) {
-            return None;
-        }
-        kept = w[..kept].iter().filter(|&&wi| wi >= floor).count();
+    let mut kept = spec::filter(x, p);
+    if kept.margin < TOL {
+        return None;
     }
     // Tokens so unlikely that f32 weights underflow are not drawable.
-    let mut ids: Vec<(u32, f64)> = order[..kept]
-        .iter()
-        .zip(&w)
-        .filter(|&(_, &wi)| wi > 1e-30)
-        .map(|(&i, &wi)| (i, wi))
-        .collect();
-    ids.sort_by_key(|&(i, _)| i);
-    let total: f64 = ids.iter().map(|&(_, wi)| wi).sum();
-    let target = uniform_for_token(p.seed.unwrap(), step) * total;
-    let mut acc = 0.0;
-    for &(i, wi) in &ids {
-        acc += wi;
-        if (acc - target).abs() < TOL * total {
-            return None;
-        }
-        if acc > target {
-            return Some(i);
-        }
-    }
-    None
+    kept.ranked.retain(|c| c.weight > 1e-30);
+    let drawn = kept.draw(uniform_for_token(p.seed.unwrap(), step))?;
+    (drawn.margin >= TOL).then_some(drawn.id)
 }
 
 proptest! {

@@ -1,7 +1,7 @@
 //! Statistical tests of the host sampler: for several parameter sets, draw
 //! 100,000 tokens (fixed seed, steps 0..N) and test their counts against the
-//! distribution computed here, independently, in plain f64 (softmax, sort,
-//! cut), with a chi-square goodness-of-fit test at significance 0.001.
+//! distribution of the plain f64 specification (`sampler::spec`: softmax,
+//! sort, cut; it shares no code with the sampler under test), with a chi-square goodness-of-fit test at significance 0.001.
 //!
 //! The harness itself is shown able to fail: the same draws are tested
 //! against deliberately wrong filters and must be rejected.
@@ -11,6 +11,7 @@
 use std::sync::OnceLock;
 
 use half::{bf16, f16};
+use iree_llm::sampler::spec::Candidates;
 use iree_llm::sampler::{Logit, SampleParams, Sampler};
 
 const DRAWS: u64 = 100_000;
@@ -49,67 +50,37 @@ enum Planted {
 }
 
 /// The analytic distribution, over the whole vocabulary, of the token
-/// chosen from `logits` with `f`: softmax(x / T); rank by logit desc then id
-/// asc; keep k; renormalize; keep the smallest prefix reaching p; keep
-/// q >= min_p * q_max; renormalize. Also returns the closest any cumulative
-/// or min-p comparison came to its boundary, to guard against cases whose
-/// outcome would hinge on rounding.
+/// chosen from `logits` with `f`, from the plain f64 specification of the
+/// chain (`sampler::spec`, which shares no code with the sampler under
+/// test): softmax(x / T); rank by logit desc then id asc; keep k;
+/// renormalize; keep the smallest prefix reaching p; keep q >= min_p * q_max;
+/// renormalize. A planted bug rearranges or bends the stages. Also returns
+/// the closest any cumulative or min-p comparison came to its boundary, to
+/// guard against cases whose outcome would hinge on rounding.
 fn reference(logits: &[f64], f: Filters, bug: Planted) -> (Vec<f64>, f64) {
     let t = if bug == Planted::WrongTemperature {
         f.temperature * 1.1
     } else {
         f.temperature
     };
-    let n = logits.len();
-    let m = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let mut order: Vec<usize> = (0..n).filter(|&i| logits[i].is_finite()).collect();
-    order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
-    let w: Vec<f64> = order.iter().map(|&i| ((logits[i] - m) / t).exp()).collect();
-    let mut margin = f64::INFINITY;
-
-    let mut kept = order.len();
-    let mut top_p_base = kept;
-    if f.top_k > 0 {
-        let k = if bug == Planted::TopKOffByOne {
-            f.top_k + 1
-        } else {
-            f.top_k
-        };
-        kept = kept.min(k);
-        if bug != Planted::TopPIgnoresTopK {
-            top_p_base = kept;
-        }
+    let k = if bug == Planted::TopKOffByOne && f.top_k > 0 {
+        f.top_k + 1
+    } else {
+        f.top_k
+    };
+    let tempered = Candidates::new(logits, t);
+    let mut kept = if bug == Planted::TopPIgnoresTopK {
+        // top-p's mass taken over the whole vocabulary, then cut to k: the
+        // two are rank prefixes, so this is the shorter of the two.
+        tempered.top_p(f.top_p).top_k(k)
+    } else {
+        tempered.top_k(k).top_p(f.top_p)
+    };
+    if bug == Planted::TopPDropsCrossingToken && f.top_p < 1.0 && kept.ranked.len() > 1 {
+        kept.ranked.pop();
     }
-    if f.top_p < 1.0 {
-        let total: f64 = w[..top_p_base].iter().sum();
-        let mut acc = 0.0;
-        let mut cut = kept;
-        for (i, wi) in w[..kept].iter().enumerate() {
-            acc += wi;
-            margin = margin.min((acc / total - f.top_p).abs());
-            if acc / total >= f.top_p {
-                cut = i + 1;
-                break;
-            }
-        }
-        if bug == Planted::TopPDropsCrossingToken && cut > 1 {
-            cut -= 1;
-        }
-        kept = kept.min(cut);
-    }
-    if f.min_p > 0.0 {
-        // w[0] = 1 is the largest remaining probability (unnormalized).
-        for wi in &w[..kept] {
-            margin = margin.min((wi - f.min_p).abs());
-        }
-        kept = w[..kept].iter().filter(|&&wi| wi >= f.min_p).count();
-    }
-    let total: f64 = w[..kept].iter().sum();
-    let mut probs = vec![0.0; n];
-    for (&i, wi) in order[..kept].iter().zip(&w) {
-        probs[i] = wi / total;
-    }
-    (probs, margin)
+    let kept = kept.min_p(f.min_p);
+    (kept.probabilities(logits.len()), kept.margin)
 }
 
 struct Fit {

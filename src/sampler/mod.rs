@@ -14,6 +14,12 @@
 //! by token id, lowest first (`-0.0` equals `+0.0`). Every filter below keeps
 //! a prefix of this order, so ties at a boundary always go to the lower id.
 //!
+//! **Logit transforms.** Before anything below, the request's chain of
+//! [`LogitTransform`]s (penalties, logit bias; none is implemented yet)
+//! rewrites the row in order ([`Sampler::sample_with`]); the result is what
+//! "the logits" means from here on. With no transforms the row is used as
+//! given.
+//!
 //! **Temperature 0 is greedy:** the token of rank 0, i.e. the argmax with
 //! the lowest id winning ties, exactly what the device argmax graphs
 //! return. `top_k`, `top_p`, `min_p` and the seed are ignored (still
@@ -64,14 +70,17 @@
 //! Nothing sorts the vocabulary. The hot passes are compiled twice
 //! (baseline and AVX2, picked at run time) with bit-identical results.
 
+mod adjust;
 mod error;
 mod kernels;
 mod logits;
 mod params;
 mod rng;
 mod row_sampler;
+pub mod spec;
 mod transforms;
 
+pub use adjust::{LogitTransform, Transforms};
 pub use error::SampleError;
 pub use logits::Logit;
 pub use params::{SampleParams, SampleParamsError};

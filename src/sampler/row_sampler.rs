@@ -1,6 +1,7 @@
 //! [`Sampler`]: the reusable per-row sampler with its scratch buffers, and
 //! the pipeline that picks which passes a row's parameters need.
 
+use super::adjust::Transforms;
 use super::error::SampleError;
 use super::kernels::{
     CHUNK, Cand, Keep, collect_at_or_above, collect_band, count_at_or_above, draw_full, draw_kept,
@@ -15,14 +16,16 @@ use crate::types::TokenId;
 /// Samples rows of logits for one vocabulary size. Owns all the scratch it
 /// needs, sized at construction, so sampling never allocates. It holds no
 /// state between calls, so one sampler can serve every slot in turn (see
-/// [`sample_batch_into`](Self::sample_batch_into)). The scratch is about 40
-/// bytes per vocabulary entry (5.2 MB at 128,256 tokens): keep one per
+/// [`sample_batch_into`](Self::sample_batch_into)). The scratch is about 44
+/// bytes per vocabulary entry (5.6 MB at 128,256 tokens): keep one per
 /// worker thread rather than one per slot.
 #[derive(Clone, Debug)]
 pub struct Sampler {
     vocab: usize,
     /// Half-precision rows widened to f32.
     widened: Vec<f32>,
+    /// The row as the request's logit transforms leave it.
+    adjusted: Vec<f32>,
     scratch: Scratch,
 }
 
@@ -52,6 +55,7 @@ impl Sampler {
         Self {
             vocab: vocab_size,
             widened: vec![0.0; vocab_size],
+            adjusted: vec![0.0; vocab_size],
             scratch: Scratch {
                 chunk_max: vec![0.0; chunks],
                 chunk_sum: vec![0.0; chunks],
@@ -61,10 +65,6 @@ impl Sampler {
                 work: vec![Cand::default(); vocab_size],
             },
         }
-    }
-
-    pub fn vocab_size(&self) -> usize {
-        self.vocab
     }
 
     /// The next token from one row of logits.
@@ -79,6 +79,19 @@ impl Sampler {
         params: &SampleParams,
         step: u64,
     ) -> Result<TokenId, SampleError> {
+        self.sample_with(logits, params, step, Transforms::NONE)
+    }
+
+    /// [`sample`](Self::sample) after the request's logit `transforms`,
+    /// which run on a copy of the row, in order, before temperature and the
+    /// filters. The row is checked (NaN, `+inf`, nothing finite) after them.
+    pub fn sample_with<L: Logit>(
+        &mut self,
+        logits: &[L],
+        params: &SampleParams,
+        step: u64,
+        transforms: Transforms,
+    ) -> Result<TokenId, SampleError> {
         if logits.len() != self.vocab {
             return Err(SampleError::WrongLength {
                 expected: self.vocab,
@@ -86,7 +99,12 @@ impl Sampler {
             });
         }
         params.validate()?;
-        let x = L::as_f32(logits, &mut self.widened);
+        let mut x = L::as_f32(logits, &mut self.widened);
+        if !transforms.is_empty() {
+            self.adjusted.copy_from_slice(x);
+            transforms.apply(&mut self.adjusted);
+            x = &self.adjusted;
+        }
         self.scratch.sample_row(x, params, step).map(TokenId)
     }
 
@@ -351,94 +369,183 @@ impl Scratch {
     /// ones straddle the secant estimate of the crossing by about `BAND / 4`
     /// tokens on each side, so a round usually brackets it tightly.
     fn top_p_keep(&mut self, r: &Row, target: f64, total: f64) -> Keep {
-        const BAND: usize = 1024;
-        // -127 ln 2 is below Z_UNDERFLOW: A there is the whole weight.
-        const LAST: u32 = 127;
-        let level = |j: u32| -(j.min(LAST) as f32) * std::f32::consts::LN_2;
-        let (x, w, cm) = (r.x, &self.weights[..], &self.chunk_max[..]);
-        let eval = |t: f32| {
-            let (mass, count) = mass_count_at_or_above(x, w, cm, r.max, r.inv_t, t);
-            Probe { t, mass, count }
+        let mass = MassAt {
+            x: r.x,
+            w: &self.weights,
+            chunk_max: &self.chunk_max,
+            max: r.max,
+            inv_t: r.inv_t,
         };
-
-        // lo reaches the target, hi does not.
-        let mut lo = Probe {
-            t: f32::NEG_INFINITY,
-            mass: total,
-            count: x.len(),
-        };
-        let mut hi = Probe {
-            t: f32::INFINITY,
-            mass: 0.0,
-            count: 0,
-        };
-        let update = |p: Probe, lo: &mut Probe, hi: &mut Probe| {
-            if p.mass >= target {
-                if p.t > lo.t {
-                    *lo = p;
-                }
-            } else if p.t < hi.t {
-                *hi = p;
-            }
-        };
-
+        let mut b = Bracket::whole_row(target, total, r.x.len());
         // min-p keeps z >= zmin. If that set's mass is below the target, it
         // is shorter than the top-p prefix and is the answer; otherwise the
         // top-p prefix is shorter and min-p removes nothing more.
         if r.zmin > f32::NEG_INFINITY {
-            let p = eval(r.zmin);
+            let p = mass.eval(r.zmin);
             if p.mass < target {
                 return Keep::ZAtLeast(r.zmin);
             }
-            lo = p;
+            b.lo = p;
         }
+        let first = first_octave_that_may_reach(
+            r,
+            target,
+            &mut self.chunk_tmp,
+            &self.chunk_sum,
+            &self.chunk_max,
+        );
+        b.bracket_by_octaves(&mass, first);
+        b.narrow_by_secant(&mass);
+        let n = collect_band(
+            r.x,
+            &self.weights,
+            &self.chunk_max,
+            r.max,
+            r.inv_t,
+            b.lo.t,
+            b.hi.t,
+            &mut self.cands,
+        );
+        b.cut_band(&self.cands[..n], &mut self.work)
+    }
+}
 
-        // Octaves. The mass of the chunks whose maximum reaches t bounds
-        // A(t) from above, so no octave before a can reach the target.
-        for (zc, &m) in self.chunk_tmp.iter_mut().zip(cm) {
-            *zc = scaled(m, r.max, r.inv_t);
+/// `-127 ln 2` is below `Z_UNDERFLOW`: `A` there is the whole weight.
+const LAST_OCTAVE: u32 = 127;
+
+/// The z threshold of octave `j`: weight `2^-j` relative to the best token.
+fn octave(j: u32) -> f32 {
+    -(j.min(LAST_OCTAVE) as f32) * std::f32::consts::LN_2
+}
+
+/// The first octave whose chunk-level upper bound on `A` reaches `target`:
+/// the mass of the chunks whose maximum reaches `t` bounds `A(t)` from
+/// above, so no earlier octave can reach the target. Uses `chunk_z` as
+/// scratch for the chunk maxima's z.
+fn first_octave_that_may_reach(
+    r: &Row,
+    target: f64,
+    chunk_z: &mut [f32],
+    chunk_sum: &[f32],
+    chunk_max: &[f32],
+) -> u32 {
+    for (zc, &m) in chunk_z.iter_mut().zip(chunk_max) {
+        *zc = scaled(m, r.max, r.inv_t);
+    }
+    let upper = |t: f32| -> f64 {
+        chunk_z
+            .iter()
+            .zip(chunk_sum)
+            .filter(|&(&zc, _)| zc >= t)
+            .map(|(_, &s)| f64::from(s))
+            .sum()
+    };
+    let (mut a, mut b) = (0u32, LAST_OCTAVE);
+    while a < b {
+        let mid = (a + b) / 2;
+        if upper(octave(mid)) >= target {
+            b = mid;
+        } else {
+            a = mid + 1;
         }
-        let upper = |t: f32| -> f64 {
-            self.chunk_tmp
-                .iter()
-                .zip(&self.chunk_sum)
-                .filter(|&(&zc, _)| zc >= t)
-                .map(|(_, &s)| f64::from(s))
-                .sum()
-        };
-        let (mut a, mut b) = (0u32, LAST);
-        while a < b {
-            let mid = (a + b) / 2;
-            if upper(level(mid)) >= target {
-                b = mid;
-            } else {
-                a = mid + 1;
+    }
+    a
+}
+
+/// Exact `A(t)` over one row: one vectorized pass per evaluation.
+struct MassAt<'a> {
+    x: &'a [f32],
+    w: &'a [f32],
+    chunk_max: &'a [f32],
+    max: f32,
+    inv_t: f32,
+}
+
+impl MassAt<'_> {
+    fn eval(&self, t: f32) -> Probe {
+        let (mass, count) =
+            mass_count_at_or_above(self.x, self.w, self.chunk_max, self.max, self.inv_t, t);
+        Probe { t, mass, count }
+    }
+}
+
+/// An exact evaluation of the mass at or above a z threshold.
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    t: f32,
+    mass: f64,
+    count: usize,
+}
+
+/// Thresholds either side of the top-p crossing: `lo` reaches the target,
+/// `hi` does not.
+struct Bracket {
+    target: f64,
+    lo: Probe,
+    hi: Probe,
+}
+
+impl Bracket {
+    /// The widest bracket: everything (`-inf`) reaches, nothing (`+inf`)
+    /// does not.
+    fn whole_row(target: f64, total: f64, len: usize) -> Self {
+        Self {
+            target,
+            lo: Probe {
+                t: f32::NEG_INFINITY,
+                mass: total,
+                count: len,
+            },
+            hi: Probe {
+                t: f32::INFINITY,
+                mass: 0.0,
+                count: 0,
+            },
+        }
+    }
+
+    /// Tightens whichever end `p` improves.
+    fn update(&mut self, p: Probe) {
+        if p.mass >= self.target {
+            if p.t > self.lo.t {
+                self.lo = p;
             }
+        } else if p.t < self.hi.t {
+            self.hi = p;
         }
-        // Gallop down from two octaves past a (the bound is loose) until an
-        // octave reaches the target; make sure one that does not is known.
-        let mut j = a + 2;
+    }
+
+    /// Phase 1: octaves. Gallops down from two octaves past `first` (its
+    /// bound is loose) until an octave reaches the target, and makes sure
+    /// one that does not is known.
+    fn bracket_by_octaves(&mut self, mass: &MassAt, first: u32) {
+        let mut j = first + 2;
         let mut stride = 2;
-        while lo.t < level(j) {
-            let p = eval(level(j));
-            update(p, &mut lo, &mut hi);
-            if p.mass >= target || j >= LAST {
+        while self.lo.t < octave(j) {
+            let p = mass.eval(octave(j));
+            self.update(p);
+            if p.mass >= self.target || j >= LAST_OCTAVE {
                 break;
             }
             j += stride;
             stride *= 2;
         }
-        if hi.t == f32::INFINITY && lo.t < 0.0 {
-            let p = eval(if a == 0 { 0.0 } else { level(a - 1) }.max(lo.t * 0.5));
-            update(p, &mut lo, &mut hi);
+        if self.hi.t == f32::INFINITY && self.lo.t < 0.0 {
+            let t = if first == 0 { 0.0 } else { octave(first - 1) };
+            self.update(mass.eval(t.max(self.lo.t * 0.5)));
         }
+    }
 
-        // Rounds: two probes straddling the estimated crossing. The cap only
-        // matters for bands of ties, which no threshold can split; a large
-        // band is still cut exactly, just more slowly.
+    /// Phase 2: rounds of two probes straddling the estimated crossing,
+    /// until at most `BAND` tokens lie between the ends. The cap only
+    /// matters for bands of ties, which no threshold can split; a large
+    /// band is still cut exactly, just more slowly.
+    fn narrow_by_secant(&mut self, mass: &MassAt) {
         const MAX_ROUNDS: usize = 12;
-        let (mut p1, mut p2) = (lo, hi);
+        let target = self.target;
+        let (mut p1, mut p2) = (self.lo, self.hi);
         for _ in 0..MAX_ROUNDS {
+            let (lo, hi) = (self.lo, self.hi);
             if lo.count.saturating_sub(hi.count) <= BAND
                 || lo.t == f32::NEG_INFINITY
                 || hi.t == f32::INFINITY
@@ -468,46 +575,42 @@ impl Scratch {
                 }
             }
             let step = (BAND as f32 / 4.0) / density;
-            let (lo_t, hi_t) = (lo.t, hi.t);
-            let inside = |t: f32| t > lo_t && t < hi_t;
+            let inside = |t: f32| t > lo.t && t < hi.t;
             let mut probes = [guess - step, guess + step];
             for (k, t) in probes.iter_mut().enumerate() {
                 if !inside(*t) {
-                    *t = lo_t + (hi_t - lo_t) * (k + 1) as f32 / 3.0;
+                    *t = lo.t + (hi.t - lo.t) * (k + 1) as f32 / 3.0;
                 }
             }
             if !probes.iter().any(|&t| inside(t)) {
                 break; // a band of equal logits cannot be split
             }
             for t in probes {
-                if t > lo.t && t < hi.t {
-                    let p = eval(t);
-                    update(p, &mut lo, &mut hi);
+                if t > self.lo.t && t < self.hi.t {
+                    let p = mass.eval(t);
+                    self.update(p);
                     (p1, p2) = (p2, p);
                 }
             }
         }
+    }
 
-        let n = collect_band(x, w, cm, r.max, r.inv_t, lo.t, hi.t, &mut self.cands);
-        let band = &self.cands[..n];
-        // Rounding aside the band holds the crossing token; if its mass falls
-        // short, the whole band is kept.
-        let key = top_p_cutoff(band, target - hi.mass, &mut self.work)
+    /// Phase 3: the exact cut inside the gathered band (the tokens with
+    /// `lo <= z < hi`), by weighted quickselect. Rounding aside the band
+    /// holds the crossing token; if its mass falls short, the whole band is
+    /// kept.
+    fn cut_band(&self, band: &[Cand], work: &mut [Cand]) -> Keep {
+        let key = top_p_cutoff(band, self.target - self.hi.mass, work)
             .or_else(|| band.iter().map(|c| c.key).min());
         match key.and_then(|k| band.iter().find(|c| c.key == k)) {
             Some(c) => Keep::RankAtLeast { x: c.x, id: c.id() },
-            None => Keep::ZAtLeast(hi.t.min(0.0)),
+            None => Keep::ZAtLeast(self.hi.t.min(0.0)),
         }
     }
 }
 
-/// An exact evaluation of the mass at or above a z threshold.
-#[derive(Clone, Copy, Debug)]
-struct Probe {
-    t: f32,
-    mass: f64,
-    count: usize,
-}
+/// Top-p's band: at most about this many tokens are gathered.
+const BAND: usize = 1024;
 
 /// One row's inputs to the pipeline after validation.
 struct Row<'a> {
@@ -521,6 +624,8 @@ struct Row<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sampler::LogitTransform;
+    use crate::sampler::spec::Candidates;
     use half::{bf16, f16};
     use std::collections::BTreeSet;
 
@@ -954,31 +1059,72 @@ mod tests {
         }
     }
 
-    /// Kept set for top-p then min-p (no top-k), sorting everything in f64.
-    fn reference_kept(x: &[f32], t: f32, top_p: f32, min_p: f32) -> BTreeSet<u32> {
-        let m = x.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
-        let mut order: Vec<u32> = (0..x.len() as u32).collect();
-        order.sort_by(|&a, &b| x[b as usize].total_cmp(&x[a as usize]).then(a.cmp(&b)));
-        let w: Vec<f64> = order
-            .iter()
-            .map(|&i| ((x[i as usize] as f64 - m) / t as f64).exp())
-            .collect();
-        let total: f64 = w.iter().sum();
-        let mut acc = 0.0;
-        let mut n = w.len();
-        for (i, wi) in w.iter().enumerate() {
-            acc += wi;
-            // Slack for rounding, so that the reference is a superset.
-            if acc >= top_p as f64 * total * (1.0 + 1e-6) {
-                n = i + 1;
-                break;
-            }
+    /// Adds `by` to one token's logit: a stand-in for a logit bias.
+    #[derive(Debug)]
+    struct Bias {
+        id: usize,
+        by: f32,
+    }
+
+    impl LogitTransform for Bias {
+        fn apply(&self, logits: &mut [f32]) {
+            logits[self.id] += self.by;
         }
-        order[..n]
-            .iter()
-            .zip(&w)
-            .filter(|&(_, &wi)| wi >= min_p as f64 * (1.0 - 1e-6))
-            .map(|(&i, _)| i)
+    }
+
+    #[test]
+    fn logit_transforms_run_in_order_before_greedy_and_the_filters() {
+        let x = logits_for(&P4);
+        let mut s = Sampler::new(4);
+        let greedy = SampleParams::greedy();
+        let boost = Bias { id: 3, by: 10.0 };
+        let mask = Bias {
+            id: 3,
+            by: f32::NEG_INFINITY,
+        };
+        let with = |s: &mut Sampler, p: &SampleParams, chain: &[&dyn LogitTransform], n| {
+            s.sample_with(&x, p, n, Transforms::new(chain))
+        };
+        assert_eq!(with(&mut s, &greedy, &[&boost], 0), Ok(TokenId(3)));
+        assert_eq!(with(&mut s, &greedy, &[&boost, &mask], 0), Ok(TokenId(0)));
+        // top-k 1 ranks the boosted row: only token 3 survives.
+        let k1 = params(1.0, 1, 1.0, 0.0).seeded(SEED);
+        for n in 0..50 {
+            assert_eq!(with(&mut s, &k1, &[&boost], n), Ok(TokenId(3)));
+            // The caller's row is not written: without the chain, token 0.
+            assert_eq!(s.sample(&x, &k1, n), Ok(TokenId(0)));
+        }
+        let all = params(1.0, 0, 1.0, 0.0).seeded(SEED);
+        for n in 0..100 {
+            assert_eq!(with(&mut s, &all, &[], n), s.sample(&x, &all, n));
+            assert_ne!(with(&mut s, &all, &[&mask], n), Ok(TokenId(3)));
+        }
+    }
+
+    #[test]
+    fn a_transform_that_writes_nan_makes_the_row_an_error() {
+        let mut s = Sampler::new(4);
+        let nan = Bias {
+            id: 2,
+            by: f32::NAN,
+        };
+        let got = s.sample_with(
+            &logits_for(&P4),
+            &SampleParams::greedy(),
+            0,
+            Transforms::new(&[&nan]),
+        );
+        assert_eq!(got, Err(SampleError::NanLogit { index: 2 }));
+    }
+
+    /// Kept set for top-p then min-p (no top-k) from the specification, with
+    /// slack for rounding so that it is a superset.
+    fn reference_kept(x: &[f32], t: f32, top_p: f32, min_p: f32) -> BTreeSet<u32> {
+        Candidates::new(x, f64::from(t))
+            .top_p(f64::from(top_p) * (1.0 + 1e-6))
+            .min_p(f64::from(min_p) * (1.0 - 1e-6))
+            .ids()
+            .into_iter()
             .collect()
     }
 }
