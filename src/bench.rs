@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::bandwidth;
 use crate::emit::{EmitPlan, GraphUse};
 use crate::fit::FitError;
 use crate::model::{DeviceModel, LoadOptions, LoadProgress, ModelError};
@@ -58,6 +59,24 @@ pub struct GraphBenchReport {
     /// (tokens, median prefill ms)
     pub prefill_ms: Vec<(usize, f64)>,
     pub peak_rss_gib: f64,
+    /// Streaming-read bandwidth measured before loading, in GB/s.
+    pub read_gb_s: f64,
+    /// Every timed decode step next to its memory floor.
+    pub decode_floor: Vec<DecodeFloor>,
+}
+
+/// One decode measurement against the time its bytes take to read.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DecodeFloor {
+    pub batch: i64,
+    /// Positions each row attends to.
+    pub attends: i64,
+    pub step_ms: f64,
+    /// Weights plus every row's KV window, in bytes.
+    pub bytes: u64,
+    pub floor_ms: f64,
+    /// step_ms / floor_ms: 1.0 would be a step that only reads memory.
+    pub ratio: f64,
 }
 
 /// Loads the graphs needed, then times prefill and decode.
@@ -67,6 +86,15 @@ pub fn graph_bench(
     progress: &dyn LoadProgress,
     log: &mut dyn FnMut(&str),
 ) -> Result<GraphBenchReport, ModelError> {
+    // Measured before the model is resident, so the probe has memory to spare
+    // and the floor uses this machine's figure rather than a quoted one.
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let bw = bandwidth::probe_read(bandwidth::PROBE_BYTES, threads, 3);
+    log(&format!(
+        "streaming read of {:.1} GiB with {threads} threads: {:.1} GB/s (best of 3)",
+        gib(bw.bytes as u64),
+        bw.gb_per_s()
+    ));
     let plan = EmitPlan::new(opts.capacity, &opts.batches)?;
     if let Some(&len) = opts
         .prefill_lengths
@@ -130,6 +158,10 @@ pub fn graph_bench(
 
     let mut decode_step_ms = Vec::new();
     let mut decode_full_ms = Vec::new();
+    let mut decode_floor = Vec::new();
+    // One row's KV bytes per attended position: [layers, 2, kv_heads, _, head_dim] f32.
+    let kv_shape = &model.manifest().kv_shape;
+    let kv_bytes_per_position = (kv_shape[0] * kv_shape[1] * kv_shape[2] * kv_shape[4]) as u64 * 4;
     let position = opts.decode_position.min(model.capacity() - 1);
     for &batch in &opts.batches {
         let b = batch as usize;
@@ -156,12 +188,28 @@ pub fn graph_bench(
                 .collect::<Result<_, _>>()?;
             let ms = median(times).as_secs_f64() * 1e3;
             let attends = w.unwrap_or(opts.capacity);
+            let bytes = bandwidth::decode_step_bytes(
+                stats.weight_bytes as u64,
+                kv_bytes_per_position * attends as u64,
+                batch as u64,
+            );
+            let floor_ms = bw.floor_s(bytes) * 1e3;
             log(&format!(
                 "decode B={batch} at position {position}, attending to {attends:>5} positions: {ms:9.2} ms per step \
-                 (median of {}), {:.1} tokens/s",
+                 (median of {}), {:.1} tokens/s; floor {floor_ms:.2} ms for {:.3} GB, {:.2}x the floor",
                 opts.iterations,
-                batch as f64 * 1e3 / ms
+                batch as f64 * 1e3 / ms,
+                bytes as f64 / 1e9,
+                ms / floor_ms
             ));
+            decode_floor.push(DecodeFloor {
+                batch,
+                attends,
+                step_ms: ms,
+                bytes,
+                floor_ms,
+                ratio: ms / floor_ms,
+            });
             if w == window {
                 decode_step_ms.push((batch, ms));
             }
@@ -183,6 +231,8 @@ pub fn graph_bench(
         decode_full_ms,
         prefill_ms,
         peak_rss_gib: gib(peak),
+        read_gb_s: bw.gb_per_s(),
+        decode_floor,
     })
 }
 
@@ -272,6 +322,37 @@ impl RunSummary {
             return 0.0;
         }
         self.decode_time.as_secs_f64() * 1e3 / self.decode_steps as f64
+    }
+    /// The `p`-th percentile (0..=100, nearest rank) of time to first token.
+    pub fn ttft_percentile_ms(&self, p: f64) -> f64 {
+        let mut xs: Vec<f64> = self
+            .results
+            .iter()
+            .map(|r| r.ttft.as_secs_f64() * 1e3)
+            .collect();
+        if xs.is_empty() {
+            return 0.0;
+        }
+        xs.sort_by(f64::total_cmp);
+        let rank = ((p / 100.0) * xs.len() as f64).ceil() as usize;
+        xs[rank.clamp(1, xs.len()) - 1]
+    }
+    /// Tokens/s if every one of `batch` slots produced a token each decode step.
+    pub fn raw_decode_tok_s(&self, batch: usize) -> f64 {
+        let ms = self.step_ms();
+        if ms == 0.0 {
+            return 0.0;
+        }
+        batch as f64 * 1e3 / ms
+    }
+    /// Delivered tokens/s as a share of the raw decode rate: what admission,
+    /// prefill and partly empty batches cost.
+    pub fn decode_share(&self, batch: usize) -> f64 {
+        let raw = self.raw_decode_tok_s(batch);
+        if raw == 0.0 {
+            return 0.0;
+        }
+        self.tok_s() / raw
     }
     pub fn mean_ttft_ms(&self) -> f64 {
         let n = self.results.len().max(1) as f64;
@@ -381,6 +462,12 @@ pub struct BenchLine {
     pub tok_s: f64,
     pub step_ms: f64,
     pub ttft_ms: f64,
+    pub ttft_p50_ms: f64,
+    pub ttft_p99_ms: f64,
+    /// Raw decode rate: batch tokens per decode step.
+    pub raw_decode_tok_s: f64,
+    /// tok_s / raw_decode_tok_s.
+    pub decode_share: f64,
     pub prefill_ms: f64,
     pub tokens: usize,
     pub wall_s: f64,
@@ -436,6 +523,17 @@ pub fn engine_bench(
             run.mean_ttft_ms(),
             run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
         ));
+        log(&format!(
+            "{device}: at saturation ({} requests for {} slots): {:.1} tok/s = {:.0}% of the raw decode rate \
+             ({:.1} tok/s); TTFT p50 {:.1} ms, p99 {:.1} ms",
+            requests.len(),
+            opts.batch,
+            run.tok_s(),
+            run.decode_share(opts.batch) * 100.0,
+            run.raw_decode_tok_s(opts.batch),
+            run.ttft_percentile_ms(50.0),
+            run.ttft_percentile_ms(99.0),
+        ));
 
         let mut parity_ok = 0;
         if opts.single_parity {
@@ -484,6 +582,10 @@ pub fn engine_bench(
                     tok_s: run.tok_s(),
                     step_ms: run.step_ms(),
                     ttft_ms: run.mean_ttft_ms(),
+                    ttft_p50_ms: run.ttft_percentile_ms(50.0),
+                    ttft_p99_ms: run.ttft_percentile_ms(99.0),
+                    raw_decode_tok_s: run.raw_decode_tok_s(opts.batch),
+                    decode_share: run.decode_share(opts.batch),
                     prefill_ms: run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
                     tokens: run.tokens,
                     wall_s: run.wall.as_secs_f64(),
@@ -531,4 +633,53 @@ pub fn engine_bench(
         }
     }
     line.ok_or(BenchError::NoDevice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(
+        ttfts_ms: &[u64],
+        tokens: usize,
+        wall_ms: u64,
+        steps: u64,
+        step_ms: u64,
+    ) -> RunSummary {
+        RunSummary {
+            results: ttfts_ms
+                .iter()
+                .map(|&ms| RunResult {
+                    tokens: Vec::new(),
+                    reason: FinishReason::Length,
+                    ttft: Duration::from_millis(ms),
+                })
+                .collect(),
+            wall: Duration::from_millis(wall_ms),
+            tokens,
+            decode_steps: steps,
+            decode_time: Duration::from_millis(steps * step_ms),
+            prefills: 0,
+            prefill_time: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn ttft_percentiles_use_the_nearest_rank() {
+        let ttfts: Vec<u64> = (1..=100).collect();
+        let run = summary(&ttfts, 0, 1, 0, 0);
+        assert_eq!(run.ttft_percentile_ms(50.0), 50.0);
+        assert_eq!(run.ttft_percentile_ms(99.0), 99.0);
+        assert_eq!(run.ttft_percentile_ms(100.0), 100.0);
+        assert_eq!(summary(&[7], 0, 1, 0, 0).ttft_percentile_ms(99.0), 7.0);
+    }
+
+    #[test]
+    fn the_decode_share_compares_delivered_tokens_with_full_batches_every_step() {
+        // 10 steps of 10 ms with 4 slots could deliver 400 tok/s; 200 tokens
+        // in 1 s is half of that.
+        let run = summary(&[1], 200, 1000, 10, 10);
+        assert!((run.raw_decode_tok_s(4) - 400.0).abs() < 1e-9);
+        assert!((run.decode_share(4) - 0.5).abs() < 1e-9);
+    }
 }

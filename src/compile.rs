@@ -70,7 +70,11 @@ impl Target {
         Target {
             kind,
             cuda_arch: std::env::var("IREE_LLM_CUDA_ARCH").unwrap_or_else(|_| "sm_80".into()),
-            extra_flags: Vec::new(),
+            // For tuning experiments: whitespace-separated flags appended to
+            // every compile (they are part of the cache key like any flag).
+            extra_flags: std::env::var("IREE_LLM_COMPILE_FLAGS")
+                .map(|v| v.split_whitespace().map(String::from).collect())
+                .unwrap_or_default(),
         }
     }
 

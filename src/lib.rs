@@ -12,6 +12,7 @@
 //! the AVX2 copies of the sampler's kernels after checking the CPU has AVX2.
 #![deny(unsafe_code)]
 
+pub mod bandwidth;
 pub mod bench;
 pub mod checkpoint;
 pub mod cli;

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""PyTorch eager baseline for issue 11: the shapes `iree-llm graph-bench`
+times, run by Hugging Face transformers on the CPU.
+
+Loads a Hugging Face Llama directory (a real checkpoint, or one written by
+`iree-llm synth`) in the dtype asked for, then times
+  - a decode step of B rows, every row at position P (a cache of P tokens per
+    row is filled first; the step appends one token to each row), and
+  - prefill of one prompt of T tokens and of B prompts of T/B tokens.
+Medians of N repetitions are printed as text and as one JSON line. Needs
+torch and transformers; scripts/torch_compare.sh installs them into a
+throwaway venv under /tmp.
+
+    python scripts/torch_decode_bench.py --model DIR --batch 4,8 --position 128
+"""
+import argparse
+import json
+import statistics
+import time
+
+import torch
+from transformers import AutoModelForCausalLM
+
+
+def median_ms(fn, reps):
+    fn()  # warm-up
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float32"])
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--batch", default="4,8")
+    ap.add_argument("--position", type=int, default=128)
+    ap.add_argument("--prefill", type=int, default=256)
+    ap.add_argument("--iterations", type=int, default=5)
+    args = ap.parse_args()
+
+    torch.set_num_threads(args.threads)
+    dtype = getattr(torch, args.dtype)
+    model = AutoModelForCausalLM.from_pretrained(args.model, torch_dtype=dtype)
+    model.eval()
+    vocab = model.config.vocab_size
+    gen = torch.Generator().manual_seed(0)
+    ids = lambda b, t: torch.randint(10, vocab - 10, (b, t), generator=gen)
+    out = {"model": args.model, "dtype": args.dtype, "threads": args.threads}
+
+    with torch.inference_mode():
+        steps = {}
+        for b in [int(x) for x in args.batch.split(",")]:
+            prefix = model(ids(b, args.position), use_cache=True).past_key_values
+            token = ids(b, 1)
+
+            # Each timed step starts from the same P-token cache: crop back
+            # after the step so every repetition is at position P.
+            def step():
+                model(token, past_key_values=prefix, use_cache=True)
+                prefix.crop(-1)
+
+            ms = median_ms(step, args.iterations)
+            steps[b] = ms
+            print(f"decode B={b} at position {args.position}: {ms:.2f} ms per step, "
+                  f"{b * 1e3 / ms:.1f} tokens/s")
+        out["decode_step_ms"] = steps
+
+        t = args.prefill
+        one = ids(1, t)
+        ms = median_ms(lambda: model(one, use_cache=True), args.iterations)
+        print(f"prefill 1 prompt of {t} tokens: {ms:.1f} ms ({t * 1e3 / ms:.0f} tokens/s)")
+        out["prefill_one_ms"] = ms
+        b = max(int(x) for x in args.batch.split(","))
+        many = ids(b, t // b)
+        ms = median_ms(lambda: model(many, use_cache=True), args.iterations)
+        print(f"prefill {b} prompts of {t // b} tokens: {ms:.1f} ms ({t * 1e3 / ms:.0f} tokens/s)")
+        out["prefill_batched_ms"] = ms
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

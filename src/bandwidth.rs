@@ -1,0 +1,119 @@
+//! The machine's streaming-read bandwidth and the memory floor of a decode
+//! step: the time a step would take if it did nothing but read its bytes
+//! (weights once, plus each row's KV window) at that bandwidth. Benchmarks
+//! print their step times next to this floor so the ratio says how much of a
+//! step is memory traffic and how much is everything else.
+
+use std::time::Instant;
+
+/// Default size of the probe buffer: far larger than any last-level cache,
+/// small enough to allocate next to a loaded model.
+pub const PROBE_BYTES: usize = 1 << 30;
+
+/// One bandwidth measurement.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Bandwidth {
+    pub bytes: usize,
+    pub threads: usize,
+    /// Best of the timed passes, in bytes per second.
+    pub bytes_per_s: f64,
+}
+
+impl Bandwidth {
+    pub fn gb_per_s(&self) -> f64 {
+        self.bytes_per_s / 1e9
+    }
+
+    /// Seconds needed to read `bytes` at this bandwidth.
+    pub fn floor_s(&self, bytes: u64) -> f64 {
+        bytes as f64 / self.bytes_per_s
+    }
+}
+
+/// Reads a `bytes`-sized buffer with `threads` threads, `passes` times, and
+/// returns the best pass. The buffer is written first so its pages are
+/// resident; each thread sums its own contiguous share.
+pub fn probe_read(bytes: usize, threads: usize, passes: usize) -> Bandwidth {
+    let threads = threads.max(1);
+    let words = (bytes / 8).max(threads * 64);
+    let mut buf = vec![0u64; words];
+    let share = words.div_ceil(threads);
+    std::thread::scope(|s| {
+        for (t, chunk) in buf.chunks_mut(share).enumerate() {
+            s.spawn(move || {
+                for (i, w) in chunk.iter_mut().enumerate() {
+                    *w = (t * share + i) as u64;
+                }
+            });
+        }
+    });
+    let mut best = f64::INFINITY;
+    for _ in 0..passes.max(1) {
+        let start = Instant::now();
+        let total: u64 = std::thread::scope(|s| {
+            let handles: Vec<_> = buf
+                .chunks(share)
+                .map(|chunk| s.spawn(move || sum_words(chunk)))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        });
+        let secs = start.elapsed().as_secs_f64();
+        std::hint::black_box(total);
+        best = best.min(secs);
+    }
+    Bandwidth {
+        bytes: words * 8,
+        threads,
+        bytes_per_s: (words * 8) as f64 / best,
+    }
+}
+
+/// Sums with four independent accumulators so the loop is limited by loads,
+/// not by one dependency chain.
+fn sum_words(xs: &[u64]) -> u64 {
+    let mut acc = [0u64; 4];
+    let mut it = xs.chunks_exact(4);
+    for c in &mut it {
+        for k in 0..4 {
+            acc[k] = acc[k].wrapping_add(c[k]);
+        }
+    }
+    let tail: u64 = it.remainder().iter().fold(0, |a, &x| a.wrapping_add(x));
+    acc.iter().fold(tail, |a, &x| a.wrapping_add(x))
+}
+
+/// Bytes one decode step must read: every weight once (the tied or separate
+/// output projection included) plus each row's attended KV window.
+pub fn decode_step_bytes(weight_bytes: u64, kv_window_bytes_per_row: u64, batch: u64) -> u64 {
+    weight_bytes + kv_window_bytes_per_row * batch
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sum_reads_every_word_including_the_tail() {
+        let xs: Vec<u64> = (1..=11).collect();
+        assert_eq!(sum_words(&xs), 66);
+    }
+
+    #[test]
+    fn a_probe_reports_a_positive_finite_bandwidth_for_the_bytes_it_read() {
+        let bw = probe_read(4 << 20, 2, 2);
+        assert_eq!(bw.bytes, 4 << 20);
+        assert!(bw.bytes_per_s.is_finite() && bw.bytes_per_s > 0.0);
+    }
+
+    #[test]
+    fn the_floor_is_bytes_over_bandwidth() {
+        let bw = Bandwidth {
+            bytes: 0,
+            threads: 2,
+            bytes_per_s: 50e9,
+        };
+        let bytes = decode_step_bytes(2_000_000_000, 1_000_000, 8);
+        assert_eq!(bytes, 2_008_000_000);
+        assert!((bw.floor_s(bytes) - 0.04016).abs() < 1e-9);
+    }
+}
