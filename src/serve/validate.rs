@@ -219,10 +219,12 @@ impl Validator {
 
 /// The most text bytes one token can stand for: the longest entry of the
 /// vocabulary (special tokens included), and at least 4 (one UTF-8 character
-/// an unknown-token fallback may cover). Vocabulary entries are never
-/// shorter than the text they match (byte-level BPE spells a byte with one
-/// or two, SentencePiece a space with three), so `capacity` tokens cover at
-/// most `capacity` times this many bytes.
+/// an unknown-token fallback may cover). In the tokenizers Llama-family
+/// models use, a vocabulary entry is never shorter than the text it matches
+/// (byte-level BPE spells a byte with one or two, SentencePiece a space with
+/// three, byte fallback a byte with six), so `capacity` tokens cover at most
+/// `capacity` times this many bytes. A normalizer that shrinks text (NFKC
+/// ligatures) could break this; the Llama 2 and 3 tokenizers have none.
 fn max_token_bytes(tokenizer: &Tokenizer) -> usize {
     tokenizer
         .inner()
