@@ -4,7 +4,9 @@
 //! A request fits when its prompt is not empty, every prompt token is in the
 //! vocabulary, and `prompt + max_tokens` tokens fit the context capacity of
 //! a slot. (The last generated token is never written to the cache, but
-//! counting it keeps the rule simple to state.)
+//! counting it keeps the rule simple to state.) The sum is checked, never
+//! wrapped: a `max_tokens` near `usize::MAX` is refused like any other too
+//! large one.
 
 use crate::types::TokenId;
 
@@ -59,14 +61,14 @@ pub fn check_fits(prompt: usize, max_tokens: usize, capacity: usize) -> Result<(
     if prompt == 0 {
         return Err(FitError::EmptyPrompt);
     }
-    if prompt + max_tokens > capacity {
-        return Err(FitError::DoesNotFit {
+    match prompt.checked_add(max_tokens) {
+        Some(needed) if needed <= capacity => Ok(()),
+        _ => Err(FitError::DoesNotFit {
             prompt,
             max_tokens,
             capacity,
-        });
+        }),
     }
-    Ok(())
 }
 
 /// Checks that every token id is in a vocabulary of `vocab` tokens.
@@ -111,6 +113,19 @@ mod tests {
     fn an_empty_prompt_never_fits() {
         assert_eq!(check_fits(0, 4, 128), Err(FitError::EmptyPrompt));
         assert_eq!(check_request(&[], 4, 128, 10), Err(FitError::EmptyPrompt));
+    }
+
+    #[test]
+    fn a_max_tokens_that_would_wrap_the_sum_does_not_fit() {
+        let e = check_fits(1, usize::MAX, 128).unwrap_err();
+        assert!(matches!(e, FitError::DoesNotFit { prompt: 1, .. }));
+        assert_eq!(e.needed(), None);
+        assert!(
+            e.to_string()
+                .contains("more than the context capacity of 128")
+        );
+        let e = check_fits(1018, usize::MAX - 1016, 1024).unwrap_err();
+        assert!(matches!(e, FitError::DoesNotFit { .. }), "{e}");
     }
 
     #[test]

@@ -18,7 +18,10 @@ pub trait Endpoint: Send + Sync + 'static {
     /// Prefix of the response ids (`cmpl`, `chatcmpl`).
     const ID_PREFIX: &'static str;
 
-    fn validate(v: &Validator, request: Self::Request) -> Result<Validated, ApiError>;
+    fn validate(
+        v: &Validator,
+        request: Self::Request,
+    ) -> impl Future<Output = Result<Validated, ApiError>> + Send;
     /// The `object` of the response (or of its stream chunks).
     fn object(stream: bool) -> &'static str;
     /// The whole answer of a request that is not streamed.
@@ -50,7 +53,10 @@ impl Endpoint for Completions {
     type Request = CompletionRequest;
     const ID_PREFIX: &'static str = "cmpl";
 
-    fn validate(v: &Validator, request: CompletionRequest) -> Result<Validated, ApiError> {
+    fn validate(
+        v: &Validator,
+        request: CompletionRequest,
+    ) -> impl Future<Output = Result<Validated, ApiError>> + Send {
         v.completion(request)
     }
 
@@ -126,7 +132,10 @@ impl Endpoint for Chat {
     type Request = ChatRequest;
     const ID_PREFIX: &'static str = "chatcmpl";
 
-    fn validate(v: &Validator, request: ChatRequest) -> Result<Validated, ApiError> {
+    fn validate(
+        v: &Validator,
+        request: ChatRequest,
+    ) -> impl Future<Output = Result<Validated, ApiError>> + Send {
         v.chat(request)
     }
 

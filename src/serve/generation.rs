@@ -6,7 +6,8 @@
 //! through a small channel. When that channel's receiver is dropped (the
 //! client went away, and axum dropped the response), the task ends and its
 //! [`Tracker`] cancels the request in the engine, which frees its slot.
-//! Every request is counted exactly once in `iree_llm_requests_total`.
+//! Every request is counted exactly once in `iree_llm_requests_total`, by
+//! the [`RequestCount`] its handler makes when it starts.
 
 use std::sync::Arc;
 
@@ -33,37 +34,66 @@ pub enum Piece {
     Failed(ApiError),
 }
 
-/// Counts the request's outcome once; if it is dropped before an outcome
-/// was recorded, cancels the request in the engine and counts it cancelled.
+/// Counts one request in `iree_llm_requests_total` exactly once: with the
+/// outcome it is given first, or as `cancelled` when it is dropped without
+/// one (the client left, even before the request reached the engine). A
+/// handler makes one as soon as it starts.
+#[derive(Debug)]
+pub struct RequestCount {
+    metrics: Arc<Metrics>,
+    counted: bool,
+}
+
+impl RequestCount {
+    pub fn new(metrics: Arc<Metrics>) -> Self {
+        RequestCount {
+            metrics,
+            counted: false,
+        }
+    }
+
+    /// Records how the request ended (only the first call counts).
+    pub fn finish(&mut self, outcome: Outcome) {
+        if !self.counted {
+            self.counted = true;
+            self.metrics.count_request(outcome);
+        }
+    }
+
+    pub fn is_counted(&self) -> bool {
+        self.counted
+    }
+}
+
+impl Drop for RequestCount {
+    fn drop(&mut self) {
+        self.finish(Outcome::Cancelled);
+    }
+}
+
+/// A request in the engine and its count: if it is dropped before an
+/// outcome was recorded, cancels the request in the engine (and the count
+/// records it cancelled).
 pub struct Tracker {
     worker: WorkerHandle,
-    metrics: Arc<Metrics>,
+    count: RequestCount,
     id: RequestId,
-    done: bool,
 }
 
 impl Tracker {
-    pub fn new(worker: WorkerHandle, metrics: Arc<Metrics>, id: RequestId) -> Self {
-        Tracker {
-            worker,
-            metrics,
-            id,
-            done: false,
-        }
+    pub fn new(worker: WorkerHandle, count: RequestCount, id: RequestId) -> Self {
+        Tracker { worker, count, id }
     }
 
     /// Records how the request ended.
     fn finish(&mut self, outcome: Outcome) {
-        if !self.done {
-            self.done = true;
-            self.metrics.count_request(outcome);
-        }
+        self.count.finish(outcome);
     }
 
     /// Ends the request early (a stop string matched): the engine stops
     /// generating it, and it counts as `outcome`.
     fn end_early(&mut self, outcome: Outcome) {
-        if !self.done {
+        if !self.count.is_counted() {
             self.worker.cancel(self.id);
         }
         self.finish(outcome);
@@ -72,9 +102,8 @@ impl Tracker {
 
 impl Drop for Tracker {
     fn drop(&mut self) {
-        if !self.done {
+        if !self.count.is_counted() {
             self.worker.cancel(self.id);
-            self.finish(Outcome::Cancelled);
         }
     }
 }

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
-use axum::extract::{Path, Request, State};
+use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -25,9 +25,9 @@ use tokio::sync::mpsc;
 use super::chat::ChatFormatter;
 use super::endpoint::{Chat, Completions, Endpoint, sse_json};
 use super::error::ApiError;
-use super::generation::{self, Piece, Tracker};
+use super::generation::{self, Piece, RequestCount, Tracker};
 use super::metrics::{Metrics, Outcome};
-use super::openai::{ChatRequest, CompletionRequest, Header, OpenAi, Usage};
+use super::openai::{Header, OpenAi, Usage};
 use super::validate::Validator;
 use super::worker::WorkerHandle;
 use crate::engine::FinishReason;
@@ -207,18 +207,12 @@ async fn get_model(State(st): State<Arc<AppState>>, Path(model): Path<String>) -
     }
 }
 
-async fn completions(
-    State(st): State<Arc<AppState>>,
-    body: Result<OpenAi<CompletionRequest>, ApiError>,
-) -> Response {
-    generate::<Completions>(st, body).await
+async fn completions(State(st): State<Arc<AppState>>, req: Request) -> Response {
+    generate::<Completions>(st, req).await
 }
 
-async fn chat_completions(
-    State(st): State<Arc<AppState>>,
-    body: Result<OpenAi<ChatRequest>, ApiError>,
-) -> Response {
-    generate::<Chat>(st, body).await
+async fn chat_completions(State(st): State<Arc<AppState>>, req: Request) -> Response {
+    generate::<Chat>(st, req).await
 }
 
 /// An accepted request, ready to produce pieces.
@@ -236,15 +230,18 @@ impl Accepted {
     }
 }
 
-async fn generate<E: Endpoint>(
-    st: Arc<AppState>,
-    body: Result<OpenAi<E::Request>, ApiError>,
-) -> Response {
+/// Answers one generation request. It is counted from the start, so a client
+/// that leaves at any point (even while its body is read) is counted once.
+async fn generate<E: Endpoint>(st: Arc<AppState>, req: Request) -> Response {
     let arrived = Instant::now();
-    let accepted = match accept::<E>(&st, body, arrived).await {
+    let mut count = Some(RequestCount::new(st.metrics.clone()));
+    let body = OpenAi::<E::Request>::from_request(req, &()).await;
+    let accepted = match accept::<E>(&st, body, arrived, &mut count).await {
         Ok(a) => a,
         Err(e) => {
-            st.metrics.count_request(Outcome::Rejected);
+            if let Some(c) = &mut count {
+                c.finish(Outcome::Rejected);
+            }
             tracing::debug!(error = %e, "request refused");
             return e.into_response();
         }
@@ -257,14 +254,16 @@ async fn generate<E: Endpoint>(
     }
 }
 
-/// Validates the request and submits it to the engine. True: stream it.
+/// Validates the request and submits it to the engine; once it is in the
+/// engine, its count moves to the tracker. True: stream it.
 async fn accept<E: Endpoint>(
     st: &Arc<AppState>,
     body: Result<OpenAi<E::Request>, ApiError>,
     arrived: Instant,
+    count: &mut Option<RequestCount>,
 ) -> Result<(Accepted, bool), ApiError> {
     let OpenAi(request) = body?;
-    let v = E::validate(&st.validator, request)?;
+    let v = E::validate(&st.validator, request).await?;
     let prompt_tokens = v.request.prompt.len();
     let (id, events) = match st.worker.submit(v.request, arrived).await {
         Err(gone) => return Err(ApiError::unavailable(gone.to_string())),
@@ -277,7 +276,8 @@ async fn accept<E: Endpoint>(
         }
         Ok(Ok(accepted)) => accepted,
     };
-    let tracker = Tracker::new(st.worker.clone(), st.metrics.clone(), id);
+    let count = count.take().expect("counted once");
+    let tracker = Tracker::new(st.worker.clone(), count, id);
     let tokenizer = st.validator.tokenizer.clone();
     let pieces = generation::spawn(tokenizer, events, tracker, v.stop);
     let header = Header {

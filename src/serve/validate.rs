@@ -8,8 +8,16 @@
 //! is known before the first token) and the stop tokens. What the engine
 //! checks again at submission (the fit, the vocabulary) it checks with the
 //! same rule.
+//!
+//! Tokenizing is CPU work proportional to the text, so it is kept off the
+//! async request handlers: a text longer than any prompt that could fit the
+//! context is refused by its size before tokenizing ([`Validator::max_text_bytes`]),
+//! and the rest is tokenized on tokio's blocking pool, at most
+//! [`TOKENIZE_PARALLELISM`] at a time.
 
 use std::sync::Arc;
+
+use tokio::sync::Semaphore;
 
 use super::chat::ChatFormatter;
 use super::error::ApiError;
@@ -20,6 +28,9 @@ use crate::engine::Request as EngineRequest;
 use crate::fit;
 use crate::tokenizer::Tokenizer;
 use crate::types::TokenId;
+
+/// Most texts tokenized at once; more wait their turn.
+pub const TOKENIZE_PARALLELISM: usize = 4;
 
 /// A request ready for the engine, with what the response needs to know.
 #[derive(Clone, Debug)]
@@ -48,6 +59,9 @@ pub struct Validator {
     pub capacity: usize,
     /// Token ids that end a request besides the model's EOS ids.
     pub stop_tokens: Vec<TokenId>,
+    /// Texts longer than this cannot fit the context in any tokenization.
+    max_text_bytes: usize,
+    tokenizing: Arc<Semaphore>,
 }
 
 impl Validator {
@@ -60,24 +74,66 @@ impl Validator {
         // The tokenizer config's EOS (e.g. `<|eot_id|>` of chat models) also
         // ends a request, in case generation_config.json does not list it.
         let stop_tokens = tokenizer.eos_id().into_iter().collect();
+        let max_text_bytes = capacity.saturating_mul(max_token_bytes(&tokenizer));
         Validator {
             tokenizer,
             chat,
             model_id,
             capacity,
             stop_tokens,
+            max_text_bytes,
+            tokenizing: Arc::new(Semaphore::new(TOKENIZE_PARALLELISM)),
         }
+    }
+
+    /// The longest text that could still fit the context: a text is refused
+    /// unread when it is longer.
+    pub fn max_text_bytes(&self) -> usize {
+        self.max_text_bytes
+    }
+
+    /// Tokenizes `text` off the request handlers, unless it is too long to
+    /// fit the context whatever its tokens. `field` names the request field
+    /// in errors and `what` the text (`prompt`, `messages`).
+    async fn encode(
+        &self,
+        text: String,
+        add_special_tokens: bool,
+        field: &'static str,
+        what: &'static str,
+    ) -> Result<Vec<TokenId>, ApiError> {
+        if text.len() > self.max_text_bytes {
+            return Err(ApiError::invalid(
+                field,
+                format!(
+                    "the {what} is {} bytes of text, more than the {} bytes that could fit the \
+                     context capacity of {} tokens; shorten it",
+                    text.len(),
+                    self.max_text_bytes,
+                    self.capacity
+                ),
+            )
+            .with_code("context_length_exceeded"));
+        }
+        let _permit = self
+            .tokenizing
+            .acquire()
+            .await
+            .map_err(|_| ApiError::unavailable("the server is shutting down"))?;
+        let tokenizer = self.tokenizer.clone();
+        tokio::task::spawn_blocking(move || tokenizer.encode(&text, add_special_tokens))
+            .await
+            .map_err(|e| ApiError::server(format!("tokenizing failed: {e}")))?
+            .map_err(|e| ApiError::invalid(field, format!("cannot tokenize the {what}: {e}")))
     }
 
     /// `POST /v1/completions`: a text prompt is tokenized with the special
     /// tokens (BOS) added; token ids are used as they are.
-    pub fn completion(&self, r: CompletionRequest) -> Result<Validated, ApiError> {
+    pub async fn completion(&self, r: CompletionRequest) -> Result<Validated, ApiError> {
         self.check_model(&r.common)?;
         let prompt = match r.prompt {
             Prompt::Tokens(t) => t,
-            Prompt::Text(text) => self.tokenizer.encode(&text, true).map_err(|e| {
-                ApiError::invalid("prompt", format!("cannot tokenize the prompt: {e}"))
-            })?,
+            Prompt::Text(text) => self.encode(text, true, "prompt", "prompt").await?,
         };
         let max_tokens = r.common.max_tokens.unwrap_or(DEFAULT_COMPLETION_MAX_TOKENS);
         self.finish(prompt, max_tokens, r.common, "prompt")
@@ -86,18 +142,20 @@ impl Validator {
     /// `POST /v1/chat/completions`: the messages are rendered with the
     /// model's template, then tokenized. Without a length, the reply may use
     /// the rest of the context.
-    pub fn chat(&self, r: ChatRequest) -> Result<Validated, ApiError> {
+    pub async fn chat(&self, r: ChatRequest) -> Result<Validated, ApiError> {
         self.check_model(&r.common)?;
         let rendered = self
             .chat
             .render(&r.messages)
             .map_err(|e| ApiError::invalid("messages", e.to_string()))?;
         let prompt = self
-            .tokenizer
-            .encode(&rendered.text, rendered.add_special_tokens)
-            .map_err(|e| {
-                ApiError::invalid("messages", format!("cannot tokenize the messages: {e}"))
-            })?;
+            .encode(
+                rendered.text,
+                rendered.add_special_tokens,
+                "messages",
+                "conversation",
+            )
+            .await?;
         let max_tokens = match r.common.max_tokens {
             Some(n) => n,
             None if prompt.len() >= self.capacity => {
@@ -157,4 +215,23 @@ impl Validator {
             max_tokens_field: common.max_tokens_field,
         })
     }
+}
+
+/// The most text bytes one token can stand for: the longest entry of the
+/// vocabulary (special tokens included), and at least 4 (one UTF-8 character
+/// an unknown-token fallback may cover). In the tokenizers Llama-family
+/// models use, a vocabulary entry is never shorter than the text it matches
+/// (byte-level BPE spells a byte with one or two, SentencePiece a space with
+/// three, byte fallback a byte with six), so `capacity` tokens cover at most
+/// `capacity` times this many bytes. A normalizer that shrinks text (NFKC
+/// ligatures) could break this; the Llama 2 and 3 tokenizers have none.
+fn max_token_bytes(tokenizer: &Tokenizer) -> usize {
+    tokenizer
+        .inner()
+        .get_vocab(true)
+        .keys()
+        .map(String::len)
+        .max()
+        .unwrap_or(0)
+        .max(4)
 }

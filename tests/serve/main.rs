@@ -8,6 +8,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod hardening;
 mod harness;
 
 use std::time::Duration;
