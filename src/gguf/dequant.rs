@@ -1,7 +1,7 @@
 //! Dequantization of GGML blocks to f32, following the block layouts and the
 //! arithmetic of llama.cpp's reference (`ggml-quants.c`): every product is
 //! formed in f32 in the same order, so results equal llama.cpp's and the
-//! PyPI `gguf` package's numpy dequantizers (checked by tests/gguf_dequant.rs).
+//! PyPI `gguf` package's numpy dequantizers (checked by tests/gguf.rs).
 
 use half::{bf16, f16};
 

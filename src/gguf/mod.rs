@@ -9,7 +9,7 @@
 //! have no dequantizers, and `candle-core`'s (complete) ones come with a
 //! whole tensor framework to compile. Both halves are small, and every type's
 //! dequantization is tested against the PyPI `gguf` package's numpy
-//! reference (tests/gguf_dequant.rs, fixtures from scripts/gguf_fixtures.py).
+//! reference (tests/gguf.rs, fixtures from scripts/gguf_fixtures.py).
 
 mod dequant;
 mod hparams;
