@@ -18,6 +18,7 @@ pub mod compile;
 pub mod config;
 pub mod emit;
 pub mod engine;
+pub mod gguf;
 pub mod model;
 pub mod preset;
 pub mod reference;
