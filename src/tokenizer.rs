@@ -6,7 +6,11 @@
 //!
 //! A tokenizer is optional for a model (token ids in, token ids out work
 //! without one); [`Tokenizer::from_dir`] fails with a clear error only when a
-//! caller actually needs text.
+//! caller actually needs text. A GGUF checkpoint carries its tokenizer and
+//! chat template in its metadata; [`Tokenizer::from_dir`] given a `.gguf`
+//! file builds them from there (see the `gguf` submodule).
+
+mod gguf;
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +42,15 @@ pub enum TokenizerError {
     },
     #[error("tokenizer failed to {op}: {reason}")]
     Codec { op: &'static str, reason: String },
+    #[error(
+        "{path}: {what} is not supported (supported: {supported}); use a Hugging Face model \
+         directory with a tokenizer.json instead"
+    )]
+    Unsupported {
+        path: PathBuf,
+        what: String,
+        supported: String,
+    },
 }
 
 /// The raw settings of `tokenizer_config.json` (and `chat_template.jinja`).
@@ -147,9 +160,21 @@ impl std::fmt::Debug for Tokenizer {
     }
 }
 
+/// Whether `path` names a GGUF checkpoint rather than a model directory.
+fn is_gguf(path: &Path) -> bool {
+    path.is_file()
+        && path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gguf"))
+}
+
 impl Tokenizer {
-    /// Loads `dir/tokenizer.json` (and `dir/tokenizer_config.json` if present).
+    /// Loads `dir/tokenizer.json` (and `dir/tokenizer_config.json` if present),
+    /// or, when `dir` is a `.gguf` file, the tokenizer in its metadata.
     pub fn from_dir(dir: &Path) -> Result<Self, TokenizerError> {
+        if is_gguf(dir) {
+            return Self::from_gguf(dir);
+        }
         let path = dir.join("tokenizer.json");
         if !path.exists() {
             return Err(TokenizerError::Missing { path });
@@ -159,9 +184,25 @@ impl Tokenizer {
         Ok(tok)
     }
 
-    /// Whether `dir` has a tokenizer at all.
+    /// Whether `dir` has a tokenizer at all (a `.gguf` file: whether its
+    /// metadata names a tokenizer model).
     pub fn exists_in(dir: &Path) -> bool {
+        if is_gguf(dir) {
+            return crate::gguf::GgufFile::open(dir)
+                .is_ok_and(|f| f.get("tokenizer.ggml.model").is_some());
+        }
         dir.join("tokenizer.json").exists()
+    }
+
+    /// Builds the tokenizer, its special tokens and chat template from a GGUF
+    /// file's `tokenizer.*` metadata, as Hugging Face's tokenizer for the model
+    /// would tokenize (`gpt2` byte-level BPE and `llama` SentencePiece models).
+    pub fn from_gguf(path: &Path) -> Result<Self, TokenizerError> {
+        let (inner, config) = gguf::load(path)?;
+        Ok(Tokenizer {
+            inner,
+            config: Some(config),
+        })
     }
 
     /// Loads one `tokenizer.json` file.

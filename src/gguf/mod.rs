@@ -1,0 +1,149 @@
+//! GGUF checkpoints, llama.cpp's single-file format: reading a `llama` file
+//! into the crate's [`ModelConfig`] and Hugging Face-layout f32 tensors
+//! (dequantized, Q/K rows un-permuted), and writing a Hugging Face model
+//! directory out as a GGUF file that llama.cpp loads.
+//!
+//! The container parser and the dequantizers are this crate's own: of the
+//! crates for the format, `ggus` reads only version 3 and its `ggml-quants`
+//! leaves every K-quant dequantizer unimplemented, `gguf-rs-lib` / `gguf-rs`
+//! have no dequantizers, and `candle-core`'s (complete) ones come with a
+//! whole tensor framework to compile. Both halves are small, and every type's
+//! dequantization is tested against the PyPI `gguf` package's numpy
+//! reference (tests/gguf.rs, fixtures from scripts/gguf_fixtures.py).
+
+mod dequant;
+mod hparams;
+mod names;
+mod reader;
+mod types;
+mod writer;
+
+use std::path::{Path, PathBuf};
+
+pub use dequant::{DequantError, byte_len, dequantize};
+pub use hparams::model_config;
+pub use names::{gguf_name, hf_name, permute_rows, rope_permuted_heads, unpermute_rows};
+pub use reader::{GgufFile, MetaValue, TensorInfo};
+pub use types::{BlockLayout, GgmlType};
+pub use writer::{GgufWriter, TensorData, export_hf_dir};
+
+use crate::config::{ConfigError, ModelConfig};
+
+/// Why a GGUF file could not be read, understood or written.
+#[derive(Debug, thiserror::Error)]
+pub enum GgufError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} is not a GGUF file (it does not start with `GGUF`)")]
+    NotGguf { path: PathBuf },
+    #[error(
+        "{path} is GGUF version {version}; iree-llm reads versions 2 and 3 in little-endian \
+         byte order (re-convert older or big-endian files with a current llama.cpp)"
+    )]
+    Version { path: PathBuf, version: u32 },
+    #[error("{path} is damaged: {reason}")]
+    Corrupt { path: PathBuf, reason: String },
+    #[error(
+        "{path} holds a `{arch}` model; only the `llama` architecture (general.architecture) \
+         is supported"
+    )]
+    Architecture { path: PathBuf, arch: String },
+    #[error("{path} lacks the metadata key `{key}` that a llama GGUF needs")]
+    MissingKey { path: PathBuf, key: String },
+    #[error("{path}: metadata `{key}` should be {expected}, found {found}")]
+    WrongType {
+        path: PathBuf,
+        key: String,
+        expected: String,
+        found: String,
+    },
+    #[error("GGUF metadata `{key}` = {value} is not supported: {hint}")]
+    Unsupported {
+        key: String,
+        value: String,
+        hint: String,
+    },
+    #[error("{path} lacks the tensor `{name}`")]
+    MissingTensor { path: PathBuf, name: String },
+    #[error("tensor `{name}` has shape {found:?}, the metadata implies {expected:?}")]
+    Shape {
+        name: String,
+        expected: Vec<usize>,
+        found: Vec<usize>,
+    },
+    #[error("{path}: tensor `{name}`: {source}")]
+    Tensor {
+        path: PathBuf,
+        name: String,
+        #[source]
+        source: DequantError,
+    },
+    #[error("the GGUF metadata describes an invalid model: {0}")]
+    Config(#[source] ConfigError),
+    #[error("cannot export to GGUF: {0}")]
+    Export(String),
+}
+
+/// Whether `path` names a GGUF file (by its extension).
+pub fn is_gguf_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gguf"))
+}
+
+/// A `llama` GGUF checkpoint: the mapped file and the config it implies.
+#[derive(Debug)]
+pub struct GgufModel {
+    file: GgufFile,
+    config: ModelConfig,
+}
+
+impl GgufModel {
+    /// Opens `path`, checks the architecture, builds the config and checks
+    /// that every tensor the config implies is present with the right shape.
+    pub fn open(path: &Path) -> Result<Self, GgufError> {
+        let file = GgufFile::open(path)?;
+        let config = model_config(&file)?;
+        Ok(GgufModel { file, config })
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.config
+    }
+
+    pub fn file(&self) -> &GgufFile {
+        &self.file
+    }
+
+    /// The stored type of the tensor behind a Hugging Face name.
+    pub fn stored_type(&self, hf: &str) -> Result<GgmlType, GgufError> {
+        Ok(self.info(hf)?.ty)
+    }
+
+    /// The tensor with Hugging Face name `hf`, dequantized to f32 in Hugging
+    /// Face layout (row-major, Q/K rows in split-half rotary order).
+    pub fn tensor_f32(&self, hf: &str) -> Result<Vec<f32>, GgufError> {
+        let info = self.info(hf)?;
+        let data = self.file.tensor_f32(&info.name)?;
+        let cfg = &self.config;
+        Ok(
+            match rope_permuted_heads(hf, cfg.num_attention_heads, cfg.num_key_value_heads) {
+                Some(heads) => unpermute_rows(&data, heads, info.dims[0] as usize),
+                None => data,
+            },
+        )
+    }
+
+    fn info(&self, hf: &str) -> Result<&TensorInfo, GgufError> {
+        let name = gguf_name(hf).unwrap_or_else(|| hf.to_string());
+        self.file
+            .tensor_info(&name)
+            .ok_or_else(|| GgufError::MissingTensor {
+                path: self.file.path().to_path_buf(),
+                name,
+            })
+    }
+}
