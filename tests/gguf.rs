@@ -128,7 +128,7 @@ fn a_version_2_file_reads_like_version_3() {
 fn a_missing_output_weight_means_tied_embeddings() {
     let model = GgufModel::open(&fixture("tied-llama.gguf")).unwrap();
     assert!(model.config().tie_word_embeddings);
-    let names: Vec<String> = Weights::expected_tensors(model.config())
+    let names: Vec<String> = iree_llm::checkpoint::tensors(model.config())
         .into_iter()
         .map(|(n, _)| n)
         .collect();
@@ -228,7 +228,7 @@ fn an_exported_preset_reads_back_with_the_same_config_and_weights() {
     let model = GgufModel::open(&out).unwrap();
     assert_eq!(model.config(), &cfg);
     let weights = Weights::open(&hf, &cfg).unwrap();
-    for (name, _) in Weights::expected_tensors(&cfg) {
+    for (name, _) in iree_llm::checkpoint::tensors(&cfg) {
         assert_eq!(
             model.tensor_f32(&name).unwrap(),
             weights.to_f32(&name).unwrap(),
@@ -290,7 +290,7 @@ fn smollm2_reads_as_the_published_config() {
         c.eos_token_ids.iter().map(|t| t.0).collect::<Vec<_>>(),
         vec![2]
     );
-    for (name, shape) in Weights::expected_tensors(c) {
+    for (name, shape) in iree_llm::checkpoint::tensors(c) {
         let v = model.tensor_f32(&name).unwrap();
         assert_eq!(v.len(), shape.iter().product::<usize>(), "{name}");
         assert!(v.iter().all(|x| x.is_finite()), "{name}");

@@ -132,7 +132,7 @@ pub fn model_config(file: &GgufFile) -> Result<ModelConfig, GgufError> {
 
 /// Every tensor the config implies exists with the right shape.
 fn check_tensors(file: &GgufFile, cfg: &ModelConfig) -> Result<(), GgufError> {
-    for (hf, shape) in crate::weights::Weights::expected_tensors(cfg) {
+    for (hf, shape) in crate::checkpoint::tensors(cfg) {
         let name = names::gguf_name(&hf).expect("every Llama tensor has a GGUF name");
         let info = file
             .tensor_info(&name)

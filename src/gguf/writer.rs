@@ -157,6 +157,8 @@ fn file_type(dtype: DType) -> u32 {
         DType::F32 => 0,
         DType::F16 => 1,
         DType::BF16 => 32,
+        // Weights only ever hold float tensors (`Weights::open` refuses others).
+        DType::I32 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
     }
 }
 
@@ -165,6 +167,7 @@ fn ggml_type(dtype: DType) -> GgmlType {
         DType::F32 => GgmlType::F32,
         DType::F16 => GgmlType::F16,
         DType::BF16 => GgmlType::BF16,
+        DType::I32 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
     }
 }
 
@@ -186,7 +189,7 @@ pub fn export_hf_dir(dir: &Path, dtype: DType, out: &Path) -> Result<(), GgufErr
     if let Some(d) = &rope_divisors {
         w.tensor("rope_freqs.weight", vec![d.len() as u64], GgmlType::F32);
     }
-    for (hf, shape) in Weights::expected_tensors(&cfg) {
+    for (hf, shape) in crate::checkpoint::tensors(&cfg) {
         let g = gguf_name(&hf).expect("every Llama tensor has a GGUF name");
         let ty = if shape.len() == 1 {
             GgmlType::F32
