@@ -2,7 +2,9 @@
 //! the release line of the runtime we link (3.13), chooses the flags for each
 //! device family, and keeps compiled modules in an on-disk cache keyed by the
 //! MLIR text, the flags and the compiler version, so a cache hit runs no
-//! compiler at all.
+//! compiler at all. Each cached module carries the SHA-256 of the bytes the
+//! compiler wrote, checked before every hit: a damaged module (its machine code
+//! would crash the process when run) is recompiled, not loaded.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -293,7 +295,8 @@ fn unique_suffix() -> String {
 }
 
 /// Compiled modules on disk, named by a hash of everything that determines
-/// the compiler's output.
+/// the compiler's output. Next to each `NAME-KEY.vmfb` lies
+/// `NAME-KEY.vmfb.sha256`, the digest of the module as the compiler wrote it.
 #[derive(Clone, Debug)]
 pub struct ModuleCache {
     dir: PathBuf,
@@ -346,8 +349,10 @@ impl ModuleCache {
     }
 
     /// Returns the compiled module for `mlir`, compiling it only if it is not
-    /// cached yet. `name` is a readable prefix for the files. The MLIR is kept
-    /// next to the module so compiler errors can point at a real file.
+    /// cached yet or its cached bytes do not match the digest recorded when
+    /// they were written (then a warning names the file). `name` is a readable
+    /// prefix for the files. The MLIR is kept next to the module so compiler
+    /// errors can point at a real file.
     pub fn get_or_compile(
         &self,
         compiler: &Compiler,
@@ -358,34 +363,95 @@ impl ModuleCache {
         let key = Self::key(compiler, target, mlir);
         let path = self.module_path(name, &key);
         if path.is_file() {
-            return Ok(CachedModule { path, hit: true });
+            match verify_module(&path) {
+                Ok(()) => return Ok(CachedModule { path, hit: true }),
+                Err(damage) => {
+                    tracing::warn!(
+                        "module cache entry {} {damage}; recompiling it",
+                        path.display()
+                    );
+                    // Renames below replace both files; removing them first
+                    // keeps a failed recompile from leaving the damage behind.
+                    let _ = std::fs::remove_file(&path);
+                    let _ = std::fs::remove_file(digest_path(&path));
+                }
+            }
         }
         let cache_err = |source| CompileError::Cache {
             path: self.dir.clone(),
             source,
         };
         std::fs::create_dir_all(&self.dir).map_err(cache_err)?;
-        // Work on private names and rename at the end: concurrent compiles of
-        // the same module (threads or processes) never see each other's
-        // half-written files, and the last rename wins with identical bytes.
+        // Write on private names and rename into place: concurrent compiles
+        // of the same module (threads or processes) never see each other's
+        // half-written files. All of them compile the source under its one
+        // stable name, because iree-compile embeds the input's path in the
+        // module: the renames then install identical bytes and digests.
         let unique = unique_suffix();
         let source = self.dir.join(format!("{name}-{key}.mlir"));
         let partial_source = self.dir.join(format!("{name}-{key}.{unique}.mlir"));
         std::fs::write(&partial_source, mlir).map_err(cache_err)?;
-        let partial = self.dir.join(format!("{name}-{key}.{unique}.vmfb.partial"));
-        let compiled = compiler.compile_file(&partial_source, target, &partial);
-        // Keep the source under its stable name for error messages and reuse.
         std::fs::rename(&partial_source, &source).map_err(cache_err)?;
-        if let Err(CompileError::Failed { target, stderr, .. }) = compiled {
-            return Err(CompileError::Failed {
-                input: source,
-                target,
-                stderr,
-            });
-        }
-        compiled?;
+        let partial = self.dir.join(format!("{name}-{key}.{unique}.vmfb.partial"));
+        compiler.compile_file(&source, target, &partial)?;
+        // The digest goes into place first: a module that is visible under
+        // its final name always has its digest next to it.
+        let digest = file_digest(&partial).map_err(cache_err)?;
+        let partial_digest = self
+            .dir
+            .join(format!("{name}-{key}.{unique}.sha256.partial"));
+        std::fs::write(&partial_digest, format!("{digest}\n")).map_err(cache_err)?;
+        std::fs::rename(&partial_digest, digest_path(&path)).map_err(cache_err)?;
         std::fs::rename(&partial, &path).map_err(cache_err)?;
         Ok(CachedModule { path, hit: false })
+    }
+}
+
+/// Where the digest of the cached module at `module` is recorded.
+pub fn digest_path(module: &Path) -> PathBuf {
+    let mut name = module.as_os_str().to_owned();
+    name.push(".sha256");
+    PathBuf::from(name)
+}
+
+/// Hex SHA-256 of a file's bytes, read in chunks.
+fn file_digest(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut chunk)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&chunk[..n]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// Checks a cached module against its recorded digest; the error says what
+/// is wrong, for a warning that follows the file's path.
+fn verify_module(path: &Path) -> std::result::Result<(), String> {
+    let recorded = match std::fs::read_to_string(digest_path(path)) {
+        Ok(text) => text.trim().to_string(),
+        // Entries written before digests were recorded cannot be vouched for.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err("has no recorded digest and cannot be verified".into());
+        }
+        Err(e) => return Err(format!("has an unreadable digest file ({e})")),
+    };
+    let actual = file_digest(path).map_err(|e| format!("cannot be read ({e})"))?;
+    if actual == recorded {
+        Ok(())
+    } else {
+        Err(format!(
+            "is damaged: its SHA-256 is {actual}, but {recorded} was recorded when it was written"
+        ))
     }
 }
 

@@ -165,3 +165,168 @@ fn the_state_update_imports_the_state_for_in_place_writing() {
         assert!(offending.is_empty(), "state-sized {op}: {offending:?}");
     }
 }
+
+/// Byte range of the `.text` section of the first ELF image embedded in a
+/// CPU module (IREE embeds each executable as an ELF shared object).
+fn embedded_text_section(module: &[u8]) -> std::ops::Range<usize> {
+    let elf = module
+        .windows(4)
+        .position(|w| w == b"\x7fELF")
+        .expect("a CPU module embeds an ELF image");
+    let image = &module[elf..];
+    let u16_at = |at: usize| u16::from_le_bytes(image[at..at + 2].try_into().unwrap()) as usize;
+    let u32_at = |at: usize| u32::from_le_bytes(image[at..at + 4].try_into().unwrap()) as usize;
+    let u64_at = |at: usize| u64::from_le_bytes(image[at..at + 8].try_into().unwrap()) as usize;
+    assert_eq!(image[4], 2, "ELF64 expected");
+    let (shoff, shentsize, shnum, shstrndx) =
+        (u64_at(0x28), u16_at(0x3a), u16_at(0x3c), u16_at(0x3e));
+    let section = |i: usize| shoff + i * shentsize;
+    let names = u64_at(section(shstrndx) + 0x18);
+    (0..shnum)
+        .find_map(|i| {
+            let name_at = names + u32_at(section(i));
+            let name = &image[name_at..name_at + 6];
+            (name == b".text\0").then(|| {
+                let (offset, size) = (u64_at(section(i) + 0x18), u64_at(section(i) + 0x20));
+                elf + offset..elf + offset + size
+            })
+        })
+        .expect("the embedded ELF has a .text section")
+}
+
+/// The ways a cached module was found damaged: its machine code randomised,
+/// its back half gone, bytes flipped in the middle.
+fn damaged_copies(good: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+    let mut random_text = good.to_vec();
+    let text = embedded_text_section(good);
+    assert!(text.len() > 64, "tiny .text: {text:?}");
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for byte in &mut random_text[text] {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *byte = (state >> 56) as u8;
+    }
+    let mut flipped = good.to_vec();
+    let middle = good.len() / 2;
+    for byte in &mut flipped[middle..middle + 16] {
+        *byte ^= 0xff;
+    }
+    vec![
+        ("random .text", random_text),
+        ("back half truncated", good[..good.len() / 2].to_vec()),
+        ("bytes flipped in the middle", flipped),
+    ]
+}
+
+/// Collects what `tracing` writes while a closure runs.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn warnings_of<T>(f: impl FnOnce() -> T) -> (T, String) {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_max_level(tracing::Level::WARN)
+        .with_ansi(false)
+        .finish();
+    let out = tracing::subscriber::with_default(subscriber, f);
+    let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    (out, text)
+}
+
+/// Runs the cached test module's matmul on ones: every entry must be 8.
+fn matmul_of_ones(module: &Path) -> Vec<f32> {
+    let instance = iree_llm::runtime::Instance::new().unwrap();
+    let device = iree_llm::types::DeviceUri::parse("local-sync").unwrap();
+    let mut session = instance.open(&device).unwrap();
+    session.load_module(module).unwrap();
+    let f = session.function("shim_test.matmul").unwrap();
+    let a = session.upload(&[4, 8], &[1f32; 32]).unwrap();
+    let b = session.upload(&[8, 3], &[1f32; 24]).unwrap();
+    let out = session.call(&f, &[&a, &b]).unwrap();
+    session.read(&out[0]).unwrap()
+}
+
+#[test]
+fn a_damaged_cached_module_is_recompiled_with_a_warning_naming_it() {
+    let compiler = common::compiler();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ModuleCache::new(dir.path().join("cache"));
+    let target = Target::new(DeviceKind::Cpu);
+    let mlir = std::fs::read_to_string(common::fixture("shim_test.mlir")).unwrap();
+    let first = cache
+        .get_or_compile(&compiler, &target, "shim", &mlir)
+        .unwrap();
+    assert!(!first.hit);
+    let good = std::fs::read(&first.path).unwrap();
+
+    for (how, bytes) in damaged_copies(&good) {
+        assert_ne!(bytes, good, "{how}");
+        std::fs::write(&first.path, &bytes).unwrap();
+        let (again, warnings) = warnings_of(|| {
+            cache
+                .get_or_compile(&compiler, &target, "shim", &mlir)
+                .unwrap()
+        });
+        assert!(
+            !again.hit,
+            "{how}: the damaged module was served from the cache"
+        );
+        assert_eq!(again.path, first.path);
+        assert!(
+            warnings.contains(&first.path.display().to_string()) && warnings.contains("damaged"),
+            "{how}: no warning naming the file: {warnings:?}"
+        );
+        assert_eq!(std::fs::read(&again.path).unwrap(), good, "{how}");
+        assert_eq!(matmul_of_ones(&again.path), vec![8f32; 12], "{how}");
+        // Healed: the next lookup is a verified hit.
+        let healed = cache
+            .get_or_compile(&compiler, &target, "shim", &mlir)
+            .unwrap();
+        assert!(healed.hit, "{how}");
+    }
+}
+
+#[test]
+fn a_cached_module_without_a_recorded_digest_is_recompiled() {
+    let compiler = common::compiler();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ModuleCache::new(dir.path().join("cache"));
+    let target = Target::new(DeviceKind::Cpu);
+    let mlir = std::fs::read_to_string(common::fixture("shim_test.mlir")).unwrap();
+    let first = cache
+        .get_or_compile(&compiler, &target, "shim", &mlir)
+        .unwrap();
+    let digest = iree_llm::compile::digest_path(&first.path);
+    assert!(
+        digest.is_file(),
+        "a compiled module has its digest recorded"
+    );
+    std::fs::remove_file(&digest).unwrap();
+    let (again, warnings) = warnings_of(|| {
+        cache
+            .get_or_compile(&compiler, &target, "shim", &mlir)
+            .unwrap()
+    });
+    assert!(!again.hit);
+    assert!(warnings.contains("no recorded digest"), "{warnings:?}");
+    assert!(digest.is_file());
+    assert!(
+        cache
+            .get_or_compile(&compiler, &target, "shim", &mlir)
+            .unwrap()
+            .hit
+    );
+}
