@@ -67,7 +67,15 @@ async fn main() {
     let args = Args::parse();
     assert!(args.streams <= 256, "bounded runs only");
     let mut child = std::process::Command::new(&args.bin)
-        .args(["serve", "--model", &args.model, "--host", "127.0.0.1", "--port", "0"])
+        .args([
+            "serve",
+            "--model",
+            &args.model,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+        ])
         .args(["--batch", &args.batch.to_string()])
         .args(["--drain-timeout", &args.drain_timeout])
         .stderr(Stdio::piped())
@@ -80,7 +88,10 @@ async fn main() {
             .expect("the server ended before listening")
             .expect("server stderr");
         if let Some(rest) = line.split("on http://").nth(1) {
-            break format!("http://{}", rest.split_whitespace().next().expect("address"));
+            break format!(
+                "http://{}",
+                rest.split_whitespace().next().expect("address")
+            );
         }
     };
     std::thread::spawn(move || lines.for_each(drop));
@@ -97,7 +108,11 @@ async fn main() {
     loop {
         let health = client.get(format!("{base}/health")).send().await;
         let active = match health {
-            Ok(r) => r.json::<serde_json::Value>().await.ok().and_then(|v| v["active"].as_u64()),
+            Ok(r) => r
+                .json::<serde_json::Value>()
+                .await
+                .ok()
+                .and_then(|v| v["active"].as_u64()),
             Err(_) => None,
         };
         if active.unwrap_or(0) > 0 || t_wait.elapsed() > Duration::from_secs(30) {

@@ -96,7 +96,10 @@ async fn main() {
         ["127.0.0.1", "localhost", "[::1]"].contains(&host.as_str()),
         "this soak only targets a loopback server, not {host}"
     );
-    assert!(args.clients <= 1024 && args.seconds <= 600, "bounded runs only");
+    assert!(
+        args.clients <= 1024 && args.seconds <= 600,
+        "bounded runs only"
+    );
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(120))
         .build()

@@ -316,7 +316,10 @@ fn finish(mut r: BufReader<TcpStream>) -> Result<String, String> {
             reason = Some(f.to_string());
         }
     }
-    Err(format!("ended without [DONE]: ...{}", &text[text.len().saturating_sub(200)..]))
+    Err(format!(
+        "ended without [DONE]: ...{}",
+        &text[text.len().saturating_sub(200)..]
+    ))
 }
 
 #[test]

@@ -81,7 +81,11 @@ impl Server {
         tokenizer: Tokenizer,
         options: ServeOptions,
     ) -> Result<Self, ServeError> {
-        if options.api_key.as_deref().is_some_and(|k| k.trim().is_empty()) {
+        if options
+            .api_key
+            .as_deref()
+            .is_some_and(|k| k.trim().is_empty())
+        {
             return Err(ServeError::EmptyApiKey);
         }
         let chat = chat::ChatFormatter::new(tokenizer.config())?;
@@ -141,10 +145,8 @@ impl Server {
     {
         let Server { state, worker } = self;
         let handle = worker.handle();
-        let hosts = guard::HostPolicy::for_listener(
-            listener.local_addr()?,
-            http.allowed_hosts.as_deref(),
-        );
+        let hosts =
+            guard::HostPolicy::for_listener(listener.local_addr()?, http.allowed_hosts.as_deref());
         let app = handlers::router(state)
             .layer(axum::middleware::from_fn(guard::require_json))
             .layer(axum::middleware::from_fn_with_state(
