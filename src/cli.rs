@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -100,19 +101,71 @@ pub struct ServeArgs {
     pub host: String,
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// Require `Authorization: Bearer KEY` on the /v1 endpoints.
-    #[arg(long)]
+    /// Require `Authorization: Bearer KEY` on the /v1 endpoints (not empty).
+    #[arg(long, value_parser = parse_api_key)]
     pub api_key: Option<String>,
     /// Context capacity per slot in tokens (default: the model's maximum, at most 2048).
     #[arg(long)]
     pub context: Option<i64>,
-    /// Most requests waiting for a slot; more are answered 429.
-    #[arg(long, default_value_t = 256)]
+    /// Most requests waiting for a slot; more are answered 429 (at least 1).
+    #[arg(long, default_value_t = 256, value_parser = parse_positive)]
     pub max_queue: usize,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
     pub weights: crate::model::DeviceWeights,
+    /// Seconds a client has to send a request's head (also bounds an idle
+    /// connection waiting for its next request).
+    #[arg(long, default_value = "10", value_parser = parse_seconds)]
+    pub header_timeout: Duration,
+    /// Seconds a client has to send a request's whole body.
+    #[arg(long, default_value = "30", value_parser = parse_seconds)]
+    pub body_timeout: Duration,
+    /// Seconds an idle keep-alive connection stays open.
+    #[arg(long, default_value = "5", value_parser = parse_seconds)]
+    pub keep_alive_timeout: Duration,
+    /// Connections open at once; more wait until one closes.
+    #[arg(long, default_value_t = 512, value_parser = parse_positive)]
+    pub max_connections: usize,
+    /// Seconds running requests may go on after SIGTERM/Ctrl-C before they
+    /// are cancelled (0: at once).
+    #[arg(long, default_value = "30", value_parser = parse_drain_seconds)]
+    pub drain_timeout: Duration,
+    /// Host names served besides localhost, 127.x and [::1] (comma-separated;
+    /// `*`: any). Default: loopback names when bound to loopback, else any.
+    #[arg(long, value_delimiter = ',')]
+    pub allowed_hosts: Option<Vec<String>>,
+}
+
+fn parse_api_key(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("the API key is empty, which would lock every client out; \
+                    give a key, or leave out --api-key to serve without one"
+            .into());
+    }
+    Ok(s.to_string())
+}
+
+fn parse_positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (0 would refuse every request)".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a count: {e}")),
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match parse_drain_seconds(s)? {
+        d if d.is_zero() => Err("must be more than 0 seconds".into()),
+        d => Ok(d),
+    }
+}
+
+fn parse_drain_seconds(s: &str) -> Result<Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .ok_or_else(|| format!("not a number of seconds: {s}"))
 }
 
 /// Arguments of `iree-llm bench`.
@@ -679,8 +732,16 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
                 ", no chat template: fallback format"
             }
         );
+        let http = crate::serve::HttpOptions {
+            header_timeout: args.header_timeout,
+            body_timeout: args.body_timeout,
+            keep_alive_timeout: args.keep_alive_timeout,
+            max_connections: args.max_connections,
+            drain_timeout: args.drain_timeout,
+            allowed_hosts: args.allowed_hosts,
+        };
         server
-            .serve(listener, crate::serve::shutdown_signal())
+            .serve_with(listener, crate::serve::shutdown_signals(), http)
             .await
     })?;
     Ok(())

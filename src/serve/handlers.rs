@@ -108,8 +108,7 @@ async fn authorize(State(st): State<Arc<AppState>>, req: Request, next: Next) ->
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+        .and_then(super::guard::bearer_token);
     match given {
         Some(g) if constant_time_eq(g.as_bytes(), key.as_bytes()) => next.run(req).await,
         Some(_) => ApiError::unauthorized("Incorrect API key provided.").into_response(),

@@ -6,20 +6,25 @@
 //! ([`validate`]), stop strings ([`stop`]), turning engine events into text
 //! for one request ([`generation`]), what differs between the generation
 //! endpoints ([`endpoint`]), the endpoints ([`handlers`]), errors
-//! ([`error`]) and `/metrics` ([`metrics`]).
+//! ([`error`]) and `/metrics` ([`metrics`]), the guards every request passes
+//! first ([`guard`]: `Host`, `Content-Type`) and the connections with their
+//! timeouts, cap and shutdown drain ([`conn`]).
 //!
 //! The engine runs on its own thread; tokio and axum run the HTTP side,
 //! which never touches the engine except through the worker's channels.
 //! Endpoints: `POST /v1/completions`, `POST /v1/chat/completions`,
 //! `GET /v1/models`, `GET /v1/models/{id}`, `GET /health`, `GET /metrics`.
-//! With an API key, the `/v1` endpoints need `Authorization: Bearer <key>`;
-//! `/health` and `/metrics` stay open for probes and scrapers.
+//! With an API key, the `/v1` endpoints need `Authorization: Bearer <key>`
+//! (the scheme in any case); `/health` and `/metrics` stay open for probes
+//! and scrapers.
 //! The user-facing description is `docs/serving.md`.
 
 pub mod chat;
+pub mod conn;
 pub mod endpoint;
 pub mod error;
 pub mod generation;
+pub mod guard;
 pub mod handlers;
 pub mod metrics;
 pub mod openai;
@@ -33,6 +38,7 @@ use std::sync::Arc;
 use crate::engine::Engine;
 use crate::tokenizer::Tokenizer;
 
+pub use conn::HttpOptions;
 pub use error::ApiError;
 pub use metrics::{Metrics, Outcome};
 pub use worker::{Worker, WorkerHandle};
@@ -51,6 +57,8 @@ pub struct ServeOptions {
 pub enum ServeError {
     #[error(transparent)]
     Chat(#[from] chat::ChatError),
+    #[error("the API key is empty: pass a non-empty `--api-key`, or none to serve without one")]
+    EmptyApiKey,
     #[error("cannot start the engine thread: {0}")]
     Thread(#[source] std::io::Error),
     #[error("cannot listen on {addr}: {source}")]
@@ -77,6 +85,13 @@ impl Server {
         tokenizer: Tokenizer,
         options: ServeOptions,
     ) -> Result<Self, ServeError> {
+        if options
+            .api_key
+            .as_deref()
+            .is_some_and(|k| k.trim().is_empty())
+        {
+            return Err(ServeError::EmptyApiKey);
+        }
         let chat = chat::ChatFormatter::new(tokenizer.config())?;
         let metrics = Arc::new(Metrics::new());
         let worker = Worker::spawn(engine, metrics.clone()).map_err(ServeError::Thread)?;
@@ -105,10 +120,7 @@ impl Server {
         self.state.validator.chat.has_template()
     }
 
-    /// Serves on `listener` until `shutdown` resolves. Then requests still
-    /// running are cancelled (streams end with an error event, the others
-    /// get 503), open connections are let finish, and the engine thread is
-    /// joined.
+    /// [`Server::serve_with`] with the default [`HttpOptions`].
     pub async fn serve<F>(
         self,
         listener: tokio::net::TcpListener,
@@ -117,20 +129,46 @@ impl Server {
     where
         F: Future<Output = ()> + Send + 'static,
     {
+        self.serve_with(listener, shutdown, HttpOptions::default())
+            .await
+    }
+
+    /// Serves on `listener` until `shutdown` resolves, then drains: no new
+    /// connections, running requests go on for up to `drain_timeout`, then
+    /// those still running are cancelled (streams end with an error event,
+    /// the others get 503). Returns once the connections are closed and the
+    /// engine thread is joined.
+    pub async fn serve_with<F>(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: F,
+        http: HttpOptions,
+    ) -> Result<(), ServeError>
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
         let Server { state, worker } = self;
         let handle = worker.handle();
-        let app = handlers::router(state);
-        let result = axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                tracing::info!("shutting down: cancelling running requests");
-                handle.shutdown();
-            })
-            .await;
+        let hosts =
+            guard::HostPolicy::for_listener(listener.local_addr()?, http.allowed_hosts.as_deref());
+        let app = handlers::router(state)
+            .layer(axum::middleware::from_fn(guard::require_json))
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::new(hosts),
+                guard::check_host,
+            ));
+        let drain = http.drain_timeout;
+        let shutdown = async move {
+            shutdown.await;
+            tracing::info!(
+                "shutting down: no new connections, draining running requests for up to {drain:?}"
+            );
+        };
+        conn::serve(listener, app, &http, shutdown, move || handle.shutdown()).await;
         tokio::task::spawn_blocking(move || worker.shutdown())
             .await
             .ok();
-        Ok(result?)
+        Ok(())
     }
 }
 
@@ -153,5 +191,42 @@ pub async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {}
         () = term => {}
+    }
+}
+
+/// Resolves on the first Ctrl-C or SIGTERM, which starts the drain; a
+/// second one ends the process at once (exit status 130) for whoever does
+/// not want to wait for it.
+pub async fn shutdown_signals() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut term), Ok(mut int)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) else {
+            return shutdown_signal().await;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        // The same streams, so a second signal cannot slip in unseen.
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+            eprintln!("second signal: exiting without finishing the drain");
+            std::process::exit(130);
+        });
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        tokio::spawn(async {
+            let _ = tokio::signal::ctrl_c().await;
+            std::process::exit(130);
+        });
     }
 }

@@ -770,7 +770,11 @@ async fn with_an_api_key_requests_without_it_get_401() {
         Some("sk-test-123"),
         Some("Basic sk-test-123"),
     ] {
-        let mut req = server.client.post(&url).body(body.clone());
+        let mut req = server
+            .client
+            .post(&url)
+            .header("content-type", "application/json")
+            .body(body.clone());
         if let Some(a) = auth {
             req = req.header("authorization", a);
         }
@@ -909,6 +913,7 @@ async fn a_client_that_gives_up_on_a_non_streamed_request_has_its_slot_freed() {
         .unwrap();
     let result = impatient
         .post(server.url("/v1/completions"))
+        .header("content-type", "application/json")
         .body(body.to_string())
         .send()
         .await;
