@@ -154,6 +154,10 @@ pub struct FuncBuilder {
     body: String,
     next: usize,
     results: Option<Vec<Value>>,
+    /// Indentation of an op line: a function body's, or a region's inside it.
+    indent: &'static str,
+    /// Name for the next value instead of a number (regions name theirs).
+    next_name: Option<&'static str>,
 }
 
 impl FuncBuilder {
@@ -164,7 +168,24 @@ impl FuncBuilder {
             body: String::new(),
             next: 0,
             results: None,
+            indent: "    ",
+            next_name: None,
         }
+    }
+
+    /// A builder for the body of a region (a reducer) nested in an op of
+    /// this function: its ops are printed one level deeper.
+    fn region(&self) -> Self {
+        FuncBuilder {
+            indent: "      ",
+            ..FuncBuilder::new(&self.name)
+        }
+    }
+
+    /// Names the next value `%name` (region bodies read better with names).
+    fn name_next(&mut self, name: &'static str) -> &mut Self {
+        self.next_name = Some(name);
+        self
     }
 
     /// Adds a function argument. `attrs` is an optional attribute dictionary
@@ -184,6 +205,12 @@ impl FuncBuilder {
     }
 
     fn fresh(&mut self, ty: TensorType) -> Value {
+        if let Some(name) = self.next_name.take() {
+            return Value {
+                name: format!("%{name}"),
+                ty,
+            };
+        }
         let v = Value {
             name: format!("%{}", self.next),
             ty,
@@ -194,7 +221,7 @@ impl FuncBuilder {
 
     fn emit(&mut self, ty: TensorType, rhs: String) -> Value {
         let v = self.fresh(ty);
-        let _ = writeln!(self.body, "    {} = {rhs}", v.name);
+        let _ = writeln!(self.body, "{}{} = {rhs}", self.indent, v.name);
         v
     }
 
@@ -621,19 +648,30 @@ impl FuncBuilder {
         let vty = a.ty.with_shape(&out_shape);
         let ity = TensorType::new(&out_shape, DType::I32);
         let r = self.fresh(ity.clone());
-        let e = elem.name();
+
+        // The reducer keeps the larger value, and on equal values the lower
+        // index, so ties go to the lowest token id as on the host.
+        let mut red = self.region();
+        let scalar = |name: &str, elem| Value {
+            name: format!("%{name}"),
+            ty: TensorType::new(&[], elem),
+        };
+        let (lhs_v, rhs_v) = (scalar("lhs_v", elem), scalar("rhs_v", elem));
+        let (lhs_i, rhs_i) = (scalar("lhs_i", DType::I32), scalar("rhs_i", DType::I32));
+        let gt = red.name_next("gt").compare(Cmp::Gt, &lhs_v, &rhs_v);
+        let eq = red.name_next("eq").compare(Cmp::Eq, &lhs_v, &rhs_v);
+        let lt = red.name_next("lt").compare(Cmp::Lt, &lhs_i, &rhs_i);
+        let tie = red.name_next("tie").and(&eq, &lt);
+        let pick = red.name_next("pick").or(&gt, &tie);
+        let v = red.name_next("v").select(&pick, &lhs_v, &rhs_v);
+        let i = red.name_next("i").select(&pick, &lhs_i, &rhs_i);
+
         let _ = writeln!(
             self.body,
-            "    {r}:2 = stablehlo.reduce({a} init: {iv}), ({io} init: {ii}) across dimensions = [{dim}] : ({aty}, {ioty}, tensor<{e}>, tensor<i32>) -> ({vty}, {ity})\n\
-             \x20    reducer(%lhs_v: tensor<{e}>, %rhs_v: tensor<{e}>) (%lhs_i: tensor<i32>, %rhs_i: tensor<i32>) {{\n\
-             \x20     %gt = stablehlo.compare GT, %lhs_v, %rhs_v : (tensor<{e}>, tensor<{e}>) -> tensor<i1>\n\
-             \x20     %eq = stablehlo.compare EQ, %lhs_v, %rhs_v : (tensor<{e}>, tensor<{e}>) -> tensor<i1>\n\
-             \x20     %lt = stablehlo.compare LT, %lhs_i, %rhs_i : (tensor<i32>, tensor<i32>) -> tensor<i1>\n\
-             \x20     %tie = stablehlo.and %eq, %lt : tensor<i1>\n\
-             \x20     %pick = stablehlo.or %gt, %tie : tensor<i1>\n\
-             \x20     %v = stablehlo.select %pick, %lhs_v, %rhs_v : tensor<i1>, tensor<{e}>\n\
-             \x20     %i = stablehlo.select %pick, %lhs_i, %rhs_i : tensor<i1>, tensor<i32>\n\
-             \x20     stablehlo.return %v, %i : tensor<{e}>, tensor<i32>\n\
+            "    {r}:2 = stablehlo.reduce({a} init: {iv}), ({io} init: {ii}) across dimensions = [{dim}] : ({aty}, {ioty}, {vt}, {it}) -> ({vty}, {ity})\n\
+             \x20    reducer({lv}: {vt}, {rv}: {vt}) ({li}: {it}, {ri}: {it}) {{\n\
+             {body}\
+             \x20     stablehlo.return {v}, {i} : {vt}, {it}\n\
              \x20   }}",
             r = r.name,
             a = a.name,
@@ -643,6 +681,15 @@ impl FuncBuilder {
             dim = rank - 1,
             aty = a.ty,
             ioty = iota.ty,
+            vt = lhs_v.ty,
+            it = lhs_i.ty,
+            lv = lhs_v.name,
+            rv = rhs_v.name,
+            li = lhs_i.name,
+            ri = rhs_i.name,
+            body = red.body,
+            v = v.name,
+            i = i.name,
         );
         Value {
             name: format!("{}#1", r.name),
