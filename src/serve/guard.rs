@@ -46,7 +46,7 @@ impl HostPolicy {
             return true;
         };
         let name = host_name(host).to_ascii_lowercase();
-        is_loopback_name(&name) || extra.iter().any(|h| *h == name)
+        is_loopback_name(&name) || extra.contains(&name)
     }
 }
 
