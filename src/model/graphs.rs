@@ -77,10 +77,7 @@ impl GraphSet {
         kind: GraphKind,
         stats: &mut LoadStats,
     ) -> Result<()> {
-        if self.functions.contains_key(&kind) {
-            return Ok(());
-        }
-        if !self.compile_on_demand {
+        if !self.compile_on_demand && !self.functions.contains_key(&kind) {
             return Err(ModelError::GraphNotLoaded(kind.name()));
         }
         self.load(session, kind, stats)
