@@ -161,17 +161,20 @@ pub enum Command {
         #[arg(long, default_value = "native")]
         weights: crate::model::DeviceWeights,
     },
-    /// Write a built-in preset as a Hugging Face model directory.
+    /// Write a built-in preset as a Hugging Face model directory or a GGUF file.
     Synth {
         /// tiny or llama-3.2-1b.
         #[arg(long)]
         preset: Preset,
-        /// Output directory.
+        /// Output directory (hf) or file (gguf).
         #[arg(long)]
         out: PathBuf,
         /// Weight dtype: f32, f16 or bf16 (default: the preset's).
         #[arg(long)]
         dtype: Option<WeightDType>,
+        /// hf: a Hugging Face model directory; gguf: one GGUF file that llama.cpp loads.
+        #[arg(long, value_enum, default_value = "hf")]
+        format: SynthFormat,
     },
 }
 
@@ -305,6 +308,15 @@ pub enum CliError {
     Generation(String),
     #[error(transparent)]
     Serve(#[from] crate::serve::ServeError),
+    #[error(transparent)]
+    Gguf(#[from] crate::gguf::GgufError),
+}
+
+/// The file layout `iree-llm synth` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SynthFormat {
+    Hf,
+    Gguf,
 }
 
 pub fn main() -> ExitCode {
@@ -449,9 +461,26 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             println!("{}", serde_json::to_string(&line).unwrap_or_default());
             Ok(())
         }
-        Command::Synth { preset, out, dtype } => {
+        Command::Synth {
+            preset,
+            out,
+            dtype,
+            format,
+        } => {
             let dtype = dtype.unwrap_or(preset.default_dtype());
-            crate::preset::synth(preset, dtype, &out)?;
+            match format {
+                SynthFormat::Hf => crate::preset::synth(preset, dtype, &out)?,
+                SynthFormat::Gguf => {
+                    // Converted from the cached HF directory of the same dtype,
+                    // so both formats hold the same values.
+                    let dir = crate::preset::materialize_with(
+                        preset,
+                        dtype,
+                        &crate::compile::cache_root().join("presets"),
+                    )?;
+                    crate::gguf::export_hf_dir(&dir, dtype, &out)?;
+                }
+            }
             eprintln!(
                 "wrote preset {preset} ({}) to {}",
                 dtype.name(),
