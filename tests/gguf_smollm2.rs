@@ -10,7 +10,6 @@ mod common;
 use common::{load, relative_error};
 use iree_llm::config::ModelConfig;
 use iree_llm::emit::{EmitPlan, GraphKind, Output};
-use iree_llm::model::PrefillOut;
 use iree_llm::reference::{Reference, argmax};
 use iree_llm::types::TokenId;
 use iree_llm::weights::Weights;
@@ -40,9 +39,7 @@ fn smollm2_logits_and_greedy_tokens_match_the_f64_reference() {
     let mut kv = model.new_kv().unwrap();
     let mut seq = reference.new_sequence();
     let want = seq.forward(&reference, &prompt).unwrap();
-    let PrefillOut::Logits(got) = model.prefill(&mut kv, &prompt, Output::Logits).unwrap() else {
-        panic!("expected logits")
-    };
+    let got = model.prefill_logits(&mut kv, &prompt).unwrap();
     let mut worst = relative_error(&got, &want);
     assert!(worst <= 1e-4, "prefill: relative error {worst:.2e}");
     let (mut dev_tokens, mut ref_tokens) = (vec![], vec![]);
