@@ -615,6 +615,7 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         params,
         max_tokens: args.max_tokens,
         stop_tokens: Vec::new(),
+        logit: Default::default(),
     })?;
     let done = stream_to_stdout(&mut engine, tokenizer.as_ref(), start)?;
     let elapsed = start.elapsed().as_secs_f64();

@@ -10,7 +10,9 @@
 //!    own position; inactive rows run on token 0 at position 0 of their own
 //!    free slot, which the next prefill overwrites.
 //! 3. **Sampling** of each active row on the host with its request's own
-//!    parameters; finished rows free their slot for the next step.
+//!    parameters, through the slot's [`SlotState`] (penalties, logit bias,
+//!    logprobs; exactly the plain sampler when a request has none of them);
+//!    finished rows free their slot for the next step.
 //!
 //! A device error fails exactly the requests of the call that failed (the
 //! prefilled request, or the active rows of the decode) with an error event;
@@ -24,7 +26,7 @@ use super::{
 };
 use crate::emit::{GraphKind, Output};
 use crate::model::{DeviceModel, KvCache, ModelError};
-use crate::sampler::Sampler;
+use crate::sampler::{Sampler, SlotState};
 use crate::types::{RequestId, SlotId, TokenId};
 
 /// Settings of a [`BatchEngine`].
@@ -63,6 +65,9 @@ pub struct BatchEngine {
     slots: Vec<Option<Progress>>,
     /// One sampler for every row: its scratch is reused row after row.
     sampler: Sampler,
+    /// Per slot: what the penalties of its request have seen, kept as
+    /// tokens are accepted and restarted when the slot takes a request.
+    states: Vec<SlotState>,
     queue: Queue,
     eos: Vec<TokenId>,
     max_queue: usize,
@@ -95,6 +100,7 @@ impl BatchEngine {
             kvs,
             slots: (0..batch).map(|_| None).collect(),
             sampler: Sampler::new(vocab),
+            states: (0..batch).map(|_| SlotState::new()).collect(),
             queue: Queue::default(),
             max_queue: opts.max_queue,
             stats: EngineStats::default(),
@@ -193,16 +199,28 @@ impl BatchEngine {
                     continue;
                 }
             };
-            match self.sampler.sample(&logits, &p.request.params, 0) {
+            let state = &mut self.states[slot];
+            state.begin(&p.request.logit, &p.request.prompt);
+            let sampled = state.sample(
+                &mut self.sampler,
+                &logits,
+                &p.request.params,
+                &p.request.logit,
+                0,
+            );
+            match sampled {
                 Err(e) => events
                     .push(p.finished(FinishReason::Error, Some(format!("sampling failed: {e}")))),
-                Ok(token) => match p.accept(token, &self.eos, events) {
-                    Some(reason) => {
-                        self.stats.tokens += p.generated as u64;
-                        events.push(p.finished(reason, None));
+                Ok(s) => {
+                    state.accept(&p.request.logit, s.token);
+                    match p.accept(s.token, s.logprobs, &self.eos, events) {
+                        Some(reason) => {
+                            self.stats.tokens += p.generated as u64;
+                            events.push(p.finished(reason, None));
+                        }
+                        None => self.slots[slot] = Some(p),
                     }
-                    None => self.slots[slot] = Some(p),
-                },
+                }
             }
         }
     }
@@ -262,11 +280,20 @@ impl BatchEngine {
             };
             p.position += 1;
             let row = &self.logits[i * vocab..(i + 1) * vocab];
-            let outcome = match self
-                .sampler
-                .sample(row, &p.request.params, p.generated as u64)
-            {
-                Ok(token) => p.accept(token, &self.eos, events).map(|r| (r, None)),
+            let state = &mut self.states[i];
+            let sampled = state.sample(
+                &mut self.sampler,
+                row,
+                &p.request.params,
+                &p.request.logit,
+                p.generated as u64,
+            );
+            let outcome = match sampled {
+                Ok(s) => {
+                    state.accept(&p.request.logit, s.token);
+                    p.accept(s.token, s.logprobs, &self.eos, events)
+                        .map(|r| (r, None))
+                }
                 Err(e) => Some((FinishReason::Error, Some(format!("sampling failed: {e}")))),
             };
             if let Some((reason, message)) = outcome {

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use crate::fit::{self, FitError};
 use crate::model::ModelError;
-use crate::sampler::{SampleParams, SampleParamsError};
+use crate::sampler::{LogitParams, SampleParams, SampleParamsError, TokenLogprobs};
 use crate::types::{RequestId, TokenId};
 
 /// A generation request.
@@ -38,6 +38,8 @@ pub struct Request {
     pub max_tokens: usize,
     /// Token ids that end the request like EOS does.
     pub stop_tokens: Vec<TokenId>,
+    /// Penalties, logit bias and log-probabilities (default: none).
+    pub logit: LogitParams,
 }
 
 impl Request {
@@ -47,7 +49,15 @@ impl Request {
             params: SampleParams::greedy(),
             max_tokens,
             stop_tokens: Vec::new(),
+            logit: LogitParams::default(),
         }
+    }
+
+    /// True when the request must be sampled on the host from the full
+    /// logits (penalties, logit bias or log-probabilities are on); see
+    /// [`LogitParams::needs_host_logits`].
+    pub fn needs_host_logits(&self) -> bool {
+        self.logit.needs_host_logits()
     }
 }
 
@@ -83,6 +93,8 @@ pub enum Event {
         id: RequestId,
         token: TokenId,
         index: usize,
+        /// Its log-probabilities, when the request asked for them.
+        logprobs: Option<TokenLogprobs>,
     },
     /// The request ended; no further events follow for it.
     Finished {
@@ -119,6 +131,12 @@ pub enum SubmitError {
     QueueFull { limit: usize },
     #[error("this engine decodes greedily only (temperature 0); use the batch engine to sample")]
     GreedyOnly,
+    /// The engine reads back argmax ids only, not logits.
+    #[error(
+        "this engine reads back argmax ids only, so `{field}` (penalties, logit_bias, logprobs) \
+         cannot be served; use the batch engine"
+    )]
+    NoHostLogits { field: &'static str },
 }
 
 /// A snapshot of an engine's load.
@@ -164,6 +182,7 @@ pub(crate) fn validate(
     vocab: usize,
 ) -> Result<(), SubmitError> {
     request.params.validate()?;
+    request.logit.validate(vocab)?;
     if request.prompt.is_empty() {
         return Err(FitError::EmptyPrompt.into());
     }
@@ -205,6 +224,7 @@ impl Progress {
     pub fn accept(
         &mut self,
         token: TokenId,
+        logprobs: Option<TokenLogprobs>,
         eos: &[TokenId],
         events: &mut Vec<Event>,
     ) -> Option<FinishReason> {
@@ -215,6 +235,7 @@ impl Progress {
             id: self.id,
             token,
             index: self.generated,
+            logprobs,
         });
         self.generated += 1;
         self.last = token;

@@ -59,6 +59,9 @@ impl Engine for SingleEngine {
         if !request.params.is_greedy() {
             return Err(SubmitError::GreedyOnly);
         }
+        if let Some(field) = request.logit.active_field() {
+            return Err(SubmitError::NoHostLogits { field });
+        }
         validate(&request, self.model.capacity(), self.model.vocab())?;
         Ok(self.queue.push(request))
     }
@@ -117,7 +120,7 @@ impl Engine for SingleEngine {
                 }
             }
         };
-        match p.accept(token, &self.eos, &mut events) {
+        match p.accept(token, None, &self.eos, &mut events) {
             Some(reason) => self.finish(p, reason, None, &mut events),
             None => self.current = Some(p),
         }

@@ -1,12 +1,13 @@
-//! The stage before selection: per-request logit transforms (repetition,
-//! frequency and presence penalties, logit bias; none is implemented yet)
-//! that rewrite a row of logits before temperature and the filters see it.
+//! The stage before selection: per-request logit transforms (logit bias,
+//! repetition, frequency and presence penalties: [`super::LogitBias`],
+//! [`super::PenaltyStage`]) that rewrite a row of logits before temperature
+//! and the filters see it.
 //!
 //! A request carries an ordered chain of them, composed like llama.cpp's
 //! sampler chain: each stage sees the row as the previous one left it. The
-//! sampler copies the row once into its own scratch for the chain, so the
-//! caller's logits are never written; an empty chain (every request today)
-//! costs one `is_empty` check and no copy.
+//! sampler widens (or copies) the row once into its own scratch for the
+//! chain, so the caller's logits are never written; an empty chain costs
+//! one `is_empty` check and no copy.
 
 use std::fmt;
 

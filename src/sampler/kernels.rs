@@ -283,6 +283,31 @@ multiversion! {
     }
 }
 
+multiversion! {
+    /// `sum_i exp(x_i - max)` over the row, in f64 (chunk sums in f32 lanes
+    /// added in order): the normalizer of a log-softmax, with no weights
+    /// written anywhere. `max` must be the row's maximum.
+    pub(crate) fn exp_sum(x: &[f32], max: f32) -> f64 {
+        let mut total = 0.0f64;
+        for xc in x.chunks(CHUNK) {
+            let mut lanes = [0.0f32; LANES];
+            if let Ok(xa) = <&[f32; CHUNK]>::try_from(xc) {
+                for b in 0..CHUNK / LANES {
+                    for j in 0..LANES {
+                        lanes[j] += exp_nonpos(xa[b * LANES + j] - max);
+                    }
+                }
+            } else {
+                for (j, &v) in xc.iter().enumerate() {
+                    lanes[j % LANES] += exp_nonpos(v - max);
+                }
+            }
+            total += f64::from(reduce_sum(lanes));
+        }
+        total
+    }
+}
+
 /// Sum and count of one chunk's tokens whose logits pass `keep`, in the
 /// lane order of [`exp_chunk`] (so a predicate true for every token
 /// reproduces its sum). `keep` should be a single comparison: the masks are

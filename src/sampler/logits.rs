@@ -13,6 +13,10 @@ pub trait Logit: Copy + Send + Sync + 'static + private::Sealed {
     /// `row` as `f32`: either `row` itself or `row` converted into the front
     /// of `scratch` (which must be at least as long as `row`).
     fn as_f32<'a>(row: &'a [Self], scratch: &'a mut [f32]) -> &'a [f32];
+
+    /// Writes `row` as `f32` into `dst` (of the same length): one pass,
+    /// for callers that change the row afterwards.
+    fn widen_into(row: &[Self], dst: &mut [f32]);
 }
 
 impl Logit for f32 {
@@ -21,6 +25,10 @@ impl Logit for f32 {
     #[inline]
     fn as_f32<'a>(row: &'a [f32], _scratch: &'a mut [f32]) -> &'a [f32] {
         row
+    }
+
+    fn widen_into(row: &[f32], dst: &mut [f32]) {
+        dst.copy_from_slice(row);
     }
 }
 
@@ -32,6 +40,10 @@ impl Logit for f16 {
         row.convert_to_f32_slice(dst);
         dst
     }
+
+    fn widen_into(row: &[f16], dst: &mut [f32]) {
+        row.convert_to_f32_slice(dst);
+    }
 }
 
 impl Logit for bf16 {
@@ -41,6 +53,10 @@ impl Logit for bf16 {
         let dst = &mut scratch[..row.len()];
         row.convert_to_f32_slice(dst);
         dst
+    }
+
+    fn widen_into(row: &[bf16], dst: &mut [f32]) {
+        row.convert_to_f32_slice(dst);
     }
 }
 

@@ -15,10 +15,23 @@
 //! a prefix of this order, so ties at a boundary always go to the lower id.
 //!
 //! **Logit transforms.** Before anything below, the request's chain of
-//! [`LogitTransform`]s (penalties, logit bias; none is implemented yet)
-//! rewrites the row in order ([`Sampler::sample_with`]); the result is what
-//! "the logits" means from here on. With no transforms the row is used as
-//! given.
+//! [`LogitTransform`]s rewrites the row in order ([`Sampler::sample_with`]);
+//! the result is what "the logits" means from here on. The chain a request
+//! gets ([`LogitParams`], through [`SlotState::sample`]) is vLLM's order:
+//! 1. *logit bias* ([`LogitBias`]): `x_i += bias_i`;
+//! 2. *repetition penalty* `r` ([`Penalties`]) over the distinct tokens of
+//!    the prompt and the output: `x_i / r` if `x_i > 0`, else `x_i * r`;
+//! 3. *frequency and presence penalties* `f`, `p` over the output, `c_i`
+//!    times token `i` was generated: `x_i -= f * c_i + p` where `c_i > 0`.
+//!
+//! The penalties read a per-slot [`PenaltyState`] updated as tokens are
+//! accepted, so a step costs time in proportion to the distinct tokens seen.
+//! With no transforms the row is used as given: no copy, no extra pass.
+//!
+//! **Log-probabilities** ([`Sampler::logprobs`]) are the log-softmax of the
+//! row as given, before every transform, temperature and filter (vLLM's
+//! default): `x_i - max - ln(sum_j exp(x_j - max))`, the top `n` selected,
+//! never sorted.
 //!
 //! **Temperature 0 is greedy:** the token of rank 0, i.e. the argmax with
 //! the lowest id winning ties, exactly what the device argmax graphs
@@ -71,18 +84,26 @@
 //! (baseline and AVX2, picked at run time) with bit-identical results.
 
 mod adjust;
+mod bias;
 mod error;
 mod kernels;
 mod logits;
+mod logprobs;
 mod params;
+mod penalty;
 mod rng;
 mod row_sampler;
+mod slot;
 pub mod spec;
 mod transforms;
 
 pub use adjust::{LogitTransform, Transforms};
+pub use bias::{LogitBias, MAX_LOGIT_BIAS_ENTRIES};
 pub use error::SampleError;
 pub use logits::Logit;
+pub use logprobs::{MAX_TOP_LOGPROBS, TokenLogprobs};
 pub use params::{SampleParams, SampleParamsError};
+pub use penalty::{Penalties, PenaltyStage, PenaltyState};
 pub use rng::{SplitMix64, fresh_seed, mix64, uniform_for_token};
 pub use row_sampler::Sampler;
+pub use slot::{LogitParams, Sampled, SlotState};

@@ -109,7 +109,7 @@ pub enum SampleParamsError {
 }
 
 impl SampleParamsError {
-    fn invalid(field: &'static str, reason: String) -> Self {
+    pub(crate) fn invalid(field: &'static str, reason: String) -> Self {
         Self::InvalidField { field, reason }
     }
 

@@ -8,6 +8,7 @@ use super::kernels::{
     exp_nonpos, exp_pass, first_index_of_max, mass_count_at_or_above, scaled, scan_row,
 };
 use super::logits::Logit;
+use super::logprobs::{TokenLogprobs, row_logprobs};
 use super::params::SampleParams;
 use super::rng::uniform_for_token;
 use super::transforms::{draw, retain, retain_top_k, top_p_cutoff};
@@ -99,13 +100,35 @@ impl Sampler {
             });
         }
         params.validate()?;
-        let mut x = L::as_f32(logits, &mut self.widened);
-        if !transforms.is_empty() {
-            self.adjusted.copy_from_slice(x);
+        let x = if transforms.is_empty() {
+            L::as_f32(logits, &mut self.widened)
+        } else {
+            // One pass widens (or copies) the row into the chain's buffer.
+            L::widen_into(logits, &mut self.adjusted);
             transforms.apply(&mut self.adjusted);
-            x = &self.adjusted;
-        }
+            &self.adjusted
+        };
         self.scratch.sample_row(x, params, step).map(TokenId)
+    }
+
+    /// The log-probabilities of `token` and of the `top` most likely tokens
+    /// of `logits` as given (see [`super::logprobs`]); `top` is clamped to
+    /// [`MAX_TOP_LOGPROBS`](super::MAX_TOP_LOGPROBS). Allocates only the
+    /// list of the top tokens, and nothing when `top` is 0.
+    pub fn logprobs<L: Logit>(
+        &mut self,
+        logits: &[L],
+        token: TokenId,
+        top: usize,
+    ) -> Result<TokenLogprobs, SampleError> {
+        if logits.len() != self.vocab {
+            return Err(SampleError::WrongLength {
+                expected: self.vocab,
+                got: logits.len(),
+            });
+        }
+        let x = L::as_f32(logits, &mut self.widened);
+        row_logprobs(x, &mut self.scratch.chunk_max, token, top)
     }
 
     /// Samples every row of a row-major `[rows * vocab]` buffer, row `r`

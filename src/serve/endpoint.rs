@@ -6,6 +6,7 @@ use axum::response::sse::Event as SseEvent;
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
+use super::logprobs::{ChatLogprobs, CompletionLogprobs, Entry};
 use super::openai::{
     ChatChoice, ChatChunk, ChatChunkChoice, ChatCompletion, ChatDelta, ChatMessage, ChatRequest,
     Completion, CompletionChoice, CompletionRequest, FromObject, Header, Usage,
@@ -24,13 +25,22 @@ pub trait Endpoint: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Validated, ApiError>> + Send;
     /// The `object` of the response (or of its stream chunks).
     fn object(stream: bool) -> &'static str;
-    /// The whole answer of a request that is not streamed.
-    fn whole(header: Header, text: String, finish: &'static str, usage: Usage) -> Response;
-    /// A stream chunk: text, and the finish reason on the last one. `usage`
-    /// is `Some(None)` (`null`) when usage was asked for.
+    /// The whole answer of a request that is not streamed. `logprobs` is
+    /// `Some` (every token's entry) when the request asked for them.
+    fn whole(
+        header: Header,
+        text: String,
+        logprobs: Option<&[Entry]>,
+        finish: &'static str,
+        usage: Usage,
+    ) -> Response;
+    /// A stream chunk: text and its tokens' log-probabilities (`Some` when
+    /// asked for), and the finish reason on the last one. `usage` is
+    /// `Some(None)` (`null`) when usage was asked for.
     fn chunk(
         header: Header,
         text: Option<String>,
+        logprobs: Option<&[Entry]>,
         finish: Option<&'static str>,
         usage: Option<Option<Usage>>,
     ) -> SseEvent;
@@ -64,13 +74,19 @@ impl Endpoint for Completions {
         "text_completion"
     }
 
-    fn whole(header: Header, text: String, finish: &'static str, usage: Usage) -> Response {
+    fn whole(
+        header: Header,
+        text: String,
+        logprobs: Option<&[Entry]>,
+        finish: &'static str,
+        usage: Usage,
+    ) -> Response {
         axum::Json(Completion {
             header,
             choices: vec![CompletionChoice {
                 index: 0,
                 text,
-                logprobs: None,
+                logprobs: logprobs.map(CompletionLogprobs::new),
                 finish_reason: Some(finish),
             }],
             usage: Some(Some(usage)),
@@ -81,6 +97,7 @@ impl Endpoint for Completions {
     fn chunk(
         header: Header,
         text: Option<String>,
+        logprobs: Option<&[Entry]>,
         finish: Option<&'static str>,
         usage: Option<Option<Usage>>,
     ) -> SseEvent {
@@ -89,7 +106,7 @@ impl Endpoint for Completions {
             choices: vec![CompletionChoice {
                 index: 0,
                 text: text.unwrap_or_default(),
-                logprobs: None,
+                logprobs: logprobs.map(CompletionLogprobs::new),
                 finish_reason: finish,
             }],
             usage,
@@ -112,6 +129,7 @@ impl Chat {
     fn chunk_with(
         header: Header,
         delta: ChatDelta,
+        logprobs: Option<&[Entry]>,
         finish: Option<&'static str>,
         usage: Option<Option<Usage>>,
     ) -> SseEvent {
@@ -120,7 +138,7 @@ impl Chat {
             choices: vec![ChatChunkChoice {
                 index: 0,
                 delta,
-                logprobs: None,
+                logprobs: logprobs.map(ChatLogprobs::new),
                 finish_reason: finish,
             }],
             usage,
@@ -147,7 +165,13 @@ impl Endpoint for Chat {
         }
     }
 
-    fn whole(header: Header, text: String, finish: &'static str, usage: Usage) -> Response {
+    fn whole(
+        header: Header,
+        text: String,
+        logprobs: Option<&[Entry]>,
+        finish: &'static str,
+        usage: Usage,
+    ) -> Response {
         axum::Json(ChatCompletion {
             header,
             choices: vec![ChatChoice {
@@ -156,7 +180,7 @@ impl Endpoint for Chat {
                     role: "assistant",
                     content: text,
                 },
-                logprobs: None,
+                logprobs: logprobs.map(ChatLogprobs::new),
                 finish_reason: finish,
             }],
             usage,
@@ -167,6 +191,7 @@ impl Endpoint for Chat {
     fn chunk(
         header: Header,
         text: Option<String>,
+        logprobs: Option<&[Entry]>,
         finish: Option<&'static str>,
         usage: Option<Option<Usage>>,
     ) -> SseEvent {
@@ -174,7 +199,7 @@ impl Endpoint for Chat {
             role: None,
             content: text,
         };
-        Self::chunk_with(header, delta, finish, usage)
+        Self::chunk_with(header, delta, logprobs, finish, usage)
     }
 
     fn usage_chunk(header: Header, usage: Usage) -> SseEvent {
@@ -191,6 +216,6 @@ impl Endpoint for Chat {
             role: Some("assistant"),
             content: Some(String::new()),
         };
-        vec![Self::chunk_with(header.clone(), delta, None, usage)]
+        vec![Self::chunk_with(header.clone(), delta, None, None, usage)]
     }
 }

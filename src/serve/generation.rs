@@ -2,7 +2,8 @@
 //!
 //! [`spawn`] starts a task that owns the request: it turns the engine's
 //! token events into text with the tokenizer's `StreamDecoder`, applies the
-//! stop strings ([`StopMatcher`]), and sends [`Piece`]s to the HTTP side
+//! stop strings ([`StopMatcher`]), turns the tokens' log-probabilities (when
+//! asked for) into [`Entry`]s, and sends [`Piece`]s to the HTTP side
 //! through a small channel. When that channel's receiver is dropped (the
 //! client went away, and axum dropped the response), the task ends and its
 //! [`Tracker`] cancels the request in the engine, which frees its slot.
@@ -14,6 +15,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::error::ApiError;
+use super::logprobs::Entry;
 use super::metrics::{Metrics, Outcome};
 use super::stop::StopMatcher;
 use super::worker::WorkerHandle;
@@ -24,7 +26,12 @@ use crate::types::RequestId;
 /// What the HTTP side receives, in order: text, then one `Done` or `Failed`.
 #[derive(Debug)]
 pub enum Piece {
-    Text(String),
+    /// Text, and the log-probabilities of the tokens generated since the
+    /// previous piece (empty unless asked for). Entries travel with the next
+    /// text released, so text held back (a possible stop string, part of a
+    /// character) delays its tokens' entries too; the last come with `Done`'s
+    /// preceding piece.
+    Text { text: String, logprobs: Vec<Entry> },
     Done {
         /// `Stop` or `Length`.
         reason: FinishReason,
@@ -133,6 +140,9 @@ async fn run(
     let mut decoder = tokenizer.stream_decoder();
     let mut stop = StopMatcher::new(stops);
     let mut tokens = 0usize;
+    // Entries not yet sent, and the characters decoded so far.
+    let mut pending: Vec<Entry> = Vec::new();
+    let mut decoded_chars = 0usize;
     loop {
         let event = tokio::select! {
             // The HTTP side is gone: dropping the tracker cancels the request.
@@ -146,7 +156,9 @@ async fn run(
                     "the engine stopped before the request finished",
                 ))
             }
-            Some(Event::Token { token, .. }) => {
+            Some(Event::Token {
+                token, logprobs, ..
+            }) => {
                 tokens += 1;
                 let text = match decoder.step(token) {
                     Ok(t) => t.unwrap_or_default(),
@@ -158,9 +170,12 @@ async fn run(
                         return;
                     }
                 };
+                if let Some(lp) = &logprobs {
+                    pending.push(Entry::new(&tokenizer, lp, decoded_chars));
+                }
+                decoded_chars += text.chars().count();
                 let released = stop.push(&text);
-                if !released.text.is_empty() && out.send(Piece::Text(released.text)).await.is_err()
-                {
+                if !send_text(&out, released.text, &mut pending).await {
                     return;
                 }
                 if !released.stopped {
@@ -185,7 +200,7 @@ async fn run(
                     if !released.stopped {
                         text.push_str(&stop.finish());
                     }
-                    if !text.is_empty() && out.send(Piece::Text(text)).await.is_err() {
+                    if !send_text(&out, text, &mut pending).await {
                         // Finished anyway: count it as it ended.
                         tracker.finish(Outcome::from_finish(reason));
                         return;
@@ -219,4 +234,14 @@ async fn run(
         let _ = out.send(piece).await;
         return;
     }
+}
+
+/// Sends `text` with the pending entries, unless both are empty. False when
+/// the HTTP side is gone.
+async fn send_text(out: &mpsc::Sender<Piece>, text: String, pending: &mut Vec<Entry>) -> bool {
+    if text.is_empty() && pending.is_empty() {
+        return true;
+    }
+    let logprobs = std::mem::take(pending);
+    out.send(Piece::Text { text, logprobs }).await.is_ok()
 }

@@ -163,7 +163,8 @@ async fn metrics(State(st): State<Arc<AppState>>) -> Response {
 }
 
 /// An entry of `GET /v1/models`. `max_model_len` (as vLLM names it) is the
-/// context capacity per request.
+/// context capacity per request; `max_logprobs` (vLLM's name too) the most
+/// top log-probabilities a request may ask for.
 #[derive(serde::Serialize)]
 struct ModelCard<'a> {
     id: &'a str,
@@ -171,6 +172,7 @@ struct ModelCard<'a> {
     created: u64,
     owned_by: &'static str,
     max_model_len: usize,
+    max_logprobs: usize,
 }
 
 #[derive(serde::Serialize)]
@@ -186,6 +188,7 @@ fn model_card(st: &AppState) -> ModelCard<'_> {
         created: st.created,
         owned_by: "iree-llm",
         max_model_len: st.worker.capacity(),
+        max_logprobs: crate::sampler::MAX_TOP_LOGPROBS,
     }
 }
 
@@ -220,6 +223,8 @@ struct Accepted {
     header: Header,
     prompt_tokens: usize,
     include_usage: bool,
+    /// The request asked for log-probabilities.
+    logprobs: bool,
 }
 
 impl Accepted {
@@ -264,6 +269,7 @@ async fn accept<E: Endpoint>(
     let OpenAi(request) = body?;
     let v = E::validate(&st.validator, request).await?;
     let prompt_tokens = v.request.prompt.len();
+    let logprobs = v.request.logit.logprobs.is_some();
     let (id, events) = match st.worker.submit(v.request, arrived).await {
         Err(gone) => return Err(ApiError::unavailable(gone.to_string())),
         Ok(Err(e)) => {
@@ -292,6 +298,7 @@ async fn accept<E: Endpoint>(
         header,
         prompt_tokens,
         include_usage: v.include_usage,
+        logprobs,
     };
     Ok((accepted, v.stream))
 }
@@ -306,9 +313,13 @@ fn finish_reason(reason: FinishReason) -> &'static str {
 /// Waits for the whole generation and answers it in one response.
 async fn collect<E: Endpoint>(mut a: Accepted) -> Result<Response, ApiError> {
     let mut text = String::new();
+    let mut entries = Vec::new();
     loop {
         match a.pieces.recv().await {
-            Some(Piece::Text(t)) => text.push_str(&t),
+            Some(Piece::Text { text: t, logprobs }) => {
+                text.push_str(&t);
+                entries.extend(logprobs);
+            }
             Some(Piece::Failed(e)) => return Err(e),
             None => return Err(ApiError::server("generation ended without a result")),
             Some(Piece::Done {
@@ -316,7 +327,14 @@ async fn collect<E: Endpoint>(mut a: Accepted) -> Result<Response, ApiError> {
                 completion_tokens,
             }) => {
                 let usage = Usage::new(a.prompt_tokens, completion_tokens);
-                return Ok(E::whole(a.header, text, finish_reason(reason), usage));
+                let logprobs = a.logprobs.then_some(&entries[..]);
+                return Ok(E::whole(
+                    a.header,
+                    text,
+                    logprobs,
+                    finish_reason(reason),
+                    usage,
+                ));
             }
         }
     }
@@ -327,8 +345,9 @@ async fn collect<E: Endpoint>(mut a: Accepted) -> Result<Response, ApiError> {
 fn stream_events<E: Endpoint>(a: &Accepted, piece: Option<Piece>) -> (Vec<SseEvent>, bool) {
     let done = SseEvent::default().data("[DONE]");
     match piece {
-        Some(Piece::Text(t)) => {
-            let chunk = E::chunk(a.header.clone(), Some(t), None, a.usage_slot());
+        Some(Piece::Text { text, logprobs }) => {
+            let lp = a.logprobs.then_some(&logprobs[..]);
+            let chunk = E::chunk(a.header.clone(), Some(text), lp, None, a.usage_slot());
             (vec![chunk], false)
         }
         Some(Piece::Done {
@@ -336,7 +355,13 @@ fn stream_events<E: Endpoint>(a: &Accepted, piece: Option<Piece>) -> (Vec<SseEve
             completion_tokens,
         }) => {
             let finish = Some(finish_reason(reason));
-            let mut out = vec![E::chunk(a.header.clone(), None, finish, a.usage_slot())];
+            let mut out = vec![E::chunk(
+                a.header.clone(),
+                None,
+                None,
+                finish,
+                a.usage_slot(),
+            )];
             if a.include_usage {
                 let usage = Usage::new(a.prompt_tokens, completion_tokens);
                 out.push(E::usage_chunk(a.header.clone(), usage));

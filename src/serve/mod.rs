@@ -26,6 +26,7 @@ pub mod error;
 pub mod generation;
 pub mod guard;
 pub mod handlers;
+pub mod logprobs;
 pub mod metrics;
 pub mod openai;
 pub mod stop;

@@ -8,7 +8,10 @@
 //! (see [`UNSUPPORTED`]).
 //!
 //! Sampling defaults are OpenAI's, not the model's `generation_config.json`:
-//! temperature 1, top_p 1, no top_k, no min_p.
+//! temperature 1, top_p 1, no top_k, no min_p, no penalties, no logit bias,
+//! no log-probabilities. Penalties are checked here (400 naming the field);
+//! `logit_bias` ids are checked against the model's vocabulary when the
+//! engine takes the request (also a 400 naming `logit_bias`).
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -18,7 +21,8 @@ use serde_json::{Map, Value};
 
 use super::chat::Message;
 use super::error::ApiError;
-use crate::sampler::SampleParams;
+use super::logprobs::{ChatLogprobs, CompletionLogprobs};
+use crate::sampler::{LogitBias, LogitParams, MAX_TOP_LOGPROBS, Penalties, SampleParams};
 use crate::types::TokenId;
 
 /// Most stop strings a request may give.
@@ -124,16 +128,6 @@ pub const UNSUPPORTED: &[Unsupported] = &[
         detail: " with a value other than 1",
     },
     Unsupported {
-        field: "logprobs",
-        neutral: |v| v == &Value::Bool(false),
-        detail: "; send `logprobs: false` or leave it out",
-    },
-    Unsupported {
-        field: "top_logprobs",
-        neutral: |v| is_number(v, 0.0),
-        detail: "; send 0 or leave it out",
-    },
-    Unsupported {
         field: "echo",
         neutral: |v| v == &Value::Bool(false),
         detail: "; send `echo: false` or leave it out",
@@ -169,26 +163,6 @@ pub const UNSUPPORTED: &[Unsupported] = &[
         detail: " except `{\"type\": \"text\"}` (no structured output yet)",
     },
     Unsupported {
-        field: "presence_penalty",
-        neutral: |v| is_number(v, 0.0),
-        detail: " with a value other than 0",
-    },
-    Unsupported {
-        field: "frequency_penalty",
-        neutral: |v| is_number(v, 0.0),
-        detail: " with a value other than 0",
-    },
-    Unsupported {
-        field: "repetition_penalty",
-        neutral: |v| is_number(v, 1.0),
-        detail: " with a value other than 1",
-    },
-    Unsupported {
-        field: "logit_bias",
-        neutral: |v| v.as_object().is_some_and(Map::is_empty),
-        detail: " with entries; send `{}` or leave it out",
-    },
-    Unsupported {
         field: "modalities",
         neutral: |v| v.as_array().is_some_and(|a| a.iter().all(|m| m == "text")),
         detail: " except [\"text\"]",
@@ -221,6 +195,9 @@ pub struct Common {
     pub max_tokens_field: &'static str,
     /// With OpenAI's defaults filled in; the seed is `None` when not given.
     pub params: SampleParams,
+    /// Penalties and logit bias (from here), log-probabilities (set by the
+    /// endpoint, whose fields for them differ).
+    pub logit: LogitParams,
     pub stop: Vec<String>,
     pub stream: bool,
     pub include_usage: bool,
@@ -267,6 +244,19 @@ impl Common {
         params
             .validate()
             .map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
+        let penalties = Penalties {
+            repetition: f.get::<f32>("repetition_penalty")?.unwrap_or(1.0),
+            frequency: f.get::<f32>("frequency_penalty")?.unwrap_or(0.0),
+            presence: f.get::<f32>("presence_penalty")?.unwrap_or(0.0),
+        };
+        penalties
+            .validate()
+            .map_err(|e| ApiError::invalid(e.field(), e.to_string()))?;
+        let logit = LogitParams {
+            penalties,
+            logit_bias: parse_logit_bias(f.raw("logit_bias"))?,
+            logprobs: None,
+        };
         let stop = match f.raw("stop") {
             None => Vec::new(),
             Some(Value::String(s)) => vec![s.clone()],
@@ -315,10 +305,54 @@ impl Common {
             max_tokens,
             max_tokens_field,
             params,
+            logit,
             stop,
             stream,
             include_usage,
         })
+    }
+}
+
+/// `logit_bias`: an object of token id (a string of digits) -> bias, a
+/// number in [-100, 100]. Ids are checked against the vocabulary later.
+fn parse_logit_bias(v: Option<&Value>) -> Result<LogitBias, ApiError> {
+    let bad = |m: String| ApiError::invalid("logit_bias", m);
+    let Some(v) = v else {
+        return Ok(LogitBias::default());
+    };
+    let Value::Object(map) = v else {
+        return Err(bad(
+            "`logit_bias` must be an object of token id -> bias".into()
+        ));
+    };
+    let mut entries = Vec::with_capacity(map.len());
+    for (k, b) in map {
+        let id = k.trim().parse::<u32>().map_err(|_| {
+            bad(format!(
+                "`logit_bias` key `{k}` is not a token id (a non-negative integer)"
+            ))
+        })?;
+        let b = b
+            .as_f64()
+            .ok_or_else(|| bad(format!("the bias of token {id} must be a number")))?;
+        entries.push((TokenId(id), b as f32));
+    }
+    let bias = LogitBias::new(entries);
+    // Range and size now; the vocabulary when the engine takes the request.
+    bias.validate(usize::MAX)
+        .map_err(|e| ApiError::invalid("logit_bias", e.to_string()))?;
+    Ok(bias)
+}
+
+/// A count of top log-probabilities in `[0, MAX_TOP_LOGPROBS]`, from `field`.
+fn parse_top_n(f: &Fields, field: &'static str) -> Result<Option<usize>, ApiError> {
+    match f.get::<i64>(field)? {
+        None => Ok(None),
+        Some(n) if (0..=MAX_TOP_LOGPROBS as i64).contains(&n) => Ok(Some(n as usize)),
+        Some(n) => Err(ApiError::invalid(
+            field,
+            format!("`{field}` must be an integer in [0, {MAX_TOP_LOGPROBS}], got {n}"),
+        )),
     }
 }
 
@@ -339,7 +373,20 @@ pub struct CompletionRequest {
 impl FromObject for CompletionRequest {
     fn from_object(obj: &Map<String, Value>) -> Result<Self, ApiError> {
         let f = Fields(obj);
-        let common = Common::parse(&f, &["max_tokens"])?;
+        let mut common = Common::parse(&f, &["max_tokens"])?;
+        if f.raw("top_logprobs").is_some() {
+            return Err(ApiError::invalid(
+                "top_logprobs",
+                "`top_logprobs` is a chat completions field; here send `logprobs: N` (0 to 20)",
+            ));
+        }
+        if f.raw("logprobs").is_some_and(Value::is_boolean) {
+            return Err(ApiError::invalid(
+                "logprobs",
+                "`logprobs` of a completion is the number of top tokens to report (0 to 20)",
+            ));
+        }
+        common.logit.logprobs = parse_top_n(&f, "logprobs")?;
         let prompt = match f.raw("prompt") {
             None => return Err(ApiError::invalid("prompt", "`prompt` is required")),
             Some(v) => parse_prompt(v)?,
@@ -402,7 +449,18 @@ pub struct ChatRequest {
 impl FromObject for ChatRequest {
     fn from_object(obj: &Map<String, Value>) -> Result<Self, ApiError> {
         let f = Fields(obj);
-        let common = Common::parse(&f, &["max_completion_tokens", "max_tokens"])?;
+        let mut common = Common::parse(&f, &["max_completion_tokens", "max_tokens"])?;
+        let top = parse_top_n(&f, "top_logprobs")?;
+        common.logit.logprobs = match (f.get::<bool>("logprobs")?, top) {
+            (Some(true), top) => Some(top.unwrap_or(0)),
+            (_, Some(n)) if n > 0 => {
+                return Err(ApiError::invalid(
+                    "top_logprobs",
+                    "`top_logprobs` needs `logprobs: true`",
+                ));
+            }
+            _ => None,
+        };
         let messages = match f.raw("messages") {
             None => return Err(ApiError::invalid("messages", "`messages` is required")),
             Some(Value::Array(items)) if items.is_empty() => {
@@ -558,7 +616,7 @@ pub struct Completion {
 pub struct CompletionChoice {
     pub index: u32,
     pub text: String,
-    pub logprobs: Option<()>,
+    pub logprobs: Option<CompletionLogprobs>,
     pub finish_reason: Option<&'static str>,
 }
 
@@ -575,7 +633,7 @@ pub struct ChatCompletion {
 pub struct ChatChoice {
     pub index: u32,
     pub message: ChatMessage,
-    pub logprobs: Option<()>,
+    pub logprobs: Option<ChatLogprobs>,
     pub finish_reason: &'static str,
 }
 
@@ -599,7 +657,7 @@ pub struct ChatChunk {
 pub struct ChatChunkChoice {
     pub index: u32,
     pub delta: ChatDelta,
-    pub logprobs: Option<()>,
+    pub logprobs: Option<ChatLogprobs>,
     pub finish_reason: Option<&'static str>,
 }
 
@@ -640,8 +698,9 @@ mod tests {
             "model": "tiny", "prompt": [1, 2, 3], "max_tokens": 5, "temperature": 0.5,
             "top_p": 0.9, "top_k": 40, "min_p": 0.1, "seed": 7, "stop": ["a", "b"],
             "stream": true, "stream_options": {"include_usage": true}, "user": "u",
-            "n": 1, "logprobs": null, "presence_penalty": 0, "frequency_penalty": 0.0,
-            "logit_bias": {}, "some_future_field": 3,
+            "n": 1, "logprobs": 3, "presence_penalty": 0.5, "frequency_penalty": -1.0,
+            "repetition_penalty": 1.1, "logit_bias": {"7": -100, " 9": 2.5},
+            "some_future_field": 3,
         })))
         .unwrap();
         assert_eq!(
@@ -663,6 +722,41 @@ mod tests {
         );
         assert_eq!(c.stop, ["a", "b"]);
         assert!(c.stream && c.include_usage);
+        assert_eq!(
+            c.logit,
+            LogitParams {
+                penalties: Penalties {
+                    repetition: 1.1,
+                    frequency: -1.0,
+                    presence: 0.5,
+                },
+                logit_bias: LogitBias::new([(TokenId(7), -100.0), (TokenId(9), 2.5)]),
+                logprobs: Some(3),
+            }
+        );
+    }
+
+    #[test]
+    fn chat_logprobs_need_logprobs_true_and_top_logprobs_is_read() {
+        let chat = |extra: Value| {
+            let mut body = json!({"messages": [{"role": "user", "content": "x"}]});
+            body.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            ChatRequest::from_object(&obj(body))
+        };
+        let lp = |v| chat(v).unwrap().common.logit.logprobs;
+        assert_eq!(lp(json!({})), None);
+        assert_eq!(lp(json!({"logprobs": false})), None);
+        assert_eq!(lp(json!({"logprobs": true})), Some(0));
+        assert_eq!(lp(json!({"logprobs": true, "top_logprobs": 20})), Some(20));
+        let param = |v| chat(v).unwrap_err().param.unwrap();
+        assert_eq!(param(json!({"top_logprobs": 2})), "top_logprobs");
+        assert_eq!(
+            param(json!({"logprobs": true, "top_logprobs": 21})),
+            "top_logprobs"
+        );
+        assert_eq!(param(json!({"logprobs": 3})), "logprobs");
     }
 
     #[test]
@@ -686,6 +780,36 @@ mod tests {
             (json!({"prompt": 5}), "prompt"),
             (json!({"prompt": ["a", "b"]}), "prompt"),
             (json!({}), "prompt"),
+            (
+                json!({"prompt": "x", "presence_penalty": 2.5}),
+                "presence_penalty",
+            ),
+            (
+                json!({"prompt": "x", "frequency_penalty": -3}),
+                "frequency_penalty",
+            ),
+            (
+                json!({"prompt": "x", "frequency_penalty": "lots"}),
+                "frequency_penalty",
+            ),
+            (
+                json!({"prompt": "x", "repetition_penalty": 0}),
+                "repetition_penalty",
+            ),
+            (json!({"prompt": "x", "logit_bias": {"a": 1}}), "logit_bias"),
+            (
+                json!({"prompt": "x", "logit_bias": {"5": 101}}),
+                "logit_bias",
+            ),
+            (
+                json!({"prompt": "x", "logit_bias": {"5": "up"}}),
+                "logit_bias",
+            ),
+            (json!({"prompt": "x", "logit_bias": [1]}), "logit_bias"),
+            (json!({"prompt": "x", "logprobs": 21}), "logprobs"),
+            (json!({"prompt": "x", "logprobs": -1}), "logprobs"),
+            (json!({"prompt": "x", "logprobs": true}), "logprobs"),
+            (json!({"prompt": "x", "top_logprobs": 2}), "top_logprobs"),
         ];
         for (body, field) in cases {
             let e = completion_err(body.clone());
@@ -699,17 +823,11 @@ mod tests {
         let refused = [
             ("n", json!(2)),
             ("best_of", json!(3)),
-            ("logprobs", json!(true)),
-            ("logprobs", json!(2)),
-            ("top_logprobs", json!(2)),
             ("echo", json!(true)),
             ("suffix", json!("end")),
             ("tools", json!([{"type": "function"}])),
             ("tool_choice", json!("required")),
             ("response_format", json!({"type": "json_object"})),
-            ("presence_penalty", json!(0.5)),
-            ("frequency_penalty", json!(-1)),
-            ("logit_bias", json!({"50": 10})),
         ];
         for (field, value) in refused {
             let mut body = json!({"prompt": "x"});
@@ -719,7 +837,7 @@ mod tests {
             assert!(e.message.contains(field));
         }
         let neutral = json!({
-            "prompt": "x", "n": 1, "best_of": 1, "logprobs": false, "top_logprobs": 0,
+            "prompt": "x", "n": 1, "best_of": 1,
             "echo": false, "suffix": "", "tools": [], "tool_choice": "none",
             "response_format": {"type": "text"}, "presence_penalty": 0,
             "frequency_penalty": 0, "logit_bias": {}, "functions": null,

@@ -206,6 +206,7 @@ impl Validator {
                 params,
                 max_tokens,
                 stop_tokens: self.stop_tokens.clone(),
+                logit: common.logit,
             },
             seed,
             stop: common.stop,
