@@ -7,7 +7,9 @@ use std::cell::Cell;
 
 use half::{bf16, f16};
 use iree_llm::TokenId;
-use iree_llm::sampler::{SampleError, SampleParams, Sampler};
+use iree_llm::sampler::{
+    LogitBias, LogitParams, Penalties, SampleError, SampleParams, Sampler, SlotState,
+};
 
 struct Counting;
 
@@ -145,4 +147,68 @@ fn sampling_does_not_allocate_after_construction() {
 
     // The counter does count: making a sampler allocates.
     assert!(allocations(|| drop(Sampler::new(V))) > 0);
+}
+
+#[test]
+fn a_slot_without_penalties_bias_or_logprobs_does_not_allocate() {
+    let rows: Vec<Vec<f32>> = (1..=3).map(row).collect();
+    let halves: Vec<Vec<f16>> = rows
+        .iter()
+        .map(|r| r.iter().map(|&v| f16::from_f32(v)).collect())
+        .collect();
+    let params = all_params();
+    let mut sampler = Sampler::new(V);
+    let mut state = SlotState::new();
+    let off = LogitParams::default();
+    let prompt: Vec<TokenId> = (0..100).map(TokenId).collect();
+    let n = allocations(|| {
+        state.begin(&off, &prompt);
+        for step in 0..4u64 {
+            for p in &params {
+                for r in &rows {
+                    let s = state.sample(&mut sampler, r, p, &off, step).unwrap();
+                    state.accept(&off, s.token);
+                }
+                for r in &halves {
+                    let s = state.sample(&mut sampler, r, p, &off, step).unwrap();
+                    state.accept(&off, s.token);
+                }
+            }
+        }
+    });
+    assert_eq!(n, 0, "allocations on the slot path with everything off");
+}
+
+#[test]
+fn penalties_bias_and_the_chosen_logprob_do_not_allocate_once_the_state_has_grown() {
+    let rows: Vec<Vec<f32>> = (1..=3).map(row).collect();
+    let params = all_params();
+    let mut sampler = Sampler::new(V);
+    let mut state = SlotState::new();
+    let on = LogitParams {
+        penalties: Penalties {
+            repetition: 1.2,
+            frequency: 0.5,
+            presence: 0.5,
+        },
+        logit_bias: LogitBias::new((0..50).map(|i| (TokenId(i * 7), 1.5))),
+        logprobs: Some(0),
+    };
+    // 1,000 distinct tokens seen before measuring.
+    let prompt: Vec<TokenId> = (0..1_000).map(|i| TokenId(i * 37)).collect();
+    state.begin(&on, &prompt);
+    for t in &prompt[..200] {
+        state.accept(&on, *t);
+    }
+    let n = allocations(|| {
+        for step in 0..4u64 {
+            for p in &params {
+                for r in &rows {
+                    let s = state.sample(&mut sampler, r, p, &on, step).unwrap();
+                    assert!(s.logprobs.is_some());
+                }
+            }
+        }
+    });
+    assert_eq!(n, 0, "allocations while applying penalties and bias");
 }

@@ -190,7 +190,9 @@ pub fn drain(engine: &mut dyn Engine) -> std::collections::BTreeMap<RequestId, O
     while !engine.is_idle() {
         for event in engine.step() {
             match event {
-                Event::Token { id, token, index } => {
+                Event::Token {
+                    id, token, index, ..
+                } => {
                     let (first, t) = tokens.entry(id).or_insert((index, Vec::new()));
                     assert_eq!(*first + t.len(), index, "token indices are consecutive");
                     t.push(token);
