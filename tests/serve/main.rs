@@ -10,6 +10,7 @@
 mod common;
 mod hardening;
 mod harness;
+mod sampling;
 
 use std::time::Duration;
 
@@ -611,17 +612,17 @@ async fn bad_input_gets_an_openai_error_and_hurts_nobody_else() {
         ),
         bad(
             chat,
-            json!({"messages": hi, "logprobs": true}),
+            json!({"messages": hi, "top_logprobs": 2}),
             400,
-            "logprobs",
-            "not supported",
+            "top_logprobs",
+            "needs `logprobs: true`",
         ),
         bad(
             c,
-            json!({"prompt": "x", "logprobs": 1}),
+            json!({"prompt": "x", "logprobs": 21}),
             400,
             "logprobs",
-            "not supported",
+            "[0, 20]",
         ),
         bad(
             chat,
@@ -639,24 +640,38 @@ async fn bad_input_gets_an_openai_error_and_hurts_nobody_else() {
         ),
         bad(
             c,
-            json!({"prompt": "x", "presence_penalty": 0.5}),
+            json!({"prompt": "x", "presence_penalty": 2.5}),
             400,
             "presence_penalty",
-            "not supported",
+            "[-2, 2]",
         ),
         bad(
-            c,
-            json!({"prompt": "x", "frequency_penalty": 1}),
+            chat,
+            json!({"messages": hi, "frequency_penalty": -3}),
             400,
             "frequency_penalty",
-            "not supported",
+            "[-2, 2]",
         ),
         bad(
             c,
-            json!({"prompt": "x", "logit_bias": {"5": 100}}),
+            json!({"prompt": "x", "repetition_penalty": 0}),
+            400,
+            "repetition_penalty",
+            "> 0",
+        ),
+        bad(
+            c,
+            json!({"prompt": "x", "logit_bias": {"5": 101}}),
             400,
             "logit_bias",
-            "not supported",
+            "[-100, 100]",
+        ),
+        bad(
+            chat,
+            json!({"messages": hi, "logit_bias": {"512": 1}}),
+            400,
+            "logit_bias",
+            "outside the vocabulary",
         ),
     ];
 
@@ -689,7 +704,7 @@ async fn bad_input_gets_an_openai_error_and_hurts_nobody_else() {
     let (status, _) = server.get("/v1/completions").await;
     assert_eq!(status, 405);
 
-    // Neutral values of the unsupported fields are accepted.
+    // Neutral values of the fields still unsupported are accepted.
     let (status, body) = server
         .post(
             chat,
@@ -862,6 +877,7 @@ async fn models_health_and_metrics_describe_the_server() {
     assert_eq!(models["data"][0]["id"], "tiny");
     assert_eq!(models["data"][0]["object"], "model");
     assert_eq!(models["data"][0]["max_model_len"], CAPACITY);
+    assert_eq!(models["data"][0]["max_logprobs"], 20);
     let (status, _) = server.get("/v1/models/tiny").await;
     assert_eq!(status, 200);
     let (status, _) = server.get("/v1/models/other").await;
