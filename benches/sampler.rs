@@ -4,13 +4,21 @@
 //!
 //! Criterion measures one batch of 8 rows per iteration (its throughput line
 //! is rows per second). A table of per-row medians, naive vs ours with the
-//! ratio, is printed at the end of the same run.
+//! ratio, is printed at the end of the same run, then two more: the slot
+//! path with penalties and logit bias off (must match the plain sampler) and
+//! on over 1,000 distinct seen tokens (on a copy of the row, and in place as
+//! the engine does); and log-probabilities (the chosen
+//! token alone, and with the top 5) against a full log-softmax that writes
+//! the vocabulary-sized array and sorts it.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use iree_llm::sampler::{SampleParams, Sampler, spec};
+use iree_llm::TokenId;
+use iree_llm::sampler::{
+    LogitBias, LogitParams, Penalties, SampleParams, Sampler, SlotState, spec,
+};
 
 const V: usize = 128_256;
 const B: usize = 8;
@@ -160,6 +168,123 @@ fn main() {
             naive.as_secs_f64() * 1e6,
             ours.as_secs_f64() * 1e6,
             naive.as_secs_f64() / ours.as_secs_f64()
+        );
+    }
+    penalty_and_logprob_tables(&x, &mut sampler);
+}
+
+fn run_slot(
+    s: &mut Sampler,
+    state: &SlotState,
+    x: &[f32],
+    p: &SampleParams,
+    logit: &LogitParams,
+    step: u64,
+) -> u32 {
+    let mut acc = 0;
+    for row in x.chunks_exact(V) {
+        acc ^= state
+            .sample(s, black_box(row), p, logit, step)
+            .unwrap()
+            .token
+            .0;
+    }
+    acc
+}
+
+/// The plain way: the whole log-softmax as a vocabulary-sized f32 array,
+/// then a full sort for the top `n`.
+fn full_log_softmax(x: &[f32], token: usize, n: usize, buf: &mut Vec<(f32, u32)>) -> f32 {
+    let m = x.iter().fold(f32::NEG_INFINITY, |a, &v| a.max(v));
+    let s: f32 = x.iter().map(|&v| (v - m).exp()).sum();
+    let ln_s = s.ln();
+    buf.clear();
+    buf.extend(x.iter().enumerate().map(|(i, &v)| (v - m - ln_s, i as u32)));
+    let chosen = buf[token].0;
+    if n > 0 {
+        buf.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    }
+    black_box(&buf[..n]);
+    chosen
+}
+
+fn penalty_and_logprob_tables(x: &[f32], sampler: &mut Sampler) {
+    let off = LogitParams::default();
+    let on = LogitParams {
+        penalties: Penalties {
+            repetition: 1.2,
+            frequency: 0.5,
+            presence: 0.3,
+        },
+        logit_bias: LogitBias::new((0..16).map(|i| (TokenId(i * 101), 2.0))),
+        logprobs: None,
+    };
+    // 1,000 distinct tokens seen: a 600-token prompt and 400 generated ones.
+    let seen: Vec<TokenId> = (0..1_000u32).map(|i| TokenId(i * 127 % V as u32)).collect();
+    let mut state_off = SlotState::new();
+    state_off.begin(&off, &seen[..600]);
+    let mut state_on = SlotState::new();
+    state_on.begin(&on, &seen[..600]);
+    for &t in &seen[600..] {
+        state_on.accept(&on, t);
+    }
+    assert_eq!(state_on.penalty_state().distinct(), 1_000);
+
+    println!();
+    println!("penalties and logit bias, per-row median (V = {V}, B = {B}):");
+    println!(
+        "| case | plain sampler | slot, all off | slot, on (1,000 seen, 16 biased), copy | on, in place | in place - plain |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let mut y = x.to_vec();
+    for (name, p) in cases() {
+        let plain = per_row_median(301, |step| run_ours(sampler, x, &p, step));
+        let slot_off = per_row_median(301, |step| run_slot(sampler, &state_off, x, &p, &off, step));
+        let slot_on = per_row_median(301, |step| run_slot(sampler, &state_on, x, &p, &on, step));
+        let in_place = per_row_median(301, |step| {
+            let mut acc = 0;
+            for row in y.chunks_exact_mut(V) {
+                let s = state_on.sample_in_place(sampler, black_box(row), &p, &on, step);
+                acc ^= s.unwrap().token.0;
+            }
+            acc
+        });
+        println!(
+            "| {name} | {:.1} us | {:.1} us | {:.1} us | {:.1} us | {:+.1} us |",
+            plain.as_secs_f64() * 1e6,
+            slot_off.as_secs_f64() * 1e6,
+            slot_on.as_secs_f64() * 1e6,
+            in_place.as_secs_f64() * 1e6,
+            (in_place.as_secs_f64() - plain.as_secs_f64()) * 1e6,
+        );
+    }
+
+    println!();
+    println!("log-probabilities of one row, per-row median (V = {V}, B = {B}):");
+    println!("| case | full log-softmax + sort | ours | full / ours |");
+    println!("| --- | ---: | ---: | ---: |");
+    let mut buf = Vec::with_capacity(V);
+    for n in [0usize, 5] {
+        let full = per_row_median(31, |step| {
+            let mut acc = 0.0f32;
+            for row in x.chunks_exact(V) {
+                acc += full_log_softmax(black_box(row), (step as usize * 7) % V, n, &mut buf);
+            }
+            acc.to_bits()
+        });
+        let ours = per_row_median(301, |step| {
+            let mut acc = 0.0f32;
+            for row in x.chunks_exact(V) {
+                let token = TokenId((step as u32 * 7) % V as u32);
+                acc += sampler.logprobs(black_box(row), token, n).unwrap().logprob;
+            }
+            acc.to_bits()
+        });
+        println!(
+            "| N = {n} | {:.1} us | {:.1} us | {:.1}x |",
+            full.as_secs_f64() * 1e6,
+            ours.as_secs_f64() * 1e6,
+            full.as_secs_f64() / ours.as_secs_f64()
         );
     }
 }

@@ -200,11 +200,20 @@ fn penalties_bias_and_the_chosen_logprob_do_not_allocate_once_the_state_has_grow
     for t in &prompt[..200] {
         state.accept(&on, *t);
     }
+    let mut rows = rows;
+    // One in-place step grows the slot's buffer of overwritten logits.
+    state
+        .sample_in_place(&mut sampler, &mut rows[0], &params[0], &on, 0)
+        .unwrap();
     let n = allocations(|| {
         for step in 0..4u64 {
             for p in &params {
-                for r in &rows {
+                for r in &mut rows {
                     let s = state.sample(&mut sampler, r, p, &on, step).unwrap();
+                    assert!(s.logprobs.is_some());
+                    let s = state
+                        .sample_in_place(&mut sampler, r, p, &on, step)
+                        .unwrap();
                     assert!(s.logprobs.is_some());
                 }
             }

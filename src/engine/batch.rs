@@ -192,7 +192,7 @@ impl BatchEngine {
             });
             self.stats.prefills += 1;
             self.stats.prefill_time += start.elapsed();
-            let logits = match result {
+            let mut logits = match result {
                 Ok(logits) => logits,
                 Err(e) => {
                     events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
@@ -201,9 +201,9 @@ impl BatchEngine {
             };
             let state = &mut self.states[slot];
             state.begin(&p.request.logit, &p.request.prompt);
-            let sampled = state.sample(
+            let sampled = state.sample_in_place(
                 &mut self.sampler,
-                &logits,
+                &mut logits,
                 &p.request.params,
                 &p.request.logit,
                 0,
@@ -279,9 +279,9 @@ impl BatchEngine {
                 continue;
             };
             p.position += 1;
-            let row = &self.logits[i * vocab..(i + 1) * vocab];
+            let row = &mut self.logits[i * vocab..(i + 1) * vocab];
             let state = &mut self.states[i];
-            let sampled = state.sample(
+            let sampled = state.sample_in_place(
                 &mut self.sampler,
                 row,
                 &p.request.params,

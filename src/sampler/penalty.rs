@@ -144,6 +144,11 @@ impl PenaltyState {
         self.seen.len()
     }
 
+    /// The distinct tokens seen, in the order first seen.
+    pub fn tokens(&self) -> impl Iterator<Item = u32> + '_ {
+        self.seen.iter().map(|s| s.token)
+    }
+
     /// Times `token` occurs in the output.
     pub fn count(&self, token: TokenId) -> u32 {
         self.index

@@ -68,6 +68,11 @@ impl Sampler {
         }
     }
 
+    /// The vocabulary size this sampler takes rows of.
+    pub fn vocab(&self) -> usize {
+        self.vocab
+    }
+
     /// The next token from one row of logits.
     ///
     /// `step` is the index of the token being generated within its request

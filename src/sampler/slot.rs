@@ -88,6 +88,9 @@ pub struct Sampled {
 #[derive(Clone, Debug, Default)]
 pub struct SlotState {
     penalties: PenaltyState,
+    /// The logits [`sample_in_place`](Self::sample_in_place) overwrote, to
+    /// put back.
+    saved: Vec<(u32, f32)>,
 }
 
 impl SlotState {
@@ -135,6 +138,53 @@ impl SlotState {
         } else {
             sampler.sample(row, params, step)?
         };
+        let logprobs = match logit.logprobs {
+            None => None,
+            Some(n) => Some(sampler.logprobs(row, token, n)?),
+        };
+        Ok(Sampled { token, logprobs })
+    }
+
+    /// [`sample`](Self::sample) for an `f32` row the caller lets us write:
+    /// the transforms change the row in place and the changed logits are
+    /// put back bit for bit afterwards, so the step costs the entries the
+    /// transforms touch (bias entries, distinct tokens seen) instead of a
+    /// copy of the row. The result is the same as `sample`'s.
+    pub fn sample_in_place(
+        &mut self,
+        sampler: &mut Sampler,
+        row: &mut [f32],
+        params: &SampleParams,
+        logit: &LogitParams,
+        step: u64,
+    ) -> Result<Sampled, SampleError> {
+        if !logit.adjusts() || row.len() != sampler.vocab() {
+            return self.sample(sampler, row, params, logit, step);
+        }
+        self.saved.clear();
+        let touched = logit
+            .logit_bias
+            .entries()
+            .iter()
+            .map(|e| e.0.0)
+            .chain(self.penalties.tokens());
+        for id in touched {
+            if let Some(&x) = row.get(id as usize) {
+                self.saved.push((id, x));
+            }
+        }
+        if !logit.logit_bias.is_empty() {
+            logit.logit_bias.apply(row);
+        }
+        if !logit.penalties.is_off() {
+            self.penalties.stage(&logit.penalties).apply(row);
+        }
+        let token = sampler.sample(row, params, step);
+        // Every saved value is the original: all were read before any write.
+        for &(id, x) in &self.saved {
+            row[id as usize] = x;
+        }
+        let token = token?;
         let logprobs = match logit.logprobs {
             None => None,
             Some(n) => Some(sampler.logprobs(row, token, n)?),
