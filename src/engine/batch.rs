@@ -9,8 +9,31 @@
 //! 2. **Decode**: one ragged decode over all B rows, each active row at its
 //!    own position; inactive rows run on token 0 at position 0 of their own
 //!    free slot, which the next prefill overwrites.
-//! 3. **Sampling** of each active row on the host with its request's own
-//!    parameters; finished rows free their slot for the next step.
+//! 3. **Sampling** of each active row with its request's own parameters;
+//!    finished rows free their slot for the next step.
+//!
+//! # Where tokens are sampled: device path and host path
+//!
+//! The decode graph the engine calls samples inside itself
+//! ([`crate::emit::sample`]: Gumbel-max per row, keyed by the request's
+//! seed and token index) and also returns the logits. A request is sampled
+//! **on the device** when its parameters are temperature only
+//! ([`SampleParams::is_temperature_only`](crate::sampler::SampleParams::is_temperature_only):
+//! greedy or plain softmax sampling, no top-k/top-p/min-p, nor anything
+//! added later), and **on the host** ([`Sampler`]) otherwise. Per step:
+//! - every active row on the device: the step reads back only the B token
+//!   ids (4 bytes a row) — the *device path*;
+//! - any active row on the host: the step also reads back the logits
+//!   `[B, V]` and samples those rows on the host — the *host path*. The
+//!   other rows still take the device's ids.
+//!
+//! So which sampler draws a request's tokens depends on its own parameters
+//! only, never on its neighbours: a seeded request gives the same tokens
+//! whatever else runs. The first token of every request comes from the
+//! prefill's logits and is sampled on the host. Greedy rows get the exact
+//! argmax either way (lowest id on ties), so greedy output is identical on
+//! both samplers. [`BatchEngine::set_device_sampling`]`(false)` sends every
+//! row to the host (the logits decode graph), for comparisons.
 //!
 //! A device error fails exactly the requests of the call that failed (the
 //! prefilled request, or the active rows of the decode) with an error event;
@@ -23,8 +46,8 @@ use super::{
     error_message, validate,
 };
 use crate::emit::{GraphKind, Output};
-use crate::model::{DeviceModel, KvCache, ModelError};
-use crate::sampler::Sampler;
+use crate::model::{DeviceModel, KvCache, ModelError, RowDraw};
+use crate::sampler::{SampleParams, Sampler};
 use crate::types::{RequestId, SlotId, TokenId};
 
 /// Settings of a [`BatchEngine`].
@@ -68,10 +91,28 @@ pub struct BatchEngine {
     max_queue: usize,
     stats: EngineStats,
     fault: Option<Fault>,
+    /// Decode through the sampling graph (see the module documentation).
+    device_sampling: bool,
     // Buffers reused by every decode step.
     logits: Vec<f32>,
     tokens: Vec<TokenId>,
     positions: Vec<usize>,
+    draws: Vec<RowDraw>,
+    ids: Vec<TokenId>,
+}
+
+/// Whether the device's sampling graph draws a request's tokens: the one
+/// place that decides it (see the module documentation).
+pub fn samples_on_device(params: &SampleParams) -> bool {
+    params.is_temperature_only()
+}
+
+fn sampling_graph(device_sampling: bool) -> Output {
+    if device_sampling {
+        Output::Sample
+    } else {
+        Output::Logits
+    }
 }
 
 impl BatchEngine {
@@ -81,7 +122,7 @@ impl BatchEngine {
         let batch = opts.batch;
         model.ensure_graph(GraphKind::Decode {
             batch: batch as i64,
-            output: Output::Logits,
+            output: sampling_graph(true),
             window: None,
         })?;
         let kvs = (0..batch)
@@ -99,10 +140,30 @@ impl BatchEngine {
             max_queue: opts.max_queue,
             stats: EngineStats::default(),
             fault: None,
+            device_sampling: true,
             logits: Vec::with_capacity(batch * vocab),
             tokens: vec![TokenId(0); batch],
             positions: vec![0; batch],
+            draws: vec![RowDraw::GREEDY; batch],
+            ids: Vec::with_capacity(batch),
         })
+    }
+
+    /// Turns sampling on the device on (the default) or off (every row on
+    /// the host, through the logits decode graph, which must be loaded or
+    /// loadable on demand).
+    pub fn set_device_sampling(&mut self, on: bool) -> Result<(), ModelError> {
+        self.model.ensure_graph(GraphKind::Decode {
+            batch: self.batch as i64,
+            output: sampling_graph(on),
+            window: None,
+        })?;
+        self.device_sampling = on;
+        Ok(())
+    }
+
+    pub fn device_sampling(&self) -> bool {
+        self.device_sampling
     }
 
     /// Loads the model in `dir` on `device` with a context of `capacity`
@@ -235,16 +296,25 @@ impl BatchEngine {
             };
         }
         let start = Instant::now();
-        let result = self.take_fault(Fault::NextDecode).and_then(|()| {
-            self.model.decode_logits(
-                &mut self.kvs,
-                &self.tokens,
-                &self.positions,
-                &mut self.logits,
-            )
-        });
+        let host_rows = !self.device_sampling
+            || self
+                .slots
+                .iter()
+                .flatten()
+                .any(|p| !samples_on_device(&p.request.params));
+        let result = self
+            .take_fault(Fault::NextDecode)
+            .and_then(|()| self.decode_call(host_rows));
         self.stats.decode_steps += 1;
         self.stats.decode_time += start.elapsed();
+        if let Ok(bytes) = result {
+            self.stats.readback_bytes += bytes as u64;
+            if host_rows {
+                self.stats.host_path_steps += 1;
+            } else {
+                self.stats.device_path_steps += 1;
+            }
+        }
         if let Err(e) = result {
             let message = error_message(&e);
             for slot in &mut self.slots {
@@ -261,11 +331,14 @@ impl BatchEngine {
                 continue;
             };
             p.position += 1;
-            let row = &self.logits[i * vocab..(i + 1) * vocab];
-            let outcome = match self
-                .sampler
-                .sample(row, &p.request.params, p.generated as u64)
-            {
+            let sampled = if self.device_sampling && samples_on_device(&p.request.params) {
+                Ok(self.ids[i])
+            } else {
+                let row = &self.logits[i * vocab..(i + 1) * vocab];
+                self.sampler
+                    .sample(row, &p.request.params, p.generated as u64)
+            };
+            let outcome = match sampled {
                 Ok(token) => p.accept(token, &self.eos, events).map(|r| (r, None)),
                 Err(e) => Some((FinishReason::Error, Some(format!("sampling failed: {e}")))),
             };
@@ -275,6 +348,39 @@ impl BatchEngine {
                 events.push(p.finished(reason, message));
             }
         }
+    }
+}
+
+impl BatchEngine {
+    /// The decode call of a step: through the sampling graph with each
+    /// row's draw (reading the logits back only when `host_rows`), or the
+    /// logits graph when device sampling is off. Returns the bytes read back.
+    fn decode_call(&mut self, host_rows: bool) -> Result<usize, ModelError> {
+        if !self.device_sampling {
+            self.model.decode_logits(
+                &mut self.kvs,
+                &self.tokens,
+                &self.positions,
+                &mut self.logits,
+            )?;
+            return Ok(self.logits.len() * 4);
+        }
+        for (draw, slot) in self.draws.iter_mut().zip(&self.slots) {
+            *draw = match slot {
+                Some(p) if samples_on_device(&p.request.params) => {
+                    RowDraw::for_token(p.request.params.temperature, p.seed, p.generated as u64)
+                }
+                _ => RowDraw::GREEDY,
+            };
+        }
+        self.model.decode_sample(
+            &mut self.kvs,
+            &self.tokens,
+            &self.positions,
+            &self.draws,
+            &mut self.ids,
+            host_rows.then_some(&mut self.logits),
+        )
     }
 }
 

@@ -3,8 +3,10 @@
 //! An [`Engine`] takes requests ([`Engine::submit`]), can cancel them, and
 //! advances by [`Engine::step`], which returns what happened as [`Event`]s.
 //! Two implementations:
-//! - [`BatchEngine`]: continuous batching over B slots (B = 4 or 8) with the
-//!   logits graphs and per-row host sampling;
+//! - [`BatchEngine`]: continuous batching over B slots (B = 4 or 8); each
+//!   step samples on the device when every row asks for temperature-only
+//!   sampling and reads back the logits for the host sampler otherwise
+//!   (see its module documentation for the rule);
 //! - [`SingleEngine`]: one sequence at a time over the argmax graphs, greedy
 //!   only; the reference the batch engine's greedy output is checked against.
 //!
@@ -18,7 +20,7 @@
 mod batch;
 mod single;
 
-pub use batch::{BatchEngine, BatchOptions, Fault};
+pub use batch::{BatchEngine, BatchOptions, Fault, samples_on_device};
 pub use single::SingleEngine;
 
 use std::collections::VecDeque;
@@ -137,6 +139,12 @@ pub struct EngineStats {
     pub decode_steps: u64,
     pub decode_time: Duration,
     pub tokens: u64,
+    /// Decode steps whose rows were all sampled on the device (only token
+    /// ids read back), and steps that read the logits back for the host.
+    pub device_path_steps: u64,
+    pub host_path_steps: u64,
+    /// Bytes the decode steps read back from the device.
+    pub readback_bytes: u64,
 }
 
 /// A continuous-batching backend a server or CLI can drive.
