@@ -2,7 +2,11 @@
 //!
 //! Each slot owns a KV cache on the device. A step:
 //! 1. **Admission**, FIFO into free slots: the prompt is prefilled into the
-//!    slot's cache in place and its first token sampled. While any slot is
+//!    slot's cache in place and its first token sampled. The `n` choices of
+//!    one request ([`Engine::submit_choices`]) are admitted together once `n`
+//!    slots are free: one prefill, its cache copied to the other choices'
+//!    slots on the device, each choice sampling its first token from the
+//!    same logits with its own seed. While any slot is
 //!    generating, at most one prefill runs per step, so running slots wait
 //!    for at most one prefill between their tokens; when no slot is
 //!    generating, every free slot is filled at once (nobody is waiting).
@@ -233,37 +237,55 @@ impl BatchEngine {
         let running = self.slots.iter().any(Option::is_some);
         let mut budget = if running { 1 } else { self.batch };
         while budget > 0 {
-            let Some(slot) = self.slots.iter().position(Option::is_none) else {
+            let free: Vec<usize> = (0..self.batch)
+                .filter(|&i| self.slots[i].is_none())
+                .collect();
+            // The choices of one request are admitted together, or wait.
+            let need = self.queue.head_len();
+            if need == 0 || need > free.len() {
                 break;
-            };
-            let Some(mut p) = self.queue.pop() else {
-                break;
-            };
+            }
+            let group = self.queue.pop_head();
             budget -= 1;
+            let first = free[0];
             let start = Instant::now();
             let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
                 self.model
-                    .prefill_logits(&mut self.kvs[slot], &p.request.prompt)
+                    .prefill_logits(&mut self.kvs[first], &group[0].request.prompt)
             });
             self.stats.prefills += 1;
             self.stats.prefill_time += start.elapsed();
             let logits = match result {
                 Ok(logits) => logits,
                 Err(e) => {
-                    events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                    for p in &group {
+                        events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                    }
                     continue;
                 }
             };
-            match self.sampler.sample(&logits, &p.request.params, 0) {
-                Err(e) => events
-                    .push(p.finished(FinishReason::Error, Some(format!("sampling failed: {e}")))),
-                Ok(token) => match p.accept(token, &self.eos, events) {
-                    Some(reason) => {
-                        self.stats.tokens += p.generated as u64;
-                        events.push(p.finished(reason, None));
+            for (mut p, &slot) in group.into_iter().zip(&free) {
+                if slot != first {
+                    // The other choices share the prompt: its cache is
+                    // copied slot to slot on the device.
+                    let (from, to) = two_slots(&mut self.kvs, first, slot);
+                    if let Err(e) = self.model.copy_kv(from, to) {
+                        events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                        continue;
                     }
-                    None => self.slots[slot] = Some(p),
-                },
+                }
+                match self.sampler.sample(&logits, &p.request.params, 0) {
+                    Err(e) => events.push(
+                        p.finished(FinishReason::Error, Some(format!("sampling failed: {e}"))),
+                    ),
+                    Ok(token) => match p.accept(token, &self.eos, events) {
+                        Some(reason) => {
+                            self.stats.tokens += p.generated as u64;
+                            events.push(p.finished(reason, None));
+                        }
+                        None => self.slots[slot] = Some(p),
+                    },
+                }
             }
         }
     }
@@ -351,6 +373,18 @@ impl BatchEngine {
     }
 }
 
+/// The caches of slots `a` and `b` (different), as source and target.
+fn two_slots(kvs: &mut [KvCache], a: usize, b: usize) -> (&KvCache, &mut KvCache) {
+    assert_ne!(a, b, "a slot is not copied onto itself");
+    if a < b {
+        let (lo, hi) = kvs.split_at_mut(b);
+        (&lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = kvs.split_at_mut(a);
+        (&hi[0], &mut lo[b])
+    }
+}
+
 impl BatchEngine {
     /// The decode call of a step: through the sampling graph with each
     /// row's draw (reading the logits back only when `host_rows`), or the
@@ -397,6 +431,29 @@ impl Engine for BatchEngine {
             });
         }
         Ok(self.queue.push(request))
+    }
+
+    /// Up to the batch size: the choices are admitted together when enough
+    /// slots are free, the prompt prefilled once and its cache copied to the
+    /// other choices' slots on the device.
+    fn submit_choices(
+        &mut self,
+        request: Request,
+        n: usize,
+    ) -> Result<Vec<RequestId>, SubmitError> {
+        if n == 0 || n > self.batch {
+            return Err(SubmitError::TooManyChoices {
+                n,
+                most: self.batch,
+            });
+        }
+        validate(&request, self.model.capacity(), self.model.vocab())?;
+        if self.queue.len() + n > self.max_queue {
+            return Err(SubmitError::QueueFull {
+                limit: self.max_queue,
+            });
+        }
+        Ok(self.queue.push_choices(request, n))
     }
 
     fn cancel(&mut self, id: RequestId) -> bool {

@@ -121,6 +121,9 @@ pub enum SubmitError {
     QueueFull { limit: usize },
     #[error("this engine decodes greedily only (temperature 0); use the batch engine to sample")]
     GreedyOnly,
+    /// More choices of one prompt than the engine has slots.
+    #[error("n must be from 1 to {most} (the choices this engine runs at once), got {n}")]
+    TooManyChoices { n: usize, most: usize },
 }
 
 /// A snapshot of an engine's load.
@@ -152,6 +155,21 @@ pub trait Engine: Send {
     /// Queues a request; refused (with nothing run on the device) if it is
     /// invalid or cannot fit a slot.
     fn submit(&mut self, request: Request) -> Result<RequestId, SubmitError>;
+    /// Queues `n` choices of one request (OpenAI's `n`): one id per choice,
+    /// in choice order. Choice `i` samples with the request's seed plus `i`
+    /// (wrapping; the seed resolved once for all), so each choice has its own
+    /// draw stream and can be reproduced alone. Engines that cannot share a
+    /// prompt between slots take only `n == 1`.
+    fn submit_choices(
+        &mut self,
+        request: Request,
+        n: usize,
+    ) -> Result<Vec<RequestId>, SubmitError> {
+        if n != 1 {
+            return Err(SubmitError::TooManyChoices { n, most: 1 });
+        }
+        Ok(vec![self.submit(request)?])
+    }
     /// Cancels a queued or running request; its `Finished { Cancelled }`
     /// event comes from the next step. False if the id is not live.
     fn cancel(&mut self, id: RequestId) -> bool;
@@ -193,6 +211,9 @@ pub(crate) struct Progress {
     /// The token to feed next, at `position`.
     pub last: TokenId,
     pub position: usize,
+    /// The first choice's id, for the choices of one request (prefilled
+    /// once, together); `None` for a request of one choice.
+    pub group: Option<RequestId>,
 }
 
 impl Progress {
@@ -205,6 +226,7 @@ impl Progress {
             seed,
             generated: 0,
             last: TokenId(0),
+            group: None,
         }
     }
 
@@ -264,6 +286,47 @@ impl Queue {
 
     pub fn pop(&mut self) -> Option<Progress> {
         self.waiting.pop_front()
+    }
+
+    /// Queues the choices of one request: `n` requests under consecutive
+    /// ids, choice `i` seeded with `seed + i` (wrapping).
+    pub fn push_choices(&mut self, mut request: Request, n: usize) -> Vec<RequestId> {
+        let seed = request.params.resolve_seed();
+        let first = RequestId(self.next_id + 1);
+        (0..n as u64)
+            .map(|i| {
+                let mut choice = request.clone();
+                choice.params.seed = Some(seed.wrapping_add(i));
+                self.next_id += 1;
+                let id = RequestId(self.next_id);
+                let mut p = Progress::new(id, choice);
+                p.group = (n > 1).then_some(first);
+                self.waiting.push_back(p);
+                id
+            })
+            .collect()
+    }
+
+    /// How many requests the next admission takes: the head and the
+    /// choices queued right behind it from the same request.
+    pub fn head_len(&self) -> usize {
+        let Some(head) = self.waiting.front() else {
+            return 0;
+        };
+        match head.group {
+            None => 1,
+            Some(g) => self
+                .waiting
+                .iter()
+                .take_while(|p| p.group == Some(g))
+                .count(),
+        }
+    }
+
+    /// Takes the next admission ([`head_len`](Self::head_len) requests).
+    pub fn pop_head(&mut self) -> Vec<Progress> {
+        let n = self.head_len();
+        self.waiting.drain(..n).collect()
     }
 
     pub fn len(&self) -> usize {

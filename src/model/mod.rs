@@ -272,6 +272,12 @@ impl DeviceModel {
         })
     }
 
+    /// Copies the cache of one slot into another's on the device (never
+    /// through the host): the prompt of several choices is prefilled once.
+    pub fn copy_kv(&self, from: &KvCache, to: &mut KvCache) -> Result<()> {
+        Ok(self.session.copy(&from.buffer, &mut to.buffer)?)
+    }
+
     /// Copies a slot's cache to the host (for tests and debugging).
     pub fn read_kv(&self, kv: &KvCache) -> Result<Vec<f32>> {
         Ok(self.session.read::<f32>(kv.buffer())?)

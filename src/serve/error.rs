@@ -122,6 +122,7 @@ impl ApiError {
             SubmitError::NoTokensRequested => Self::invalid(max_tokens_field, message),
             SubmitError::Fit(f) => Self::from_fit(f, prompt_field, max_tokens_field),
             SubmitError::GreedyOnly => Self::invalid("temperature", message),
+            SubmitError::TooManyChoices { .. } => Self::invalid("n", message),
         }
     }
 
