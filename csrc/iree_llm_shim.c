@@ -614,6 +614,28 @@ ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
       "writing host data into a device buffer");
 }
 
+ill_error* ill_buffer_copy(ill_session* session, const ill_buffer* source,
+                           ill_buffer* target) {
+  size_t length = ill_buffer_byte_length(source);
+  if (ill_buffer_dtype(source) != ill_buffer_dtype(target) ||
+      length != ill_buffer_byte_length(target)) {
+    return ill_error_printf(ILL_ERROR_INVALID_ARGUMENT,
+                            "cannot copy a buffer of %zu bytes into one of "
+                            "%zu bytes or of another element type",
+                            length, ill_buffer_byte_length(target));
+  }
+  if (length == 0 ||
+      ill_buffer_storage_id(source) == ill_buffer_storage_id(target)) {
+    return NULL;
+  }
+  return ill_from_status(
+      iree_hal_device_transfer_d2d(
+          session->device, iree_hal_buffer_view_buffer(source->view), 0,
+          iree_hal_buffer_view_buffer(target->view), 0, length,
+          IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout()),
+      "copying a device buffer on the device");
+}
+
 /* ---- calls -------------------------------------------------------------- */
 
 /* The error for result |index| of a call having an element type the shim

@@ -117,6 +117,12 @@ ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
                             size_t byte_offset, const void* source,
                             size_t byte_length);
 
+/* Copies the whole of |source| into |target| on the device (never through
+ * the host). Both must hold the same element type and byte length; copying
+ * a buffer onto its own storage does nothing. */
+ill_error* ill_buffer_copy(ill_session* session, const ill_buffer* source,
+                           ill_buffer* target);
+
 /* ---- calls -------------------------------------------------------------- */
 /* Calls |function| synchronously with |inputs| (retained only for the call)
  * and stores exactly |output_count| new buffers in |outputs|; fails if the

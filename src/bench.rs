@@ -2,7 +2,11 @@
 //! step, peak memory) for one model on one device. Figures come from wall
 //! clocks around real device calls; nothing here gates tests.
 
+mod sampling;
+
 use std::time::{Duration, Instant};
+
+pub use sampling::SamplingPaths;
 
 use crate::bandwidth;
 use crate::emit::{EmitPlan, GraphUse};
@@ -40,6 +44,9 @@ pub struct GraphBenchOptions {
     pub iterations: usize,
     /// Position of every row during the decode measurement.
     pub decode_position: usize,
+    /// Also compare a step sampled on the host with one sampled on the
+    /// device (`decode_sample_*`), for each batch size.
+    pub sampling: bool,
 }
 
 /// Results of `graph-bench`, printed as text and as one JSON line.
@@ -63,6 +70,9 @@ pub struct GraphBenchReport {
     pub read_gb_s: f64,
     /// Every timed decode step next to its memory floor.
     pub decode_floor: Vec<DecodeFloor>,
+    /// Host-path against device-path sampling (with `sampling`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sampling: Vec<SamplingPaths>,
 }
 
 /// One decode measurement against the time its bytes take to read.
@@ -118,6 +128,17 @@ pub fn graph_bench(
     };
     let mut load_opts = LoadOptions::for_use(opts.device.clone(), plan, &use_);
     load_opts.device_weights = opts.weights;
+    if opts.sampling {
+        load_opts.graphs.extend(
+            opts.batches
+                .iter()
+                .map(|&batch| crate::emit::GraphKind::Decode {
+                    batch,
+                    output: crate::emit::Output::Sample,
+                    window,
+                }),
+        );
+    }
     let mut model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
     let stats = model.stats().clone();
     log(&format!(
@@ -218,6 +239,22 @@ pub fn graph_bench(
             }
         }
     }
+    let mut sampling = Vec::new();
+    if opts.sampling {
+        for &batch in &opts.batches {
+            let s = sampling::compare(&mut model, batch, position, opts.iterations, token)?;
+            log(&format!(
+                "sampling B={batch} at position {position}: host path {:.2} ms per step \
+                 (host sampler {:.2} ms), {} bytes read back; device path {:.2} ms, {} bytes read back",
+                s.host_step_ms,
+                s.host_sampler_ms,
+                s.host_bytes_read,
+                s.device_step_ms,
+                s.device_bytes_read
+            ));
+            sampling.push(s);
+        }
+    }
     let peak = peak_rss_bytes().unwrap_or(0);
     Ok(GraphBenchReport {
         device: opts.device.to_string(),
@@ -233,6 +270,7 @@ pub fn graph_bench(
         peak_rss_gib: gib(peak),
         read_gb_s: bw.gb_per_s(),
         decode_floor,
+        sampling,
     })
 }
 

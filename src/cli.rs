@@ -227,6 +227,10 @@ pub struct GraphBenchArgs {
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
     pub weights: crate::model::DeviceWeights,
+    /// Also time a decode step sampled on the host (logits read back)
+    /// against one sampled on the device (token ids read back).
+    #[arg(long)]
+    pub sampling: bool,
 }
 
 /// Arguments of `iree-llm generate`.
@@ -467,6 +471,7 @@ fn graph_bench(args: GraphBenchArgs) -> Result<(), CliError> {
         prefill_lengths: args.prefill,
         iterations: args.iterations.max(1),
         decode_position: args.position,
+        sampling: args.sampling,
     };
     println!(
         "graph-bench: model {}, device {}, context {}",

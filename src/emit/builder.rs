@@ -281,6 +281,13 @@ impl FuncBuilder {
     pub fn or(&mut self, a: &Value, b: &Value) -> Value {
         self.binary("or", a, b)
     }
+    pub fn xor(&mut self, a: &Value, b: &Value) -> Value {
+        self.binary("xor", a, b)
+    }
+    /// Integer `a >> b` filling with zeros (an i32 read as unsigned bits).
+    pub fn shift_right_logical(&mut self, a: &Value, b: &Value) -> Value {
+        self.binary("shift_right_logical", a, b)
+    }
 
     fn unary(&mut self, op: &str, a: &Value) -> Value {
         let ty = a.ty.clone();
@@ -289,6 +296,9 @@ impl FuncBuilder {
 
     pub fn exp(&mut self, a: &Value) -> Value {
         self.unary("exponential", a)
+    }
+    pub fn log(&mut self, a: &Value) -> Value {
+        self.unary("log", a)
     }
     pub fn rsqrt(&mut self, a: &Value) -> Value {
         self.unary("rsqrt", a)

@@ -17,6 +17,7 @@
 //! - RoPE follows Hugging Face's `rotate_half` layout (first half, second half).
 
 use super::builder::{Cmp, FuncBuilder, TensorType, Value};
+use super::sample;
 use crate::checkpoint::TensorLayout;
 use crate::types::DType;
 
@@ -67,6 +68,11 @@ pub enum Output {
     Logits,
     /// i32 token ids, the lowest id winning ties: `[]` for prefill, `[batch]` for decode.
     Argmax,
+    /// i32 token ids drawn in the graph by Gumbel-max ([`sample`]) at each
+    /// row's temperature and draw key (extra inputs after the positions or
+    /// the length); the logits come back too, as the last result, for the
+    /// host to read only when it needs them.
+    Sample,
 }
 
 impl Output {
@@ -74,6 +80,7 @@ impl Output {
         match self {
             Output::Logits => "logits",
             Output::Argmax => "argmax",
+            Output::Sample => "sample",
         }
     }
 }
@@ -348,6 +355,7 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[t], DType::I32), None);
     let len = f.arg(TensorType::new(&[], DType::I32), None);
+    let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, 1));
 
     f.comment("embeddings and the rotary angles of positions 0..t");
     let x = f.gather_rows(&p.embed, &tokens);
@@ -399,12 +407,22 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let last_index = f.sub(&len, &one);
     let last = f.dynamic_slice(&x, &[last_index, zero], &[1, m.hidden]);
     let logits = head(&mut f, m, &p, &last);
-    let logits = f.reshape(&logits, &[m.vocab]);
-    let out = match output {
-        Output::Logits => logits,
-        Output::Argmax => f.argmax_last(&logits),
+    let (out, tail) = match output {
+        Output::Logits => (f.reshape(&logits, &[m.vocab]), None),
+        Output::Argmax => {
+            let logits = f.reshape(&logits, &[m.vocab]);
+            (f.argmax_last(&logits), None)
+        }
+        Output::Sample => {
+            let draw = draw.expect("declared for Sample");
+            let id = sample::gumbel_max(&mut f, &logits, &draw);
+            let logits = f.reshape(&logits, &[m.vocab]);
+            (f.reshape(&id, &[]), Some(logits))
+        }
     };
-    f.ret(&[out, kv]);
+    let mut results = vec![out, kv];
+    results.extend(tail);
+    f.ret(&results);
     f.finish()
 }
 
@@ -447,6 +465,7 @@ pub fn decode(
         .collect();
     let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
     let pos = f.arg(TensorType::new(&[b], DType::I32), None);
+    let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, b));
 
     f.comment("embeddings and each row's rotary angles at its own position");
     let x = f.gather_rows(&p.embed, &tokens);
@@ -508,12 +527,19 @@ pub fn decode(
     }
 
     let logits = head(&mut f, m, &p, &x);
-    let out = match output {
-        Output::Logits => logits,
-        Output::Argmax => f.argmax_last(&logits),
+    // The sampling tail is appended after the head; the logits then come
+    // last, after the caches, so the caches' aliased result indices stay put.
+    let (out, tail) = match output {
+        Output::Logits => (logits, None),
+        Output::Argmax => (f.argmax_last(&logits), None),
+        Output::Sample => {
+            let draw = draw.expect("declared for Sample");
+            (sample::gumbel_max(&mut f, &logits, &draw), Some(logits))
+        }
     };
     let mut results = vec![out];
     results.extend(kvs);
+    results.extend(tail);
     f.ret(&results);
     f.finish()
 }

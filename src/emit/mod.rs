@@ -14,6 +14,7 @@
 
 pub mod builder;
 pub mod llama;
+pub mod sample;
 
 use std::path::Path;
 
@@ -221,7 +222,7 @@ pub enum GraphKind {
 impl GraphKind {
     /// The function (and module) name, e.g. `prefill_logits_t64`,
     /// `decode_ragged_logits_b8`, `decode_ragged_logits_b8_w256` (a window),
-    /// `decode_argmax_b1`.
+    /// `decode_argmax_b1`, `decode_sample_b8` (sampling in the graph).
     pub fn name(&self) -> String {
         match *self {
             GraphKind::Prefill { tokens, output } => format!("prefill_{}_t{tokens}", output.name()),
@@ -233,6 +234,7 @@ impl GraphKind {
                 let base = match output {
                     Output::Logits => format!("decode_ragged_logits_b{batch}"),
                     Output::Argmax => format!("decode_argmax_b{batch}"),
+                    Output::Sample => format!("decode_sample_b{batch}"),
                 };
                 match window {
                     Some(w) => format!("{base}_w{w}"),
@@ -290,7 +292,8 @@ pub enum GraphUse {
     /// Every graph of the plan: what `iree-llm emit` writes.
     Everything,
     /// The batched engine at `batch` slots: the logits prefill buckets and
-    /// the ragged logits decode of `batch` rows for every window.
+    /// the sampling decode of `batch` rows for every window (it returns the
+    /// logits too, for steps sampled on the host).
     Batched { batch: i64 },
     /// The single-sequence greedy path: the argmax prefill buckets and the
     /// argmax decode of one slot for every window.
@@ -361,6 +364,9 @@ impl EmitPlan {
                 for &batch in &self.batches {
                     kinds.extend(self.decode_kinds(batch, Output::Logits));
                 }
+                for &batch in &self.batches {
+                    kinds.extend(self.decode_kinds(batch, Output::Sample));
+                }
                 kinds.extend(self.graphs_for(&GraphUse::SingleArgmax));
                 if !self.batches.contains(&1) {
                     kinds.extend(self.decode_kinds(1, Output::Logits));
@@ -368,7 +374,7 @@ impl EmitPlan {
             }
             &GraphUse::Batched { batch } => {
                 kinds = self.prefill_kinds(Output::Logits);
-                kinds.extend(self.decode_kinds(batch, Output::Logits));
+                kinds.extend(self.decode_kinds(batch, Output::Sample));
             }
             GraphUse::SingleArgmax => {
                 kinds = self.prefill_kinds(Output::Argmax);
@@ -386,7 +392,7 @@ impl EmitPlan {
                 let (lo, hi) = (size(self.window_for(prompt)), size(self.window_for(last)));
                 kinds.extend(self.prefill_kind(prompt, Output::Logits));
                 kinds.extend(
-                    self.decode_kinds(batch, Output::Logits)
+                    self.decode_kinds(batch, Output::Sample)
                         .into_iter()
                         .filter(|k| match *k {
                             GraphKind::Decode { window, .. } => (lo..=hi).contains(&size(window)),
@@ -509,6 +515,14 @@ fn t(name: &str, shape: Vec<i64>, dtype: DType) -> TensorSpec {
     }
 }
 
+/// The per-row inputs of a sampling graph of `b` rows ([`sample`]).
+fn sample_inputs(b: i64) -> [TensorSpec; 2] {
+    [
+        t("temperature", vec![b], DType::F32),
+        t("draw_keys", vec![b, 2], DType::I32),
+    ]
+}
+
 impl Manifest {
     pub fn new(m: &LlamaShape, plan: &EmitPlan) -> Self {
         let kv_shape = m.kv_shape(plan.capacity);
@@ -524,30 +538,38 @@ impl Manifest {
                     GraphKind::Prefill { tokens, output } => {
                         let out = match output {
                             Output::Logits => t("logits", vec![m.vocab], DType::F32),
-                            Output::Argmax => t("token", vec![], DType::I32),
+                            Output::Argmax | Output::Sample => t("token", vec![], DType::I32),
                         };
-                        (
-                            vec![
-                                kv(0, 1),
-                                t("tokens", vec![tokens], DType::I32),
-                                t("length", vec![], DType::I32),
-                            ],
-                            vec![out, t("kv0", kv_shape.clone(), DType::F32)],
-                        )
+                        let mut inputs = vec![
+                            kv(0, 1),
+                            t("tokens", vec![tokens], DType::I32),
+                            t("length", vec![], DType::I32),
+                        ];
+                        let mut results = vec![out, t("kv0", kv_shape.clone(), DType::F32)];
+                        if output == Output::Sample {
+                            inputs.extend(sample_inputs(1));
+                            results.push(t("logits", vec![m.vocab], DType::F32));
+                        }
+                        (inputs, results)
                     }
                     GraphKind::Decode { batch, output, .. } => {
                         let b = batch as usize;
                         let mut inputs: Vec<TensorSpec> = (0..b).map(|i| kv(i, i + 1)).collect();
                         inputs.push(t("tokens", vec![batch], DType::I32));
                         inputs.push(t("positions", vec![batch], DType::I32));
+                        let logits = t("logits", vec![batch, m.vocab], DType::F32);
                         let out = match output {
-                            Output::Logits => t("logits", vec![batch, m.vocab], DType::F32),
-                            Output::Argmax => t("tokens", vec![batch], DType::I32),
+                            Output::Logits => logits.clone(),
+                            Output::Argmax | Output::Sample => t("tokens", vec![batch], DType::I32),
                         };
                         let mut results = vec![out];
                         results.extend(
                             (0..b).map(|i| t(&format!("kv{i}"), kv_shape.clone(), DType::F32)),
                         );
+                        if output == Output::Sample {
+                            inputs.extend(sample_inputs(batch));
+                            results.push(logits);
+                        }
                         (inputs, results)
                     }
                 };
@@ -635,6 +657,10 @@ mod tests {
             "decode_ragged_logits_b8_w256"
         );
         assert_eq!(n(decode(1, Output::Argmax, None)), "decode_argmax_b1");
+        assert_eq!(
+            n(decode(8, Output::Sample, Some(64))),
+            "decode_sample_b8_w64"
+        );
     }
 
     #[test]
@@ -658,7 +684,7 @@ mod tests {
         assert_eq!(batched.len(), plan.prefill_buckets.len() + 4);
         assert!(batched.iter().all(|k| match *k {
             GraphKind::Prefill { output, .. } => output == Output::Logits,
-            GraphKind::Decode { batch, output, .. } => batch == 4 && output == Output::Logits,
+            GraphKind::Decode { batch, output, .. } => batch == 4 && output == Output::Sample,
         }));
         let single = plan.graphs_for(&GraphUse::SingleArgmax);
         assert!(single.iter().all(|k| match *k {
@@ -677,8 +703,8 @@ mod tests {
             names,
             [
                 "prefill_logits_t32",
-                "decode_ragged_logits_b4_w64",
-                "decode_ragged_logits_b4_w256"
+                "decode_sample_b4_w64",
+                "decode_sample_b4_w256"
             ]
         );
         let timing = plan.graphs_for(&GraphUse::Timing {

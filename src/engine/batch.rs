@@ -2,17 +2,44 @@
 //!
 //! Each slot owns a KV cache on the device. A step:
 //! 1. **Admission**, FIFO into free slots: the prompt is prefilled into the
-//!    slot's cache in place and its first token sampled. While any slot is
+//!    slot's cache in place and its first token sampled. The `n` choices of
+//!    one request ([`Engine::submit_choices`]) are admitted together once `n`
+//!    slots are free: one prefill, its cache copied to the other choices'
+//!    slots on the device, each choice sampling its first token from the
+//!    same logits with its own seed. While any slot is
 //!    generating, at most one prefill runs per step, so running slots wait
 //!    for at most one prefill between their tokens; when no slot is
 //!    generating, every free slot is filled at once (nobody is waiting).
 //! 2. **Decode**: one ragged decode over all B rows, each active row at its
 //!    own position; inactive rows run on token 0 at position 0 of their own
 //!    free slot, which the next prefill overwrites.
-//! 3. **Sampling** of each active row on the host with its request's own
-//!    parameters, through the slot's [`SlotState`] (penalties, logit bias,
-//!    logprobs; exactly the plain sampler when a request has none of them);
-//!    finished rows free their slot for the next step.
+//! 3. **Sampling** of each active row with its request's own parameters;
+//!    host-sampled rows go through the slot's [`SlotState`] (penalties,
+//!    logit bias, logprobs; exactly the plain sampler when a request has
+//!    none of them); finished rows free their slot for the next step.
+//!
+//! # Where tokens are sampled: device path and host path
+//!
+//! The decode graph the engine calls samples inside itself
+//! ([`crate::emit::sample`]: Gumbel-max per row, keyed by the request's
+//! seed and token index) and also returns the logits. A request is sampled
+//! **on the device** when its parameters are temperature only
+//! ([`samples_on_device`]: greedy or plain softmax sampling, no
+//! top-k/top-p/min-p, no penalties, logit bias or logprobs), and **on the
+//! host** ([`Sampler`] through [`SlotState`]) otherwise. Per step:
+//! - every active row on the device: the step reads back only the B token
+//!   ids (4 bytes a row) — the *device path*;
+//! - any active row on the host: the step also reads back the logits
+//!   `[B, V]` and samples those rows on the host — the *host path*. The
+//!   other rows still take the device's ids.
+//!
+//! So which sampler draws a request's tokens depends on its own parameters
+//! only, never on its neighbours: a seeded request gives the same tokens
+//! whatever else runs. The first token of every request comes from the
+//! prefill's logits and is sampled on the host. Greedy rows get the exact
+//! argmax either way (lowest id on ties), so greedy output is identical on
+//! both samplers. [`BatchEngine::set_device_sampling`]`(false)` sends every
+//! row to the host (the logits decode graph), for comparisons.
 //!
 //! A device error fails exactly the requests of the call that failed (the
 //! prefilled request, or the active rows of the decode) with an error event;
@@ -25,7 +52,7 @@ use super::{
     error_message, validate,
 };
 use crate::emit::{GraphKind, Output};
-use crate::model::{DeviceModel, KvCache, ModelError};
+use crate::model::{DeviceModel, KvCache, ModelError, RowDraw};
 use crate::sampler::{Sampler, SlotState};
 use crate::types::{RequestId, SlotId, TokenId};
 
@@ -73,10 +100,28 @@ pub struct BatchEngine {
     max_queue: usize,
     stats: EngineStats,
     fault: Option<Fault>,
+    /// Decode through the sampling graph (see the module documentation).
+    device_sampling: bool,
     // Buffers reused by every decode step.
     logits: Vec<f32>,
     tokens: Vec<TokenId>,
     positions: Vec<usize>,
+    draws: Vec<RowDraw>,
+    ids: Vec<TokenId>,
+}
+
+/// Whether the device's sampling graph draws a request's tokens: the one
+/// place that decides it (see the module documentation).
+pub fn samples_on_device(request: &Request) -> bool {
+    request.params.is_temperature_only() && !request.needs_host_logits()
+}
+
+fn sampling_graph(device_sampling: bool) -> Output {
+    if device_sampling {
+        Output::Sample
+    } else {
+        Output::Logits
+    }
 }
 
 impl BatchEngine {
@@ -86,7 +131,7 @@ impl BatchEngine {
         let batch = opts.batch;
         model.ensure_graph(GraphKind::Decode {
             batch: batch as i64,
-            output: Output::Logits,
+            output: sampling_graph(true),
             window: None,
         })?;
         let kvs = (0..batch)
@@ -105,10 +150,30 @@ impl BatchEngine {
             max_queue: opts.max_queue,
             stats: EngineStats::default(),
             fault: None,
+            device_sampling: true,
             logits: Vec::with_capacity(batch * vocab),
             tokens: vec![TokenId(0); batch],
             positions: vec![0; batch],
+            draws: vec![RowDraw::GREEDY; batch],
+            ids: Vec::with_capacity(batch),
         })
+    }
+
+    /// Turns sampling on the device on (the default) or off (every row on
+    /// the host, through the logits decode graph, which must be loaded or
+    /// loadable on demand).
+    pub fn set_device_sampling(&mut self, on: bool) -> Result<(), ModelError> {
+        self.model.ensure_graph(GraphKind::Decode {
+            batch: self.batch as i64,
+            output: sampling_graph(on),
+            window: None,
+        })?;
+        self.device_sampling = on;
+        Ok(())
+    }
+
+    pub fn device_sampling(&self) -> bool {
+        self.device_sampling
     }
 
     /// Loads the model in `dir` on `device` with a context of `capacity`
@@ -178,47 +243,67 @@ impl BatchEngine {
         let running = self.slots.iter().any(Option::is_some);
         let mut budget = if running { 1 } else { self.batch };
         while budget > 0 {
-            let Some(slot) = self.slots.iter().position(Option::is_none) else {
+            let free: Vec<usize> = (0..self.batch)
+                .filter(|&i| self.slots[i].is_none())
+                .collect();
+            // The choices of one request are admitted together, or wait.
+            let need = self.queue.head_len();
+            if need == 0 || need > free.len() {
                 break;
-            };
-            let Some(mut p) = self.queue.pop() else {
-                break;
-            };
+            }
+            let group = self.queue.pop_head();
             budget -= 1;
+            let first = free[0];
             let start = Instant::now();
             let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
                 self.model
-                    .prefill_logits(&mut self.kvs[slot], &p.request.prompt)
+                    .prefill_logits(&mut self.kvs[first], &group[0].request.prompt)
             });
             self.stats.prefills += 1;
             self.stats.prefill_time += start.elapsed();
             let mut logits = match result {
                 Ok(logits) => logits,
                 Err(e) => {
-                    events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                    for p in &group {
+                        events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                    }
                     continue;
                 }
             };
-            let state = &mut self.states[slot];
-            state.begin(&p.request.logit, &p.request.prompt);
-            let sampled = state.sample_in_place(
-                &mut self.sampler,
-                &mut logits,
-                &p.request.params,
-                &p.request.logit,
-                0,
-            );
-            match sampled {
-                Err(e) => events
-                    .push(p.finished(FinishReason::Error, Some(format!("sampling failed: {e}")))),
-                Ok(s) => {
-                    state.accept(&p.request.logit, s.token);
-                    match p.accept(s.token, s.logprobs, &self.eos, events) {
-                        Some(reason) => {
-                            self.stats.tokens += p.generated as u64;
-                            events.push(p.finished(reason, None));
+            for (mut p, &slot) in group.into_iter().zip(&free) {
+                if slot != first {
+                    // The other choices share the prompt: its cache is
+                    // copied slot to slot on the device.
+                    let (from, to) = two_slots(&mut self.kvs, first, slot);
+                    if let Err(e) = self.model.copy_kv(from, to) {
+                        events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                        continue;
+                    }
+                }
+                // Each choice samples from its own copy: a host transform
+                // edits the row in place and restores it afterwards.
+                let state = &mut self.states[slot];
+                state.begin(&p.request.logit, &p.request.prompt);
+                let sampled = state.sample_in_place(
+                    &mut self.sampler,
+                    &mut logits,
+                    &p.request.params,
+                    &p.request.logit,
+                    0,
+                );
+                match sampled {
+                    Err(e) => events.push(
+                        p.finished(FinishReason::Error, Some(format!("sampling failed: {e}"))),
+                    ),
+                    Ok(s) => {
+                        state.accept(&p.request.logit, s.token);
+                        match p.accept(s.token, s.logprobs, &self.eos, events) {
+                            Some(reason) => {
+                                self.stats.tokens += p.generated as u64;
+                                events.push(p.finished(reason, None));
+                            }
+                            None => self.slots[slot] = Some(p),
                         }
-                        None => self.slots[slot] = Some(p),
                     }
                 }
             }
@@ -253,16 +338,25 @@ impl BatchEngine {
             };
         }
         let start = Instant::now();
-        let result = self.take_fault(Fault::NextDecode).and_then(|()| {
-            self.model.decode_logits(
-                &mut self.kvs,
-                &self.tokens,
-                &self.positions,
-                &mut self.logits,
-            )
-        });
+        let host_rows = !self.device_sampling
+            || self
+                .slots
+                .iter()
+                .flatten()
+                .any(|p| !samples_on_device(&p.request));
+        let result = self
+            .take_fault(Fault::NextDecode)
+            .and_then(|()| self.decode_call(host_rows));
         self.stats.decode_steps += 1;
         self.stats.decode_time += start.elapsed();
+        if let Ok(bytes) = result {
+            self.stats.readback_bytes += bytes as u64;
+            if host_rows {
+                self.stats.host_path_steps += 1;
+            } else {
+                self.stats.device_path_steps += 1;
+            }
+        }
         if let Err(e) = result {
             let message = error_message(&e);
             for slot in &mut self.slots {
@@ -279,15 +373,22 @@ impl BatchEngine {
                 continue;
             };
             p.position += 1;
-            let row = &mut self.logits[i * vocab..(i + 1) * vocab];
             let state = &mut self.states[i];
-            let sampled = state.sample_in_place(
-                &mut self.sampler,
-                row,
-                &p.request.params,
-                &p.request.logit,
-                p.generated as u64,
-            );
+            let sampled = if self.device_sampling && samples_on_device(&p.request) {
+                Ok(crate::sampler::Sampled {
+                    token: self.ids[i],
+                    logprobs: None,
+                })
+            } else {
+                let row = &mut self.logits[i * vocab..(i + 1) * vocab];
+                state.sample_in_place(
+                    &mut self.sampler,
+                    row,
+                    &p.request.params,
+                    &p.request.logit,
+                    p.generated as u64,
+                )
+            };
             let outcome = match sampled {
                 Ok(s) => {
                     state.accept(&p.request.logit, s.token);
@@ -305,6 +406,51 @@ impl BatchEngine {
     }
 }
 
+/// The caches of slots `a` and `b` (different), as source and target.
+fn two_slots(kvs: &mut [KvCache], a: usize, b: usize) -> (&KvCache, &mut KvCache) {
+    assert_ne!(a, b, "a slot is not copied onto itself");
+    if a < b {
+        let (lo, hi) = kvs.split_at_mut(b);
+        (&lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = kvs.split_at_mut(a);
+        (&hi[0], &mut lo[b])
+    }
+}
+
+impl BatchEngine {
+    /// The decode call of a step: through the sampling graph with each
+    /// row's draw (reading the logits back only when `host_rows`), or the
+    /// logits graph when device sampling is off. Returns the bytes read back.
+    fn decode_call(&mut self, host_rows: bool) -> Result<usize, ModelError> {
+        if !self.device_sampling {
+            self.model.decode_logits(
+                &mut self.kvs,
+                &self.tokens,
+                &self.positions,
+                &mut self.logits,
+            )?;
+            return Ok(self.logits.len() * 4);
+        }
+        for (draw, slot) in self.draws.iter_mut().zip(&self.slots) {
+            *draw = match slot {
+                Some(p) if samples_on_device(&p.request) => {
+                    RowDraw::for_token(p.request.params.temperature, p.seed, p.generated as u64)
+                }
+                _ => RowDraw::GREEDY,
+            };
+        }
+        self.model.decode_sample(
+            &mut self.kvs,
+            &self.tokens,
+            &self.positions,
+            &self.draws,
+            &mut self.ids,
+            host_rows.then_some(&mut self.logits),
+        )
+    }
+}
+
 impl Engine for BatchEngine {
     fn submit(&mut self, request: Request) -> Result<RequestId, SubmitError> {
         if self.fault == Some(Fault::UncheckedSubmit) {
@@ -318,6 +464,29 @@ impl Engine for BatchEngine {
             });
         }
         Ok(self.queue.push(request))
+    }
+
+    /// Up to the batch size: the choices are admitted together when enough
+    /// slots are free, the prompt prefilled once and its cache copied to the
+    /// other choices' slots on the device.
+    fn submit_choices(
+        &mut self,
+        request: Request,
+        n: usize,
+    ) -> Result<Vec<RequestId>, SubmitError> {
+        if n == 0 || n > self.batch {
+            return Err(SubmitError::TooManyChoices {
+                n,
+                most: self.batch,
+            });
+        }
+        validate(&request, self.model.capacity(), self.model.vocab())?;
+        if self.queue.len() + n > self.max_queue {
+            return Err(SubmitError::QueueFull {
+                limit: self.max_queue,
+            });
+        }
+        Ok(self.queue.push_choices(request, n))
     }
 
     fn cancel(&mut self, id: RequestId) -> bool {

@@ -3,8 +3,10 @@
 //! An [`Engine`] takes requests ([`Engine::submit`]), can cancel them, and
 //! advances by [`Engine::step`], which returns what happened as [`Event`]s.
 //! Two implementations:
-//! - [`BatchEngine`]: continuous batching over B slots (B = 4 or 8) with the
-//!   logits graphs and per-row host sampling;
+//! - [`BatchEngine`]: continuous batching over B slots (B = 4 or 8); each
+//!   step samples on the device when every row asks for temperature-only
+//!   sampling and reads back the logits for the host sampler otherwise
+//!   (see its module documentation for the rule);
 //! - [`SingleEngine`]: one sequence at a time over the argmax graphs, greedy
 //!   only; the reference the batch engine's greedy output is checked against.
 //!
@@ -18,7 +20,7 @@
 mod batch;
 mod single;
 
-pub use batch::{BatchEngine, BatchOptions, Fault};
+pub use batch::{BatchEngine, BatchOptions, Fault, samples_on_device};
 pub use single::SingleEngine;
 
 use std::collections::VecDeque;
@@ -137,6 +139,9 @@ pub enum SubmitError {
          cannot be served; use the batch engine"
     )]
     NoHostLogits { field: &'static str },
+    /// More choices of one prompt than the engine has slots.
+    #[error("n must be from 1 to {most} (the choices this engine runs at once), got {n}")]
+    TooManyChoices { n: usize, most: usize },
 }
 
 /// A snapshot of an engine's load.
@@ -155,6 +160,12 @@ pub struct EngineStats {
     pub decode_steps: u64,
     pub decode_time: Duration,
     pub tokens: u64,
+    /// Decode steps whose rows were all sampled on the device (only token
+    /// ids read back), and steps that read the logits back for the host.
+    pub device_path_steps: u64,
+    pub host_path_steps: u64,
+    /// Bytes the decode steps read back from the device.
+    pub readback_bytes: u64,
 }
 
 /// A continuous-batching backend a server or CLI can drive.
@@ -162,6 +173,21 @@ pub trait Engine: Send {
     /// Queues a request; refused (with nothing run on the device) if it is
     /// invalid or cannot fit a slot.
     fn submit(&mut self, request: Request) -> Result<RequestId, SubmitError>;
+    /// Queues `n` choices of one request (OpenAI's `n`): one id per choice,
+    /// in choice order. Choice `i` samples with the request's seed plus `i`
+    /// (wrapping; the seed resolved once for all), so each choice has its own
+    /// draw stream and can be reproduced alone. Engines that cannot share a
+    /// prompt between slots take only `n == 1`.
+    fn submit_choices(
+        &mut self,
+        request: Request,
+        n: usize,
+    ) -> Result<Vec<RequestId>, SubmitError> {
+        if n != 1 {
+            return Err(SubmitError::TooManyChoices { n, most: 1 });
+        }
+        Ok(vec![self.submit(request)?])
+    }
     /// Cancels a queued or running request; its `Finished { Cancelled }`
     /// event comes from the next step. False if the id is not live.
     fn cancel(&mut self, id: RequestId) -> bool;
@@ -204,6 +230,9 @@ pub(crate) struct Progress {
     /// The token to feed next, at `position`.
     pub last: TokenId,
     pub position: usize,
+    /// The first choice's id, for the choices of one request (prefilled
+    /// once, together); `None` for a request of one choice.
+    pub group: Option<RequestId>,
 }
 
 impl Progress {
@@ -216,6 +245,7 @@ impl Progress {
             seed,
             generated: 0,
             last: TokenId(0),
+            group: None,
         }
     }
 
@@ -277,6 +307,47 @@ impl Queue {
 
     pub fn pop(&mut self) -> Option<Progress> {
         self.waiting.pop_front()
+    }
+
+    /// Queues the choices of one request: `n` requests under consecutive
+    /// ids, choice `i` seeded with `seed + i` (wrapping).
+    pub fn push_choices(&mut self, mut request: Request, n: usize) -> Vec<RequestId> {
+        let seed = request.params.resolve_seed();
+        let first = RequestId(self.next_id + 1);
+        (0..n as u64)
+            .map(|i| {
+                let mut choice = request.clone();
+                choice.params.seed = Some(seed.wrapping_add(i));
+                self.next_id += 1;
+                let id = RequestId(self.next_id);
+                let mut p = Progress::new(id, choice);
+                p.group = (n > 1).then_some(first);
+                self.waiting.push_back(p);
+                id
+            })
+            .collect()
+    }
+
+    /// How many requests the next admission takes: the head and the
+    /// choices queued right behind it from the same request.
+    pub fn head_len(&self) -> usize {
+        let Some(head) = self.waiting.front() else {
+            return 0;
+        };
+        match head.group {
+            None => 1,
+            Some(g) => self
+                .waiting
+                .iter()
+                .take_while(|p| p.group == Some(g))
+                .count(),
+        }
+    }
+
+    /// Takes the next admission ([`head_len`](Self::head_len) requests).
+    pub fn pop_head(&mut self) -> Vec<Progress> {
+        let n = self.head_len();
+        self.waiting.drain(..n).collect()
     }
 
     pub fn len(&self) -> usize {

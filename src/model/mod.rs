@@ -5,11 +5,13 @@
 //! any device work, because `dynamic_update_slice` clamps out-of-range
 //! positions silently.
 
+mod device_sampling;
 mod graphs;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+pub use device_sampling::RowDraw;
 pub use graphs::GraphSet;
 
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};
@@ -270,6 +272,12 @@ impl DeviceModel {
         })
     }
 
+    /// Copies the cache of one slot into another's on the device (never
+    /// through the host): the prompt of several choices is prefilled once.
+    pub fn copy_kv(&self, from: &KvCache, to: &mut KvCache) -> Result<()> {
+        Ok(self.session.copy(&from.buffer, &mut to.buffer)?)
+    }
+
     /// Copies a slot's cache to the host (for tests and debugging).
     pub fn read_kv(&self, kv: &KvCache) -> Result<Vec<f32>> {
         Ok(self.session.read::<f32>(kv.buffer())?)
@@ -349,7 +357,7 @@ impl DeviceModel {
         window: Option<i64>,
         logits: &mut Vec<f32>,
     ) -> Result<()> {
-        let out = self.decode(kvs, tokens, positions, Output::Logits, window)?;
+        let out = self.decode(kvs, tokens, positions, Output::Logits, window, &[])?;
         logits.resize(kvs.len() * self.vocab(), 0.0);
         self.session.read_into(&out, 0, logits)?;
         Ok(())
@@ -364,7 +372,7 @@ impl DeviceModel {
         positions: &[usize],
     ) -> Result<Vec<TokenId>> {
         let window = self.auto_window(positions);
-        let out = self.decode(kvs, tokens, positions, Output::Argmax, window)?;
+        let out = self.decode(kvs, tokens, positions, Output::Argmax, window, &[])?;
         Ok(self
             .session
             .read::<i32>(&out)?
@@ -380,7 +388,24 @@ impl DeviceModel {
         positions: &[usize],
         output: Output,
         window: Option<i64>,
+        extra: &[&Buffer],
     ) -> Result<Buffer> {
+        Ok(self
+            .decode_all(kvs, tokens, positions, output, window, extra)?
+            .remove(0))
+    }
+
+    /// One decode call with `extra` inputs after the positions; returns
+    /// every result that is not a cache (the output, then any trailing ones).
+    fn decode_all(
+        &mut self,
+        kvs: &mut [KvCache],
+        tokens: &[TokenId],
+        positions: &[usize],
+        output: Output,
+        window: Option<i64>,
+        extra: &[&Buffer],
+    ) -> Result<Vec<Buffer>> {
         let batch = kvs.len();
         if tokens.len() != batch || positions.len() != batch {
             return Err(ModelError::InvalidCall(format!(
@@ -416,8 +441,9 @@ impl DeviceModel {
         let pos: Vec<i32> = positions.iter().map(|&p| p as i32).collect();
         let ids = self.session.upload(&[batch as i64], &ids)?;
         let pos = self.session.upload(&[batch as i64], &pos)?;
-        let mut outputs = self.call_with_kv(function, kvs, &[&ids, &pos])?;
-        Ok(outputs.remove(0))
+        let mut rest = vec![&ids, &pos];
+        rest.extend_from_slice(extra);
+        self.call_with_kv(function, kvs, &rest)
     }
 
     /// The smallest attention window holding every row: the furthest row
@@ -428,8 +454,9 @@ impl DeviceModel {
     }
 
     /// Calls `function` with the parameters, the caches and `rest`; the
-    /// aliased cache results replace the caches' buffers. Returns the
-    /// remaining (non-cache) results.
+    /// aliased cache results (the 2nd to the (1 + caches)th) replace the
+    /// caches' buffers. Returns the remaining results: the first, then any
+    /// after the caches.
     fn call_with_kv(
         &self,
         function: &Function,
@@ -440,15 +467,15 @@ impl DeviceModel {
         args.extend(kvs.iter().map(|kv| kv.buffer()));
         args.extend_from_slice(rest);
         let mut outputs = self.session.call(function, &args)?;
-        if outputs.len() != 1 + kvs.len() {
+        if outputs.len() < 1 + kvs.len() {
             return Err(ModelError::InvalidCall(format!(
-                "{} returned {} results, expected {}",
+                "{} returned {} results, expected at least {}",
                 function.name(),
                 outputs.len(),
                 1 + kvs.len()
             )));
         }
-        let new_kvs = outputs.split_off(1);
+        let new_kvs: Vec<Buffer> = outputs.drain(1..1 + kvs.len()).collect();
         for (kv, buffer) in kvs.iter_mut().zip(new_kvs) {
             kv.buffer = buffer;
         }

@@ -353,6 +353,25 @@ impl Session {
             .map_err(RuntimeError::from_shim)
     }
 
+    /// Copies `source` into `target` on the device, never through the host.
+    /// Both must have the same shape and element type.
+    pub fn copy(&self, source: &Buffer, target: &mut Buffer) -> Result<()> {
+        self.owns(&source.session)?;
+        self.owns(&target.session)?;
+        if source.dtype() != target.dtype() || source.shape() != target.shape() {
+            return Err(RuntimeError::InvalidArgument(format!(
+                "cannot copy a {:?} {:?} buffer into a {:?} {:?} one",
+                source.dtype(),
+                source.shape(),
+                target.dtype(),
+                target.shape()
+            )));
+        }
+        self.raw
+            .copy(&source.raw, &target.raw)
+            .map_err(RuntimeError::from_shim)
+    }
+
     fn check_dtype<T: Element>(&self, buffer: &Buffer) -> Result<()> {
         if buffer.dtype() == T::DTYPE {
             Ok(())

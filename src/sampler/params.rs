@@ -59,6 +59,20 @@ impl SampleParams {
         self.temperature == 0.0
     }
 
+    /// True when every field but the temperature and the seed is at its
+    /// "off" value: plain softmax sampling (or greedy), which the device's
+    /// sampling graphs do (see `crate::emit::sample`). Written as a
+    /// comparison with [`greedy`](Self::greedy) so that any field added
+    /// later counts as unsupported until its "off" value is set.
+    pub fn is_temperature_only(&self) -> bool {
+        *self
+            == Self {
+                temperature: self.temperature,
+                seed: self.seed,
+                ..Self::greedy()
+            }
+    }
+
     /// Checks every field; the error names the first field that is wrong.
     pub fn validate(&self) -> Result<(), SampleParamsError> {
         let t = self.temperature;
@@ -216,6 +230,20 @@ mod tests {
             ..SampleParams::greedy()
         };
         assert_eq!(field_of(p), "top_p");
+    }
+
+    #[test]
+    fn temperature_only_means_every_filter_off() {
+        assert!(SampleParams::greedy().is_temperature_only());
+        assert!(
+            SampleParams::with_temperature(0.7)
+                .seeded(5)
+                .is_temperature_only()
+        );
+        let t = SampleParams::with_temperature(1.0);
+        assert!(!SampleParams { top_k: 40, ..t }.is_temperature_only());
+        assert!(!SampleParams { top_p: 0.9, ..t }.is_temperature_only());
+        assert!(!SampleParams { min_p: 0.1, ..t }.is_temperature_only());
     }
 
     #[test]

@@ -123,6 +123,7 @@ impl ApiError {
             SubmitError::Fit(f) => Self::from_fit(f, prompt_field, max_tokens_field),
             SubmitError::GreedyOnly => Self::invalid("temperature", message),
             SubmitError::NoHostLogits { field } => Self::invalid(*field, message),
+            SubmitError::TooManyChoices { .. } => Self::invalid("n", message),
         }
     }
 
