@@ -9,7 +9,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/bootstrap.sh" --cuda
 cd "$root"
 cargo test --release
-# The tests that read the real SmolLM2 GGUF that bootstrap.sh fetched.
-cargo test --release --test gguf --test tokenizer_gguf -- --ignored
+# The tests that read the real SmolLM2 GGUF that bootstrap.sh fetched: its
+# dequantization and tokenizer, its logits against the f64 reference, and its
+# greedy streams against transformers' (tests/fixtures/smollm2/hf_greedy.json).
+cargo test --release --test gguf --test tokenizer_gguf --test gguf_smollm2 --test gguf_parity -- --ignored
 "$root/scripts/leakcheck.sh"
 CARGO_TARGET_DIR="$root/target-cuda" cargo test --release --features cuda --test runtime_shim

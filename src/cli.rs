@@ -236,19 +236,27 @@ pub struct GraphBenchArgs {
 /// Arguments of `iree-llm generate`.
 #[derive(clap::Args, Debug)]
 pub struct GenerateArgs {
-    /// A preset name (tiny, llama-3.2-1b) or a Hugging Face model directory.
+    /// A preset name (tiny, smollm2-135m, llama-3.2-1b), a Hugging Face model
+    /// directory or a .gguf file.
     #[arg(long)]
     pub model: String,
-    /// The prompt text (encoded with the model's tokenizer.json).
+    /// The prompt text (encoded with the model's tokenizer), continued as is.
     #[arg(
         long,
-        required_unless_present = "prompt_ids",
-        conflicts_with = "prompt_ids"
+        required_unless_present_any = ["prompt_ids", "chat"],
+        conflicts_with_all = ["prompt_ids", "chat"]
     )]
     pub prompt: Option<String>,
     /// The prompt as token ids, e.g. 1,2,3 (no tokenizer needed).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', conflicts_with = "chat")]
     pub prompt_ids: Option<Vec<u32>>,
+    /// A user message, rendered with the model's chat template (as the server
+    /// does); the reply ends at the model's end-of-turn token.
+    #[arg(long)]
+    pub chat: Option<String>,
+    /// A system message before --chat's user message.
+    #[arg(long, requires = "chat")]
+    pub system: Option<String>,
     #[arg(long, default_value = "local-task")]
     pub device: DeviceUri,
     /// 0 (the default) decodes greedily.
@@ -379,6 +387,8 @@ pub enum CliError {
     Serve(#[from] crate::serve::ServeError),
     #[error(transparent)]
     Gguf(#[from] crate::gguf::GgufError),
+    #[error(transparent)]
+    Chat(#[from] crate::serve::chat::ChatError),
 }
 
 /// The file layout `iree-llm synth` writes.
@@ -592,7 +602,10 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
     } else {
         None
     };
-    let tokens = prompt_tokens(&dir, args.prompt, args.prompt_ids, tokenizer.as_ref())?;
+    let tokens = match &args.chat {
+        Some(user) => chat_tokens(&dir, args.system.as_deref(), user, tokenizer.as_ref())?,
+        None => prompt_tokens(&dir, args.prompt, args.prompt_ids, tokenizer.as_ref())?,
+    };
     let batch = 4;
     let plan = EmitPlan::new(context_for(&config, args.context), &[batch])?;
     plan.check(&config)?;
@@ -661,6 +674,32 @@ fn prompt_tokens(
         },
         (None, None) => Err(CliError::Usage("give --prompt or --prompt-ids".into())),
     }
+}
+
+/// A one-turn chat (optional system message, then `user`) rendered with the
+/// model's chat template, or the server's fallback format without one.
+fn chat_tokens(
+    dir: &std::path::Path,
+    system: Option<&str>,
+    user: &str,
+    tokenizer: Option<&crate::tokenizer::Tokenizer>,
+) -> Result<Vec<crate::TokenId>, CliError> {
+    use crate::serve::chat::{ChatFormatter, Message};
+    let Some(tokenizer) = tokenizer else {
+        return Err(CliError::Usage(format!(
+            "{} has no tokenizer, so --chat cannot be encoded; give --prompt-ids",
+            dir.display()
+        )));
+    };
+    let message = |role: &str, content: &str| Message {
+        role: role.into(),
+        content: content.into(),
+        name: None,
+    };
+    let mut messages: Vec<Message> = system.map(|s| message("system", s)).into_iter().collect();
+    messages.push(message("user", user));
+    let prompt = ChatFormatter::new(tokenizer.config())?.render(&messages)?;
+    Ok(tokenizer.encode(&prompt.text, prompt.add_special_tokens)?)
 }
 
 /// How a streamed generation ended.

@@ -14,7 +14,8 @@ use iree_llm::reference::{Reference, argmax};
 use iree_llm::types::TokenId;
 use iree_llm::weights::Weights;
 
-const CAPACITY: i64 = 64;
+// The same capacity as tests/gguf_parity.rs, so the two share compiled graphs.
+const CAPACITY: i64 = 128;
 
 fn smollm2() -> std::path::PathBuf {
     iree_llm::preset::fetched_model_path("smollm2-135m").unwrap()
