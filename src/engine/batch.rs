@@ -354,11 +354,18 @@ impl BatchEngine {
             };
             p.position += 1;
             let sampled = if self.device_sampling && samples_on_device(&p.request.params) {
-                Ok(self.ids[i])
+                let id = self.ids[i];
+                // The graph answers V for a row without a maximum (NaN).
+                if id.index() < vocab {
+                    Ok(id)
+                } else {
+                    Err("the device sampler found no largest logit (NaN logits)".to_string())
+                }
             } else {
                 let row = &self.logits[i * vocab..(i + 1) * vocab];
                 self.sampler
                     .sample(row, &p.request.params, p.generated as u64)
+                    .map_err(|e| e.to_string())
             };
             let outcome = match sampled {
                 Ok(token) => p.accept(token, &self.eos, events).map(|r| (r, None)),
