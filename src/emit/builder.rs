@@ -620,6 +620,17 @@ impl FuncBuilder {
 
     fn reduce(&mut self, op: &str, a: &Value, init: f64, dims: &[i64]) -> Value {
         let z = self.splat_f(init, &[], a.elem());
+        self.reduce_from(op, a, &z, dims)
+    }
+
+    /// The minimum of an i32 tensor across `dims` (`init` if empty).
+    pub fn reduce_min_i32(&mut self, a: &Value, init: i32, dims: &[i64]) -> Value {
+        assert_eq!(a.elem(), DType::I32, "reduce_min_i32 of {:?}", a.elem());
+        let z = self.splat_i32(init, &[]);
+        self.reduce_from("minimum", a, &z, dims)
+    }
+
+    fn reduce_from(&mut self, op: &str, a: &Value, z: &Value, dims: &[i64]) -> Value {
         let shape: Vec<i64> = (0..a.ty.rank() as i64)
             .filter(|d| !dims.contains(d))
             .map(|d| a.shape()[d as usize])

@@ -375,19 +375,27 @@ impl BatchEngine {
             p.position += 1;
             let state = &mut self.states[i];
             let sampled = if self.device_sampling && samples_on_device(&p.request) {
-                Ok(crate::sampler::Sampled {
-                    token: self.ids[i],
-                    logprobs: None,
-                })
+                let id = self.ids[i];
+                // The graph answers V for a row without a maximum (NaN).
+                if id.index() < vocab {
+                    Ok(crate::sampler::Sampled {
+                        token: id,
+                        logprobs: None,
+                    })
+                } else {
+                    Err("the device sampler found no largest logit (NaN logits)".to_string())
+                }
             } else {
                 let row = &mut self.logits[i * vocab..(i + 1) * vocab];
-                state.sample_in_place(
-                    &mut self.sampler,
-                    row,
-                    &p.request.params,
-                    &p.request.logit,
-                    p.generated as u64,
-                )
+                state
+                    .sample_in_place(
+                        &mut self.sampler,
+                        row,
+                        &p.request.params,
+                        &p.request.logit,
+                        p.generated as u64,
+                    )
+                    .map_err(|e| e.to_string())
             };
             let outcome = match sampled {
                 Ok(s) => {

@@ -287,7 +287,9 @@ impl RawSession {
     pub fn copy(&self, source: &RawBuffer, target: &RawBuffer) -> Result<(), ShimError> {
         // SAFETY: both are live buffers of this process; the shim checks
         // that their sizes and element types match.
-        check(unsafe { b::ill_buffer_copy(self.0.as_ptr(), source.ptr.as_ptr(), target.ptr.as_ptr()) })
+        check(unsafe {
+            b::ill_buffer_copy(self.0.as_ptr(), source.ptr.as_ptr(), target.ptr.as_ptr())
+        })
     }
 
     pub fn call(
