@@ -253,6 +253,10 @@ pub struct GenerateArgs {
     /// A system message before --chat's user message.
     #[arg(long, requires = "chat")]
     pub system: Option<String>,
+    /// Write the generated token ids (space-separated) instead of their text,
+    /// e.g. to compare greedy streams with another engine.
+    #[arg(long)]
+    pub ids: bool,
     #[arg(long, default_value = "local-task")]
     pub device: DeviceUri,
     /// 0 (the default) decodes greedily.
@@ -629,7 +633,8 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         max_tokens: args.max_tokens,
         stop_tokens: Vec::new(),
     })?;
-    let done = stream_to_stdout(&mut engine, tokenizer.as_ref(), start)?;
+    let text = tokenizer.as_ref().filter(|_| !args.ids);
+    let done = stream_to_stdout(&mut engine, text, start)?;
     let elapsed = start.elapsed().as_secs_f64();
     let ttft = done
         .first_token
