@@ -11,7 +11,9 @@ cd "$root"
 cargo test --release
 # The tests that read the real SmolLM2 GGUF that bootstrap.sh fetched: its
 # dequantization and tokenizer, its logits against the f64 reference, and its
-# greedy streams against transformers' (tests/fixtures/smollm2/hf_greedy.json).
-cargo test --release --test gguf --test tokenizer_gguf --test gguf_smollm2 --test gguf_parity -- --ignored
+# greedy streams against transformers' (tests/fixtures/smollm2/hf_greedy.json),
+# and `serve --model FILE.gguf` answering a chat as transformers does.
+cargo test --release --test gguf --test tokenizer_gguf --test gguf_smollm2 --test gguf_parity \
+    --test gguf_serve -- --ignored
 "$root/scripts/leakcheck.sh"
 CARGO_TARGET_DIR="$root/target-cuda" cargo test --release --features cuda --test runtime_shim

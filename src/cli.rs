@@ -257,6 +257,10 @@ pub struct GenerateArgs {
     /// A system message before --chat's user message.
     #[arg(long, requires = "chat")]
     pub system: Option<String>,
+    /// Write the generated token ids (space-separated) instead of their text,
+    /// e.g. to compare greedy streams with another engine.
+    #[arg(long)]
+    pub ids: bool,
     #[arg(long, default_value = "local-task")]
     pub device: DeviceUri,
     /// 0 (the default) decodes greedily.
@@ -635,7 +639,8 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         stop_tokens: Vec::new(),
         logit: Default::default(),
     })?;
-    let done = stream_to_stdout(&mut engine, tokenizer.as_ref(), start)?;
+    let text = tokenizer.as_ref().filter(|_| !args.ids);
+    let done = stream_to_stdout(&mut engine, text, start)?;
     let elapsed = start.elapsed().as_secs_f64();
     let ttft = done
         .first_token
