@@ -9,6 +9,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use common::{batch_engine, drain, prompt};
+use iree_llm::emit::{EmitPlan, Output};
 use iree_llm::engine::{Engine, FinishReason, Request};
 use iree_llm::sampler::{LogitBias, LogitParams, Penalties, SampleParams, Sampler};
 use iree_llm::types::TokenId;
@@ -59,6 +60,11 @@ fn reference(
     r: &Request,
 ) -> (Vec<TokenId>, FinishReason) {
     let model = engine.model_mut();
+    // The engine decodes through the sampling graphs; this loop reads logits.
+    let plan = EmitPlan::new(CAPACITY, &[BATCH as i64]).unwrap();
+    for kind in plan.decode_kinds(BATCH as i64, Output::Logits) {
+        model.ensure_graph(kind).unwrap();
+    }
     let eos = model.config().eos_token_ids.clone();
     let vocab = model.vocab();
     let mut sampler = Sampler::new(vocab);
