@@ -98,10 +98,10 @@ impl SlotState {
         Self::default()
     }
 
-    /// Starts the slot's next request. Touches nothing when its penalties
-    /// are off (the state is then never read).
+    /// Starts the slot's next request: forgets the previous one's tokens
+    /// (when there are any) and, with penalties on, takes the prompt.
     pub fn begin(&mut self, logit: &LogitParams, prompt: &[TokenId]) {
-        if !logit.penalties.is_off() {
+        if !logit.penalties.is_off() || self.penalties.distinct() > 0 {
             self.penalties.begin(&logit.penalties, prompt);
         }
     }
@@ -162,12 +162,13 @@ impl SlotState {
             return self.sample(sampler, row, params, logit, step);
         }
         self.saved.clear();
+        let penalized = (!logit.penalties.is_off()).then(|| self.penalties.tokens());
         let touched = logit
             .logit_bias
             .entries()
             .iter()
             .map(|e| e.0.0)
-            .chain(self.penalties.tokens());
+            .chain(penalized.into_iter().flatten());
         for id in touched {
             if let Some(&x) = row.get(id as usize) {
                 self.saved.push((id, x));
