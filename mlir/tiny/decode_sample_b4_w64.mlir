@@ -505,10 +505,12 @@ module @decode_sample_b4_w64 {
     %485 = stablehlo.broadcast_in_dim %484, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
     %486 = stablehlo.compare EQ, %482, %485 : (tensor<4x512xf32>, tensor<4x512xf32>) -> tensor<4x512xi1>
     %487 = stablehlo.iota dim = 1 : tensor<4x512xi32>
-    %488 = stablehlo.constant dense<512> : tensor<4x512xi32>
-    %489 = stablehlo.select %486, %487, %488 : tensor<4x512xi1>, tensor<4x512xi32>
-    %490 = stablehlo.constant dense<512> : tensor<i32>
-    %491 = stablehlo.reduce(%489 init: %490) applies stablehlo.minimum across dimensions = [1] : (tensor<4x512xi32>, tensor<i32>) -> tensor<4xi32>
-    return %491, %277, %304, %331, %358, %429 : tensor<4xi32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<4x512xf32>
+    %488 = stablehlo.convert %487 : (tensor<4x512xi32>) -> tensor<4x512xf32>
+    %489 = stablehlo.constant dense<5.12e2> : tensor<4x512xf32>
+    %490 = stablehlo.select %486, %488, %489 : tensor<4x512xi1>, tensor<4x512xf32>
+    %491 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %492 = stablehlo.reduce(%490 init: %491) applies stablehlo.minimum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
+    %493 = stablehlo.convert %492 : (tensor<4xf32>) -> tensor<4xi32>
+    return %493, %277, %304, %331, %358, %429 : tensor<4xi32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<4x512xf32>
   }
 }

@@ -704,10 +704,12 @@ module @decode_sample_b8 {
     %676 = stablehlo.broadcast_in_dim %675, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
     %677 = stablehlo.compare EQ, %673, %676 : (tensor<8x512xf32>, tensor<8x512xf32>) -> tensor<8x512xi1>
     %678 = stablehlo.iota dim = 1 : tensor<8x512xi32>
-    %679 = stablehlo.constant dense<512> : tensor<8x512xi32>
-    %680 = stablehlo.select %677, %678, %679 : tensor<8x512xi1>, tensor<8x512xi32>
-    %681 = stablehlo.constant dense<512> : tensor<i32>
-    %682 = stablehlo.reduce(%680 init: %681) applies stablehlo.minimum across dimensions = [1] : (tensor<8x512xi32>, tensor<i32>) -> tensor<8xi32>
-    return %682, %375, %402, %429, %456, %483, %510, %537, %564, %620 : tensor<8xi32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<8x512xf32>
+    %679 = stablehlo.convert %678 : (tensor<8x512xi32>) -> tensor<8x512xf32>
+    %680 = stablehlo.constant dense<5.12e2> : tensor<8x512xf32>
+    %681 = stablehlo.select %677, %679, %680 : tensor<8x512xi1>, tensor<8x512xf32>
+    %682 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %683 = stablehlo.reduce(%681 init: %682) applies stablehlo.minimum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
+    %684 = stablehlo.convert %683 : (tensor<8xf32>) -> tensor<8xi32>
+    return %684, %375, %402, %429, %456, %483, %510, %537, %564, %620 : tensor<8xi32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<2x2x2x256x16xf32>, tensor<8x512xf32>
   }
 }

@@ -623,13 +623,6 @@ impl FuncBuilder {
         self.reduce_from(op, a, &z, dims)
     }
 
-    /// The minimum of an i32 tensor across `dims` (`init` if empty).
-    pub fn reduce_min_i32(&mut self, a: &Value, init: i32, dims: &[i64]) -> Value {
-        assert_eq!(a.elem(), DType::I32, "reduce_min_i32 of {:?}", a.elem());
-        let z = self.splat_i32(init, &[]);
-        self.reduce_from("minimum", a, &z, dims)
-    }
-
     fn reduce_from(&mut self, op: &str, a: &Value, z: &Value, dims: &[i64]) -> Value {
         let shape: Vec<i64> = (0..a.ty.rank() as i64)
             .filter(|d| !dims.contains(d))
@@ -655,6 +648,10 @@ impl FuncBuilder {
 
     pub fn reduce_max(&mut self, a: &Value, dims: &[i64]) -> Value {
         self.reduce("maximum", a, f64::NEG_INFINITY, dims)
+    }
+
+    pub fn reduce_min(&mut self, a: &Value, dims: &[i64]) -> Value {
+        self.reduce("minimum", a, f64::INFINITY, dims)
     }
 
     /// Index of the maximum along the last dimension as i32, the lowest
