@@ -59,7 +59,8 @@ pub enum Fault {
 pub struct BatchEngine {
     model: DeviceModel,
     batch: usize,
-    kvs: Vec<KvCache>,
+    /// The caches of every slot, one device tensor: slot i is decode row i.
+    kv: KvCache,
     slots: Vec<Option<Progress>>,
     /// One sampler for every row: its scratch is reused row after row.
     sampler: Sampler,
@@ -84,15 +85,13 @@ impl BatchEngine {
             output: Output::Logits,
             window: None,
         })?;
-        let kvs = (0..batch)
-            .map(|_| model.new_kv())
-            .collect::<Result<Vec<_>, _>>()?;
+        let kv = model.new_kv_slots(batch)?;
         let vocab = model.vocab();
         Ok(BatchEngine {
             eos: model.config().eos_token_ids.clone(),
             model,
             batch,
-            kvs,
+            kv,
             slots: (0..batch).map(|_| None).collect(),
             sampler: Sampler::new(vocab),
             queue: Queue::default(),
@@ -182,7 +181,7 @@ impl BatchEngine {
             let start = Instant::now();
             let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
                 self.model
-                    .prefill_logits(&mut self.kvs[slot], &p.request.prompt)
+                    .prefill_logits_at(&mut self.kv, slot, &p.request.prompt)
             });
             self.stats.prefills += 1;
             self.stats.prefill_time += start.elapsed();
@@ -237,7 +236,7 @@ impl BatchEngine {
         let start = Instant::now();
         let result = self.take_fault(Fault::NextDecode).and_then(|()| {
             self.model.decode_logits(
-                &mut self.kvs,
+                &mut self.kv,
                 &self.tokens,
                 &self.positions,
                 &mut self.logits,
