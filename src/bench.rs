@@ -460,8 +460,11 @@ pub fn top2_margin(
     engine: &mut BatchEngine,
     tokens: &[TokenId],
 ) -> Result<(TokenId, TokenId, f32), ModelError> {
+    // The engine's prefill graphs write a cache of its slot count, so the
+    // scratch cache has as many slots (the engine's own cache is untouched).
+    let slots = engine.batch();
     let model = engine.model_mut();
-    let mut kv = model.new_kv()?;
+    let mut kv = model.new_kv_slots(slots)?;
     let logits = model.prefill_logits(&mut kv, tokens)?;
     let mut order: Vec<usize> = (0..logits.len()).collect();
     order.select_nth_unstable_by(1, |&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
