@@ -615,24 +615,40 @@ ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
 }
 
 ill_error* ill_buffer_copy(ill_session* session, const ill_buffer* source,
-                           ill_buffer* target) {
-  size_t length = ill_buffer_byte_length(source);
-  if (ill_buffer_dtype(source) != ill_buffer_dtype(target) ||
-      length != ill_buffer_byte_length(target)) {
+                           size_t source_offset, ill_buffer* target,
+                           size_t target_offset, size_t byte_length) {
+  size_t source_length = ill_buffer_byte_length(source);
+  size_t target_length = ill_buffer_byte_length(target);
+  if (ill_buffer_dtype(source) != ill_buffer_dtype(target)) {
     return ill_error_printf(ILL_ERROR_INVALID_ARGUMENT,
-                            "cannot copy a buffer of %zu bytes into one of "
-                            "%zu bytes or of another element type",
-                            length, ill_buffer_byte_length(target));
+                            "cannot copy between buffers of different "
+                            "element types");
   }
-  if (length == 0 ||
-      ill_buffer_storage_id(source) == ill_buffer_storage_id(target)) {
+  if (source_offset > source_length ||
+      byte_length > source_length - source_offset ||
+      target_offset > target_length ||
+      byte_length > target_length - target_offset) {
+    return ill_error_printf(ILL_ERROR_INVALID_ARGUMENT,
+                            "cannot copy %zu bytes from offset %zu of a "
+                            "%zu-byte buffer to offset %zu of a %zu-byte one",
+                            byte_length, source_offset, source_length,
+                            target_offset, target_length);
+  }
+  bool same = ill_buffer_storage_id(source) == ill_buffer_storage_id(target);
+  if (byte_length == 0 || (same && source_offset == target_offset)) {
     return NULL;
+  }
+  if (same && source_offset < target_offset + byte_length &&
+      target_offset < source_offset + byte_length) {
+    return ill_error_printf(ILL_ERROR_INVALID_ARGUMENT,
+                            "cannot copy overlapping ranges of one buffer");
   }
   return ill_from_status(
       iree_hal_device_transfer_d2d(
-          session->device, iree_hal_buffer_view_buffer(source->view), 0,
-          iree_hal_buffer_view_buffer(target->view), 0, length,
-          IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout()),
+          session->device, iree_hal_buffer_view_buffer(source->view),
+          source_offset, iree_hal_buffer_view_buffer(target->view),
+          target_offset, byte_length, IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT,
+          iree_infinite_timeout()),
       "copying a device buffer on the device");
 }
 

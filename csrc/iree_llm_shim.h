@@ -117,11 +117,13 @@ ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
                             size_t byte_offset, const void* source,
                             size_t byte_length);
 
-/* Copies the whole of |source| into |target| on the device (never through
- * the host). Both must hold the same element type and byte length; copying
- * a buffer onto its own storage does nothing. */
+/* Copies |byte_length| bytes at |source_offset| of |source| to
+ * |target_offset| of |target| on the device (never through the host). Both
+ * must hold the same element type and the ranges must lie inside them; within
+ * one buffer the ranges must not overlap (the same range does nothing). */
 ill_error* ill_buffer_copy(ill_session* session, const ill_buffer* source,
-                           ill_buffer* target);
+                           size_t source_offset, ill_buffer* target,
+                           size_t target_offset, size_t byte_length);
 
 /* ---- calls -------------------------------------------------------------- */
 /* Calls |function| synchronously with |inputs| (retained only for the call)

@@ -23,6 +23,19 @@ pub fn peak_rss_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// CPU time this process has used so far, all threads together (Linux:
+/// the sum of `/proc/self/task/*/schedstat`). On a shared machine the
+/// wall time of a step swings with other processes' load; its CPU time
+/// (work done, including the runtime's dispatch overhead) much less.
+pub fn process_cpu_time() -> Option<Duration> {
+    let mut ns = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        ns += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_nanos(ns))
+}
+
 pub fn gib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
 }
@@ -82,6 +95,9 @@ pub struct DecodeFloor {
     /// Positions each row attends to.
     pub attends: i64,
     pub step_ms: f64,
+    /// CPU time per step, all threads (mean over the timed steps), when the
+    /// platform reports it.
+    pub cpu_ms: Option<f64>,
     /// Weights plus every row's KV window, in bytes.
     pub bytes: u64,
     pub floor_ms: f64,
@@ -186,7 +202,7 @@ pub fn graph_bench(
     let position = opts.decode_position.min(model.capacity() - 1);
     for &batch in &opts.batches {
         let b = batch as usize;
-        let mut kvs: Vec<_> = (0..b).map(|_| model.new_kv()).collect::<Result<_, _>>()?;
+        let mut kv = model.new_kv_slots(b)?;
         let tokens: Vec<TokenId> = (0..b).map(token).collect();
         let positions = vec![position; b];
         let mut logits = Vec::new();
@@ -200,13 +216,17 @@ pub fn graph_bench(
             let mut step = || {
                 let t = Instant::now();
                 model
-                    .decode_logits_in_window(&mut kvs, &tokens, &positions, w, &mut logits)
+                    .decode_logits_in_window(&mut kv, &tokens, &positions, w, &mut logits)
                     .map(|_| t.elapsed())
             };
             step()?; // warm-up
+            let cpu_before = process_cpu_time();
             let times: Vec<Duration> = (0..opts.iterations)
                 .map(|_| step())
                 .collect::<Result<_, _>>()?;
+            let cpu_ms = cpu_before
+                .zip(process_cpu_time())
+                .map(|(a, b)| (b.saturating_sub(a)).as_secs_f64() * 1e3 / opts.iterations as f64);
             let ms = median(times).as_secs_f64() * 1e3;
             let attends = w.unwrap_or(opts.capacity);
             let bytes = bandwidth::decode_step_bytes(
@@ -217,8 +237,9 @@ pub fn graph_bench(
             let floor_ms = bw.floor_s(bytes) * 1e3;
             log(&format!(
                 "decode B={batch} at position {position}, attending to {attends:>5} positions: {ms:9.2} ms per step \
-                 (median of {}), {:.1} tokens/s; floor {floor_ms:.2} ms for {:.3} GB, {:.2}x the floor",
+                 (median of {}, CPU {}), {:.1} tokens/s; floor {floor_ms:.2} ms for {:.3} GB, {:.2}x the floor",
                 opts.iterations,
+                cpu_ms.map_or("n/a".to_string(), |c| format!("{c:.1} ms")),
                 batch as f64 * 1e3 / ms,
                 bytes as f64 / 1e9,
                 ms / floor_ms
@@ -227,6 +248,7 @@ pub fn graph_bench(
                 batch,
                 attends,
                 step_ms: ms,
+                cpu_ms,
                 bytes,
                 floor_ms,
                 ratio: ms / floor_ms,
@@ -476,8 +498,11 @@ pub fn top2_margin(
     engine: &mut BatchEngine,
     tokens: &[TokenId],
 ) -> Result<(TokenId, TokenId, f32), ModelError> {
+    // The engine's prefill graphs write a cache of its slot count, so the
+    // scratch cache has as many slots (the engine's own cache is untouched).
+    let slots = engine.batch();
     let model = engine.model_mut();
-    let mut kv = model.new_kv()?;
+    let mut kv = model.new_kv_slots(slots)?;
     let logits = model.prefill_logits(&mut kv, tokens)?;
     let mut order: Vec<usize> = (0..logits.len()).collect();
     order.select_nth_unstable_by(1, |&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));

@@ -91,25 +91,49 @@ fn more_choices_than_slots_are_refused_naming_n() {
 }
 
 #[test]
-fn a_cache_copied_on_the_device_equals_its_source_in_its_own_buffer() {
+fn a_slot_copied_on_the_device_equals_its_source_and_leaves_the_others() {
     let dir = common::tiny_dir(WeightDType::F32);
+    let plan = iree_llm::emit::EmitPlan::new(CAPACITY, &[4]).unwrap();
     let mut model = common::load(
         &dir,
         "local-task",
         CAPACITY,
-        vec![iree_llm::emit::GraphKind::Prefill {
-            tokens: 16,
-            output: iree_llm::emit::Output::Logits,
-        }],
+        plan.prefill_kinds(4, iree_llm::emit::Output::Logits),
     );
-    let mut a = model.new_kv().unwrap();
-    let mut b = model.new_kv().unwrap();
-    let tokens: Vec<TokenId> = prompt(12, 3, model.vocab());
-    model.prefill_logits(&mut a, &tokens).unwrap();
-    let b_id = b.storage_id();
-    assert_ne!(model.read_kv(&a).unwrap(), model.read_kv(&b).unwrap());
-    model.copy_kv(&a, &mut b).unwrap();
-    assert_eq!(model.read_kv(&a).unwrap(), model.read_kv(&b).unwrap());
-    assert_eq!(b.storage_id(), b_id, "the target keeps its buffer");
-    assert_ne!(a.storage_id(), b.storage_id());
+    let mut kv = model.new_kv_slots(4).unwrap();
+    let vocab = model.vocab();
+    for slot in 0..4 {
+        let tokens: Vec<TokenId> = prompt(12 + slot, 3 + slot as u32, vocab);
+        model.prefill_logits_at(&mut kv, slot, &tokens).unwrap();
+    }
+    // [layers, 2, slots * kv_heads, capacity, head_dim]: view it per slot.
+    let shape: Vec<usize> = kv.buffer().shape().iter().map(|&n| n as usize).collect();
+    let run = shape[2] / 4 * shape[3] * shape[4];
+    let slot_of = |data: &[f32], slot: usize| -> Vec<f32> {
+        data.chunks(4 * run)
+            .flat_map(|lk| lk[slot * run..(slot + 1) * run].to_vec())
+            .collect()
+    };
+    let id = kv.storage_id();
+    let before = model.read_kv(&kv).unwrap();
+    assert_ne!(slot_of(&before, 1), slot_of(&before, 3));
+    model.copy_kv_slot(&mut kv, 1, 3).unwrap();
+    let after = model.read_kv(&kv).unwrap();
+    assert_eq!(
+        slot_of(&after, 3),
+        slot_of(&before, 1),
+        "slot 3 now holds slot 1"
+    );
+    for slot in 0..3 {
+        assert_eq!(
+            slot_of(&after, slot),
+            slot_of(&before, slot),
+            "slot {slot} untouched"
+        );
+    }
+    assert_eq!(kv.storage_id(), id, "copied in place, on the device");
+    assert!(
+        model.copy_kv_slot(&mut kv, 0, 4).is_err(),
+        "slot 4 of 4 is refused"
+    );
 }

@@ -32,26 +32,40 @@ fn model() -> DeviceModel {
         })
         .to_vec();
     let mut graphs = graphs;
-    graphs.extend(plan.prefill_kinds(Output::Logits).into_iter().take(1));
+    graphs.extend(
+        plan.prefill_kinds(B as i64, Output::Logits)
+            .into_iter()
+            .take(1),
+    );
     common::load(&dir, "local-task", CAPACITY, graphs)
 }
 
-/// B slots, each prefilled with its own short prompt; returns the caches,
-/// the token each row feeds next and its position.
-fn prefilled(model: &mut DeviceModel) -> (Vec<KvCache>, Vec<TokenId>, Vec<usize>) {
-    let vocab = model.vocab();
-    let mut kvs = Vec::new();
-    let mut tokens = Vec::new();
-    let mut positions = Vec::new();
-    for i in 0..B {
-        let p = prompt(3 + i, 40 + i as u32, vocab);
-        let mut kv = model.new_kv().unwrap();
-        model.prefill_logits(&mut kv, &p).unwrap();
-        kvs.push(kv);
-        tokens.push(TokenId((7 + 31 * i as u32) % vocab as u32));
-        positions.push(p.len());
+/// The B prompts, the token each row feeds next and its position.
+fn rows_input(vocab: usize) -> (Vec<Vec<TokenId>>, Vec<TokenId>, Vec<usize>) {
+    let prompts: Vec<Vec<TokenId>> = (0..B)
+        .map(|i| prompt(3 + i, 40 + i as u32, vocab))
+        .collect();
+    let tokens = (0..B)
+        .map(|i| TokenId((7 + 31 * i as u32) % vocab as u32))
+        .collect();
+    let positions = prompts.iter().map(Vec::len).collect();
+    (prompts, tokens, positions)
+}
+
+/// A B-slot cache with `prompts[i]` prefilled into slot i.
+fn cache_with(model: &mut DeviceModel, prompts: &[Vec<TokenId>]) -> KvCache {
+    let mut kv = model.new_kv_slots(B).unwrap();
+    for (slot, p) in prompts.iter().enumerate() {
+        model.prefill_logits_at(&mut kv, slot, p).unwrap();
     }
-    (kvs, tokens, positions)
+    kv
+}
+
+/// B slots, each prefilled with its own short prompt; returns the cache,
+/// the token each row feeds next and its position.
+fn prefilled(model: &mut DeviceModel) -> (KvCache, Vec<TokenId>, Vec<usize>) {
+    let (prompts, tokens, positions) = rows_input(model.vocab());
+    (cache_with(model, &prompts), tokens, positions)
 }
 
 fn host_argmax(row: &[f32]) -> TokenId {
@@ -124,7 +138,7 @@ fn mixed_temperatures() -> [(f32, u64); B] {
 #[test]
 fn device_draws_follow_softmax_of_logits_over_temperature_in_a_mixed_batch() {
     let mut model = model();
-    let (mut kvs, tokens, positions) = prefilled(&mut model);
+    let (mut kv, tokens, positions) = prefilled(&mut model);
     let vocab = model.vocab();
     let rows = mixed_temperatures();
 
@@ -132,7 +146,7 @@ fn device_draws_follow_softmax_of_logits_over_temperature_in_a_mixed_batch() {
     // (rerunning a step rewrites the same K/V at the same positions).
     let mut logits = Vec::new();
     model
-        .decode_logits(&mut kvs, &tokens, &positions, &mut logits)
+        .decode_logits(&mut kv, &tokens, &positions, &mut logits)
         .unwrap();
     let spread: Vec<f32> = (0..B)
         .map(|i| {
@@ -157,7 +171,7 @@ fn device_draws_follow_softmax_of_logits_over_temperature_in_a_mixed_batch() {
         // The graph's own logits, read once, agree with the logits graph.
         let read = (n == 0).then_some(&mut sampled_logits);
         model
-            .decode_sample(&mut kvs, &tokens, &positions, &draws, &mut ids, read)
+            .decode_sample(&mut kv, &tokens, &positions, &draws, &mut ids, read)
             .unwrap();
         for (i, id) in ids.iter().enumerate() {
             counts[i][id.index()] += 1;
@@ -196,11 +210,11 @@ fn device_draws_follow_softmax_of_logits_over_temperature_in_a_mixed_batch() {
 #[test]
 fn a_rows_draws_do_not_depend_on_its_neighbours_or_its_slot() {
     let mut model = model();
-    let (mut kvs, tokens, positions) = prefilled(&mut model);
+    let (mut kv, tokens, positions) = prefilled(&mut model);
     let rows = mixed_temperatures();
     let steps = 50;
     let run = |model: &mut DeviceModel,
-               kvs: &mut Vec<KvCache>,
+               kv: &mut KvCache,
                tokens: &[TokenId],
                positions: &[usize],
                rows: &[(f32, u64)]| {
@@ -212,7 +226,7 @@ fn a_rows_draws_do_not_depend_on_its_neighbours_or_its_slot() {
                 .map(|&(t, seed)| RowDraw::for_token(t, seed, n))
                 .collect();
             model
-                .decode_sample(kvs, tokens, positions, &draws, &mut ids, None)
+                .decode_sample(kv, tokens, positions, &draws, &mut ids, None)
                 .unwrap();
             for (i, id) in ids.iter().enumerate() {
                 out[i].push(*id);
@@ -220,11 +234,13 @@ fn a_rows_draws_do_not_depend_on_its_neighbours_or_its_slot() {
         }
         out
     };
-    let first = run(&mut model, &mut kvs, &tokens, &positions, &rows);
+    let first = run(&mut model, &mut kv, &tokens, &positions, &rows);
 
     // Reverse the slots (caches, tokens, positions and draws move together)
     // and change every other row's temperature and seed.
-    kvs.reverse();
+    let (prompts, _, _) = rows_input(model.vocab());
+    let reversed: Vec<Vec<TokenId>> = prompts.into_iter().rev().collect();
+    let mut kv = cache_with(&mut model, &reversed);
     let tokens_r: Vec<TokenId> = tokens.iter().rev().copied().collect();
     let positions_r: Vec<usize> = positions.iter().rev().copied().collect();
     let mut rows_r: Vec<(f32, u64)> = rows.iter().rev().copied().collect();
@@ -233,7 +249,7 @@ fn a_rows_draws_do_not_depend_on_its_neighbours_or_its_slot() {
             *r = (1.7, 900 + j as u64);
         }
     }
-    let second = run(&mut model, &mut kvs, &tokens_r, &positions_r, &rows_r);
+    let second = run(&mut model, &mut kv, &tokens_r, &positions_r, &rows_r);
     for j in (0..B).step_by(2) {
         let i = B - 1 - j;
         assert_eq!(

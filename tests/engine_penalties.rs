@@ -68,8 +68,8 @@ fn reference(
     let eos = model.config().eos_token_ids.clone();
     let vocab = model.vocab();
     let mut sampler = Sampler::new(vocab);
-    let mut kvs: Vec<_> = (0..BATCH).map(|_| model.new_kv().unwrap()).collect();
-    let mut row = model.prefill_logits(&mut kvs[0], &r.prompt).unwrap();
+    let mut kv = model.new_kv_slots(BATCH).unwrap();
+    let mut row = model.prefill_logits_at(&mut kv, 0, &r.prompt).unwrap();
     let mut out: Vec<TokenId> = Vec::new();
     let mut all = Vec::new();
     loop {
@@ -87,7 +87,7 @@ fn reference(
         tokens[0] = t;
         positions[0] = r.prompt.len() + out.len() - 1;
         model
-            .decode_logits(&mut kvs, &tokens, &positions, &mut all)
+            .decode_logits(&mut kv, &tokens, &positions, &mut all)
             .unwrap();
         row = all[..vocab].to_vec();
     }

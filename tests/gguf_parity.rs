@@ -101,7 +101,7 @@ fn greedy_streams_equal_transformers_on_every_fixture_prompt_up_to_near_ties() {
         path.display()
     );
     let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
-    let mut graphs: Vec<GraphKind> = plan.prefill_kinds(Output::Logits);
+    let mut graphs: Vec<GraphKind> = plan.prefill_kinds(1, Output::Logits);
     graphs.extend(plan.decode_kinds(1, Output::Logits));
     let mut model = load(&path, "local-task", CAPACITY, graphs);
 
@@ -134,12 +134,7 @@ fn greedy_streams_equal_transformers_on_every_fixture_prompt_up_to_near_ties() {
             // Feed transformers' token, so a near-tie does not end the comparison.
             let pos = prompt.len() + i;
             model
-                .decode_logits(
-                    std::slice::from_mut(&mut kv),
-                    &[TokenId(want.id)],
-                    &[pos],
-                    &mut logits,
-                )
+                .decode_logits(&mut kv, &[TokenId(want.id)], &[pos], &mut logits)
                 .unwrap();
         }
         identical += exact as usize;

@@ -23,7 +23,7 @@ fn smollm2() -> std::path::PathBuf {
 
 fn graphs() -> Vec<GraphKind> {
     let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
-    let mut g = plan.prefill_kinds(Output::Logits);
+    let mut g = plan.prefill_kinds(1, Output::Logits);
     g.extend(plan.decode_kinds(1, Output::Logits));
     g
 }
@@ -50,7 +50,7 @@ fn smollm2_logits_and_greedy_tokens_match_the_f64_reference() {
         ref_tokens.push(next);
         let pos = prompt.len() + step;
         model
-            .decode_logits(std::slice::from_mut(&mut kv), &[next], &[pos], &mut logits)
+            .decode_logits(&mut kv, &[next], &[pos], &mut logits)
             .unwrap();
         let want = seq.forward(&reference, &[next]).unwrap();
         let err = relative_error(&logits, &want);

@@ -19,16 +19,19 @@ const CAPACITY: i64 = 128;
 
 fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
     let plan = EmitPlan::new(CAPACITY, batches).unwrap();
-    let mut g = plan.prefill_kinds(Output::Logits);
+    let mut g = plan.prefill_kinds(1, Output::Logits);
     for &batch in batches {
+        g.extend(plan.prefill_kinds(batch, Output::Logits));
         g.extend(plan.decode_kinds(batch, Output::Logits));
     }
+    let mut seen = std::collections::HashSet::new();
+    g.retain(|k| seen.insert(*k));
     g
 }
 
 fn argmax_graphs() -> Vec<GraphKind> {
     let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
-    let mut g = plan.prefill_kinds(Output::Argmax);
+    let mut g = plan.prefill_kinds(1, Output::Argmax);
     g.extend(plan.decode_kinds(1, Output::Argmax));
     g
 }
@@ -45,6 +48,15 @@ fn prefill_logits(
     tokens: &[TokenId],
 ) -> Vec<f32> {
     model.prefill_logits(kv, tokens).unwrap()
+}
+
+fn prefill_logits_at(
+    model: &mut DeviceModel,
+    kv: &mut iree_llm::model::KvCache,
+    slot: usize,
+    tokens: &[TokenId],
+) -> Vec<f32> {
+    model.prefill_logits_at(kv, slot, tokens).unwrap()
 }
 
 fn host_argmax(logits: &[f32]) -> TokenId {
@@ -81,7 +93,7 @@ fn prefill_and_decode_logits_match_the_f64_reference() {
         for step in 0..8 {
             let pos = len + step;
             model
-                .decode_logits(std::slice::from_mut(&mut kv), &[next], &[pos], &mut logits)
+                .decode_logits(&mut kv, &[next], &[pos], &mut logits)
                 .unwrap();
             let want = seq.forward(&reference, &[next]).unwrap();
             let err = relative_error(&logits, &want);
@@ -103,9 +115,7 @@ fn device_greedy(model: &mut DeviceModel, tokens: &[TokenId], n: usize) -> Vec<T
     let mut out = vec![next];
     for step in 1..n {
         let pos = tokens.len() + step - 1;
-        next = model
-            .decode_argmax(std::slice::from_mut(&mut kv), &[next], &[pos])
-            .unwrap()[0];
+        next = model.decode_argmax(&mut kv, &[next], &[pos]).unwrap()[0];
         out.push(next);
     }
     out
@@ -161,12 +171,7 @@ fn single_sequence(
         out.push(next);
         all.push(logits.clone());
         model
-            .decode_logits(
-                std::slice::from_mut(&mut kv),
-                &[next],
-                &[tokens.len() + step],
-                &mut logits,
-            )
+            .decode_logits(&mut kv, &[next], &[tokens.len() + step], &mut logits)
             .unwrap();
     }
     (out, all)
@@ -189,13 +194,13 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
             .map(|p| single_sequence(&mut model, p, steps))
             .collect();
 
-        let mut kvs: Vec<_> = (0..batch).map(|_| model.new_kv().unwrap()).collect();
+        let mut kv = model.new_kv_slots(batch).unwrap();
         let mut next = vec![TokenId(0); batch];
         let mut pos = vec![0usize; batch];
         let mut got_tokens = vec![Vec::new(); batch - 1];
         let mut got_logits: Vec<Vec<Vec<f32>>> = vec![Vec::new(); batch - 1];
         for (i, p) in prompts.iter().enumerate() {
-            let logits = prefill_logits(&mut model, &mut kvs[i], p);
+            let logits = prefill_logits_at(&mut model, &mut kv, i, p);
             next[i] = host_argmax(&logits);
             pos[i] = p.len();
             got_tokens[i].push(next[i]);
@@ -204,7 +209,7 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
         let mut logits = Vec::new();
         for _ in 1..steps {
             model
-                .decode_logits(&mut kvs, &next, &pos, &mut logits)
+                .decode_logits(&mut kv, &next, &pos, &mut logits)
                 .unwrap();
             for i in 0..batch - 1 {
                 let row = &logits[i * vocab..(i + 1) * vocab];
@@ -236,28 +241,28 @@ fn windowed_decode_equals_decode_over_the_whole_capacity() {
     let dir = common::tiny_dir(WeightDType::F32);
     let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[4]));
     let vocab = model.vocab();
-    let mut kvs: Vec<_> = (0..4).map(|_| model.new_kv().unwrap()).collect();
+    let mut kv = model.new_kv_slots(4).unwrap();
     let mut positions = Vec::new();
-    for (i, kv) in kvs.iter_mut().enumerate() {
+    for i in 0..4 {
         let tokens = prompt(10 + 12 * i, 60 + i as u32, vocab);
         positions.push(tokens.len());
-        prefill_logits(&mut model, kv, &tokens);
+        prefill_logits_at(&mut model, &mut kv, i, &tokens);
     }
     let tokens = vec![TokenId(7); 4];
     let mut windowed = Vec::new();
     let mut full = Vec::new();
     // Same inputs twice: the second call rewrites the same K/V at the same positions.
     model
-        .decode_logits_in_window(&mut kvs, &tokens, &positions, Some(64), &mut windowed)
+        .decode_logits_in_window(&mut kv, &tokens, &positions, Some(64), &mut windowed)
         .unwrap();
     model
-        .decode_logits_in_window(&mut kvs, &tokens, &positions, None, &mut full)
+        .decode_logits_in_window(&mut kv, &tokens, &positions, None, &mut full)
         .unwrap();
     let full64: Vec<f64> = full.iter().map(|&v| v as f64).collect();
     let err = relative_error(&windowed, &full64);
     assert!(err <= 1e-6, "windowed and full decode differ by {err:.2e}");
     let refused =
-        model.decode_logits_in_window(&mut kvs, &tokens, &[70, 1, 2, 3], Some(64), &mut windowed);
+        model.decode_logits_in_window(&mut kv, &tokens, &[70, 1, 2, 3], Some(64), &mut windowed);
     assert!(refused.is_err(), "a position outside the window is refused");
 }
 
@@ -319,23 +324,26 @@ fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
 fn the_kv_cache_keeps_its_device_buffer_across_calls() {
     let dir = common::tiny_dir(WeightDType::F32);
     let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4]));
-    let mut kvs: Vec<_> = (0..4).map(|_| model.new_kv().unwrap()).collect();
-    let ids: Vec<u64> = kvs.iter().map(|k| k.storage_id()).collect();
+    let mut kv = model.new_kv_slots(4).unwrap();
+    let id = kv.storage_id();
     let tokens = prompt(10, 1, model.vocab());
-    prefill_logits(&mut model, &mut kvs[2], &tokens);
+    prefill_logits_at(&mut model, &mut kv, 2, &tokens);
     let mut logits = Vec::new();
     for step in 0..5 {
         model
             .decode_logits(
-                &mut kvs,
+                &mut kv,
                 &[TokenId(1); 4],
                 &[10 + step, 0, 10 + step, 3],
                 &mut logits,
             )
             .unwrap();
     }
-    let after: Vec<u64> = kvs.iter().map(|k| k.storage_id()).collect();
-    assert_eq!(ids, after, "a cache moved to a new device buffer");
+    assert_eq!(
+        id,
+        kv.storage_id(),
+        "the cache moved to a new device buffer"
+    );
 }
 
 #[test]
@@ -366,22 +374,12 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
         Err(ModelError::Fit(FitError::DoesNotFit { .. }))
     ));
     let mut logits = Vec::new();
-    let err = model.decode_logits(
-        std::slice::from_mut(&mut kv),
-        &[TokenId(1)],
-        &[128],
-        &mut logits,
-    );
+    let err = model.decode_logits(&mut kv, &[TokenId(1)], &[128], &mut logits);
     assert!(
         matches!(err, Err(ModelError::Fit(FitError::DoesNotFit { .. }))),
         "{err:?}"
     );
-    let err = model.decode_logits(
-        std::slice::from_mut(&mut kv),
-        &[TokenId(vocab as u32)],
-        &[9],
-        &mut logits,
-    );
+    let err = model.decode_logits(&mut kv, &[TokenId(vocab as u32)], &[9], &mut logits);
     assert!(
         matches!(err, Err(ModelError::Fit(FitError::TokenOutOfRange { .. }))),
         "{err:?}"

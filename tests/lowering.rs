@@ -83,6 +83,7 @@ fn graphs_with_16_bit_weights_compile_for_cpu_cuda_and_metal() {
         let plan = EmitPlan::new(128, &[4]).unwrap().with_weights(weights);
         for kind in [
             GraphKind::Prefill {
+                slots: 1,
                 tokens: 16,
                 output: Output::Logits,
             },
@@ -122,7 +123,7 @@ fn graphs_with_16_bit_weights_compile_for_cpu_cuda_and_metal() {
 fn assert_caches_in_place(kind: GraphKind) {
     let capacity = 96;
     let m = LlamaShape::from(&Preset::Tiny.config());
-    let kv_bytes: i64 = m.kv_shape(capacity).iter().product::<i64>() * 4;
+    let kv_bytes: i64 = m.kv_shape(kind.slots(), capacity).iter().product::<i64>() * 4;
     let plan = iree_llm::emit::EmitPlan::new(capacity, &[4]).unwrap();
     let graph = emit_graph(&m, &plan.graph_config(), kind);
     let dir = tempfile::tempdir().unwrap();
@@ -187,6 +188,12 @@ fn decode_graphs_update_every_cache_in_place() {
 #[test]
 fn prefill_graphs_update_the_cache_in_place() {
     assert_caches_in_place(GraphKind::Prefill {
+        slots: 1,
+        tokens: 32,
+        output: Output::Logits,
+    });
+    assert_caches_in_place(GraphKind::Prefill {
+        slots: 4,
         tokens: 32,
         output: Output::Logits,
     });

@@ -34,7 +34,7 @@ pub fn compare(
     token: impl Fn(usize) -> TokenId,
 ) -> Result<SamplingPaths, ModelError> {
     let b = batch as usize;
-    let mut kvs: Vec<_> = (0..b).map(|_| model.new_kv()).collect::<Result<_, _>>()?;
+    let mut kv = model.new_kv_slots(b)?;
     let tokens: Vec<TokenId> = (0..b).map(token).collect();
     let positions = vec![position; b];
     let vocab = model.vocab();
@@ -48,7 +48,7 @@ pub fn compare(
     let (mut host_bytes, mut device_bytes) = (0, 0);
     for n in 0..=iterations as u64 {
         let t = Instant::now();
-        model.decode_logits(&mut kvs, &tokens, &positions, &mut logits)?;
+        model.decode_logits(&mut kv, &tokens, &positions, &mut logits)?;
         let s = Instant::now();
         for (i, p) in params.iter().enumerate() {
             let row = &logits[i * vocab..(i + 1) * vocab];
@@ -65,8 +65,7 @@ pub fn compare(
             .map(|p| RowDraw::for_token(p.temperature, p.seed.unwrap_or(0), n))
             .collect();
         let t = Instant::now();
-        device_bytes =
-            model.decode_sample(&mut kvs, &tokens, &positions, &draws, &mut ids, None)?;
+        device_bytes = model.decode_sample(&mut kv, &tokens, &positions, &draws, &mut ids, None)?;
         let device_step = t.elapsed();
         if n > 0 {
             host.push(step);

@@ -9,8 +9,14 @@
 //! - Weights are passed in the element type of [`GraphConfig::weights`] (f32,
 //!   or a checkpoint's bf16/f16 kept as is on the device) and widened to f32
 //!   where they are used; all arithmetic is f32.
-//! - Each slot owns a KV cache tensor `[layers, 2, kv_heads, capacity,
-//!   head_dim]` (index 1 = 0 for keys, 1 for values). It is passed in and
+//! - The KV caches of all slots are one tensor `[layers, 2, slots *
+//!   kv_heads, capacity, head_dim]` (index 1 = 0 for keys, 1 for values;
+//!   slot s owns heads `s * kv_heads ..`), so decode attends over every row
+//!   with one batched contraction per layer instead of a few small
+//!   dispatches per row and layer. Slots and heads share one dimension so
+//!   that a window of the cache is a single-batch-dimension operand, which
+//!   IREE reads in place (two batch dimensions over a strided window made
+//!   it copy the keys). It is passed in and
 //!   returned with `tf.aliasing_output`, so IREE writes it in place.
 //! - Attention reads only positions `<= pos` of its own slot; positions after
 //!   that may hold stale values from earlier requests and are never seen.
@@ -54,9 +60,16 @@ impl LlamaShape {
         }
     }
 
-    /// Shape of one slot's KV cache for a given capacity.
-    pub fn kv_shape(&self, capacity: i64) -> Vec<i64> {
-        vec![self.layers, 2, self.kv_heads, capacity, self.head_dim]
+    /// Shape of the KV caches of `slots` slots for a given capacity:
+    /// `[layers, 2, slots * kv_heads, capacity, head_dim]`.
+    pub fn kv_shape(&self, slots: i64, capacity: i64) -> Vec<i64> {
+        vec![
+            self.layers,
+            2,
+            slots * self.kv_heads,
+            capacity,
+            self.head_dim,
+        ]
     }
 }
 
@@ -275,13 +288,20 @@ fn scalar_i32(f: &mut FuncBuilder, v: i64) -> Value {
     f.splat_i32(v as i32, &[])
 }
 
-/// Start indices into a slot cache `[layers, 2, kv_heads, capacity,
-/// head_dim]`: `layer`, keys or values (`which`: 0 or 1), head 0, `position`.
-fn cache_start(layer: &Value, which: &Value, position: &Value, zero: &Value) -> [Value; 5] {
+/// Start indices into the caches `[layers, 2, slots * kv_heads, capacity,
+/// head_dim]`: `layer`, keys or values (`which`: 0 or 1), the slot's first
+/// head `head`, `position`.
+fn cache_start(
+    layer: &Value,
+    which: &Value,
+    head: &Value,
+    position: &Value,
+    zero: &Value,
+) -> [Value; 5] {
     [
         layer.clone(),
         which.clone(),
-        zero.clone(),
+        head.clone(),
         position.clone(),
         zero.clone(),
     ]
@@ -339,10 +359,18 @@ fn head(f: &mut FuncBuilder, m: &LlamaShape, p: &Params, x: &Value) -> Value {
     linear(f, &h, &p.lm_head)
 }
 
-/// Prefill of one slot: tokens `[t]` (padded; the first `len` are real) at
-/// positions `0..t`, writing the slot's K/V at `[0, t)`. Returns the logits
-/// (or argmax) of the last real token and the updated cache.
-pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: &str) -> String {
+/// Prefill of one slot of a `slots`-slot cache: tokens `[t]` (padded; the
+/// first `len` are real) at positions `0..t`, writing that slot's K/V at
+/// `[0, t)`. Returns the logits (or argmax) of the last real token and the
+/// updated caches.
+pub fn prefill(
+    m: &LlamaShape,
+    cfg: &GraphConfig,
+    slots: i64,
+    t: i64,
+    output: Output,
+    name: &str,
+) -> String {
     let capacity = cfg.capacity;
     assert!(
         t <= capacity,
@@ -351,10 +379,11 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(capacity), DType::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(slots, capacity), DType::F32);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[t], DType::I32), None);
     let len = f.arg(TensorType::new(&[], DType::I32), None);
+    let slot = f.arg(TensorType::new(&[], DType::I32), None);
     let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, 1));
 
     f.comment("embeddings and the rotary angles of positions 0..t");
@@ -370,6 +399,8 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, t], DType::F32);
     let zero = scalar_i32(&mut f, 0);
     let one = scalar_i32(&mut f, 1);
+    let heads = scalar_i32(&mut f, hkv);
+    let first_head = f.mul(&slot, &heads);
 
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: attention");
@@ -381,9 +412,17 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
             let vt = f.transpose(&v, &[1, 0, 2]);
             let li = scalar_i32(f, l as i64);
             let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
-            kv = f.dynamic_update_slice(&kv, &k5, &cache_start(&li, &zero, &zero, &zero));
+            kv = f.dynamic_update_slice(
+                &kv,
+                &k5,
+                &cache_start(&li, &zero, &first_head, &zero, &zero),
+            );
             let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
-            kv = f.dynamic_update_slice(&kv, &v5, &cache_start(&li, &one, &zero, &zero));
+            kv = f.dynamic_update_slice(
+                &kv,
+                &v5,
+                &cache_start(&li, &one, &first_head, &zero, &zero),
+            );
 
             f.comment(&format!(
                 "layer {l}: grouped-query attention over the prompt"
@@ -426,10 +465,17 @@ pub fn prefill(m: &LlamaShape, cfg: &GraphConfig, t: i64, output: Output, name: 
     f.finish()
 }
 
-/// Ragged decode over `b` slots: one token per slot at that slot's own
-/// position `pos[i]`. Row i writes its K/V at `pos[i]` of cache i and attends
-/// to positions `0..=pos[i]` of that cache only. Returns logits `[b, V]` (or
-/// argmax `[b]`) and the `b` updated caches.
+/// Ragged decode over the `b` slots of a `b`-slot cache: one token per slot
+/// at that slot's own position `pos[i]`. Row i attends to positions
+/// `0..=pos[i]` of slot i only and writes its K/V at `pos[i]` of slot i.
+/// Returns logits `[b, V]` (or argmax `[b]`) and the updated caches.
+///
+/// Every row shares each layer's dispatches: attention is one batched
+/// contraction over rows (each row masked to its own positions), so the
+/// number of dispatches per step does not grow with `b`. Attention takes the
+/// current token's key and value straight from the projections (the cache
+/// supplies positions `< pos[i]`), which lets the K/V of every layer be
+/// written once, at the end of the step, with one write per row.
 ///
 /// Attention reads only the first `window` positions of each cache, so its
 /// cost follows the context actually in use rather than the capacity; every
@@ -454,15 +500,8 @@ pub fn decode(
     let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(capacity), DType::F32);
-    let mut kvs: Vec<Value> = (0..b)
-        .map(|i| {
-            f.arg(
-                kv_ty.clone(),
-                Some(format!("tf.aliasing_output = {} : i32", i + 1)),
-            )
-        })
-        .collect();
+    let kv_ty = TensorType::new(&m.kv_shape(b, capacity), DType::F32);
+    let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
     let pos = f.arg(TensorType::new(&[b], DType::I32), None);
     let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, b));
@@ -472,58 +511,71 @@ pub fn decode(
     let mut x = f.convert(&x, DType::F32);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
-    f.comment(
-        "per row: its position as a scalar and its visibility mask (key s <= pos) over the window",
-    );
-    let zero = scalar_i32(&mut f, 0);
-    let one = scalar_i32(&mut f, 1);
-    let key_index = f.iota(&[window], 0);
-    let mut row_pos = Vec::new();
-    let mut row_mask = Vec::new();
-    for i in 0..b {
-        let pi = f.slice(&pos, &[i], &[i + 1]);
-        let pi = f.reshape(&pi, &[]);
-        let pb = f.broadcast(&pi, &[window], &[]);
-        let visible = f.compare(Cmp::Le, &key_index, &pb);
-        row_mask.push(f.broadcast(&visible, &[hkv, g, window], &[2]));
-        row_pos.push(pi);
-    }
-    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, window], DType::F32);
+    f.comment("each row sees the cached keys before its position: s < pos[i]");
+    let bh = b * hkv;
+    let key_index = f.iota(&[b, window], 1);
+    let pos_b = f.broadcast(&pos, &[b, window], &[0]);
+    let visible = f.compare(Cmp::Lt, &key_index, &pos_b);
+    let mask = f.broadcast(&visible, &[b, hkv, g, window], &[0, 3]);
+    let mask = f.reshape(&mask, &[bh, g, window]);
+    let ninf = f.splat_f(f64::NEG_INFINITY, &[bh, g, window], DType::F32);
+    let scale_old = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g, window], DType::F32);
+    let scale_new = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g], DType::F32);
+    let mut new_kv = Vec::new();
 
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: projections for all rows");
         x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
-            let li = scalar_i32(f, l as i64);
-            let mut rows = Vec::new();
-            for i in 0..b as usize {
-                let ii = i as i64;
-                f.comment(&format!(
-                    "layer {l}, row {i}: write K/V at pos, attend to 0..=pos"
-                ));
-                let ki = f.slice(&k, &[ii, 0, 0], &[ii + 1, hkv, d]);
-                let ki = f.reshape(&ki, &[1, 1, hkv, 1, d]);
-                let vi = f.slice(&v, &[ii, 0, 0], &[ii + 1, hkv, d]);
-                let vi = f.reshape(&vi, &[1, 1, hkv, 1, d]);
-                let starts_k = cache_start(&li, &zero, &row_pos[i], &zero);
-                kvs[i] = f.dynamic_update_slice(&kvs[i], &ki, &starts_k);
-                let starts_v = cache_start(&li, &one, &row_pos[i], &zero);
-                kvs[i] = f.dynamic_update_slice(&kvs[i], &vi, &starts_v);
-
-                let l64 = l as i64;
-                let keys = f.slice(&kvs[i], &[l64, 0, 0, 0, 0], &[l64 + 1, 1, hkv, window, d]);
-                let keys = f.reshape(&keys, &[hkv, window, d]);
-                let vals = f.slice(&kvs[i], &[l64, 1, 0, 0, 0], &[l64 + 1, 2, hkv, window, d]);
-                let vals = f.reshape(&vals, &[hkv, window, d]);
-                let qi = f.slice(&q, &[ii, 0, 0], &[ii + 1, hq, d]);
-                let qi = f.reshape(&qi, &[hkv, g, d]);
-                let s = f.dot_general(&qi, &keys, (&[0], &[0]), (&[2], &[2]));
-                let s = f.mul(&s, &scale);
-                let probs = masked_softmax(f, &s, &row_mask[i]);
-                let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
-                rows.push(f.reshape(&o, &[1, hq * d]));
-            }
-            f.concatenate(&rows, 0)
+            f.comment(&format!(
+                "layer {l}: every row attends to its cached positions and its own K/V"
+            ));
+            let l64 = l as i64;
+            let keys = f.slice(&kv, &[l64, 0, 0, 0, 0], &[l64 + 1, 1, bh, window, d]);
+            let keys = f.reshape(&keys, &[bh, window, d]);
+            let vals = f.slice(&kv, &[l64, 1, 0, 0, 0], &[l64 + 1, 2, bh, window, d]);
+            let vals = f.reshape(&vals, &[bh, window, d]);
+            let q3 = f.reshape(&q, &[bh, g, d]);
+            let k2 = f.reshape(&k, &[bh, d]);
+            let v2 = f.reshape(&v, &[bh, d]);
+            let s_old = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
+            let s_old = f.mul(&s_old, &scale_old);
+            let s_old = f.select(&mask, &s_old, &ninf);
+            let s_new = f.dot_general(&q3, &k2, (&[0], &[0]), (&[2], &[1]));
+            let s_new = f.mul(&s_new, &scale_new);
+            let top = f.reduce_max(&s_old, &[2]);
+            let top = f.max(&top, &s_new);
+            let top_b = f.broadcast(&top, &[bh, g, window], &[0, 1]);
+            let z_old = f.sub(&s_old, &top_b);
+            let e_old = f.exp(&z_old);
+            let z_new = f.sub(&s_new, &top);
+            let e_new = f.exp(&z_new);
+            let sum = f.reduce_sum(&e_old, &[2]);
+            let sum = f.add(&sum, &e_new);
+            let o = f.dot_general(&e_old, &vals, (&[0], &[0]), (&[2], &[1]));
+            let e_new = f.broadcast(&e_new, &[bh, g, d], &[0, 1]);
+            let v_b = f.broadcast(&v2, &[bh, g, d], &[0, 2]);
+            let o_new = f.mul(&e_new, &v_b);
+            let o = f.add(&o, &o_new);
+            let sum = f.broadcast(&sum, &[bh, g, d], &[0, 1]);
+            let o = f.div(&o, &sum);
+            new_kv.push(f.reshape(&k, &[1, 1, bh, d]));
+            new_kv.push(f.reshape(&v, &[1, 1, bh, d]));
+            f.reshape(&o, &[b, hq * d])
         });
+    }
+
+    f.comment("write every layer's K/V of row i at pos[i] of slot i");
+    let layers = m.layers;
+    let all = f.concatenate(&new_kv, 0);
+    let all = f.reshape(&all, &[layers, 2, bh, d]);
+    let zero = scalar_i32(&mut f, 0);
+    for i in 0..b {
+        let row = f.slice(&all, &[0, 0, i * hkv, 0], &[layers, 2, (i + 1) * hkv, d]);
+        let row = f.reshape(&row, &[layers, 2, hkv, 1, d]);
+        let pi = f.slice(&pos, &[i], &[i + 1]);
+        let pi = f.reshape(&pi, &[]);
+        let hi = scalar_i32(&mut f, i * hkv);
+        kv = f.dynamic_update_slice(&kv, &row, &cache_start(&zero, &zero, &hi, &pi, &zero));
     }
 
     let logits = head(&mut f, m, &p, &x);
@@ -537,8 +589,7 @@ pub fn decode(
             (sample::gumbel_max(&mut f, &logits, &draw), Some(logits))
         }
     };
-    let mut results = vec![out];
-    results.extend(kvs);
+    let mut results = vec![out, kv];
     results.extend(tail);
     f.ret(&results);
     f.finish()

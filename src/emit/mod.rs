@@ -26,7 +26,7 @@ use crate::config::ModelConfig;
 use crate::types::DType;
 
 /// Version of the graph conventions; bump when the argument layout changes.
-pub const MANIFEST_FORMAT: u32 = 1;
+pub const MANIFEST_FORMAT: u32 = 2;
 
 /// The smallest prefill bucket.
 pub const MIN_PREFILL_BUCKET: i64 = 16;
@@ -136,11 +136,16 @@ impl EmitPlan {
             .find(|&w| w > max_position as i64)
     }
 
-    /// Every prefill graph (one per length bucket) returning `output`.
-    pub fn prefill_kinds(&self, output: Output) -> Vec<GraphKind> {
+    /// Every prefill graph (one per length bucket) into a cache of `slots`
+    /// slots, returning `output`.
+    pub fn prefill_kinds(&self, slots: i64, output: Output) -> Vec<GraphKind> {
         self.prefill_buckets
             .iter()
-            .map(|&tokens| GraphKind::Prefill { tokens, output })
+            .map(|&tokens| GraphKind::Prefill {
+                slots,
+                tokens,
+                output,
+            })
             .collect()
     }
 
@@ -162,6 +167,10 @@ impl EmitPlan {
 
 fn default_weights() -> DType {
     DType::F32
+}
+
+fn one_slot() -> i64 {
+    1
 }
 
 impl EmitPlan {
@@ -207,10 +216,16 @@ pub fn prefill_buckets(capacity: i64) -> Vec<i64> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum GraphKind {
-    /// One slot's prompt, padded to `tokens`.
-    Prefill { tokens: i64, output: Output },
-    /// One token for each of `batch` slots, attending to the first `window`
-    /// positions of each cache (`None`: the whole capacity).
+    /// One slot's prompt, padded to `tokens`, into a cache of `slots` slots.
+    Prefill {
+        #[serde(default = "one_slot")]
+        slots: i64,
+        tokens: i64,
+        output: Output,
+    },
+    /// One token for each of the `batch` slots of a `batch`-slot cache,
+    /// attending to the first `window` positions of each slot (`None`: the
+    /// whole capacity).
     Decode {
         batch: i64,
         output: Output,
@@ -220,12 +235,20 @@ pub enum GraphKind {
 }
 
 impl GraphKind {
-    /// The function (and module) name, e.g. `prefill_logits_t64`,
+    /// The function (and module) name, e.g. `prefill_logits_t64` (a
+    /// one-slot cache), `prefill_logits_t64_s8` (slot of an 8-slot cache),
     /// `decode_ragged_logits_b8`, `decode_ragged_logits_b8_w256` (a window),
     /// `decode_argmax_b1`, `decode_sample_b8` (sampling in the graph).
     pub fn name(&self) -> String {
         match *self {
-            GraphKind::Prefill { tokens, output } => format!("prefill_{}_t{tokens}", output.name()),
+            GraphKind::Prefill {
+                slots,
+                tokens,
+                output,
+            } => match slots {
+                1 => format!("prefill_{}_t{tokens}", output.name()),
+                s => format!("prefill_{}_t{tokens}_s{s}", output.name()),
+            },
             GraphKind::Decode {
                 batch,
                 output,
@@ -244,11 +267,17 @@ impl GraphKind {
         }
     }
 
-    /// Number of KV cache arguments (and aliased results).
+    /// Number of KV cache arguments (and aliased results): one tensor
+    /// holds every slot.
     pub fn kv_count(&self) -> usize {
+        1
+    }
+
+    /// Slots of the KV cache the graph takes.
+    pub fn slots(&self) -> i64 {
         match *self {
-            GraphKind::Prefill { .. } => 1,
-            GraphKind::Decode { batch, .. } => batch as usize,
+            GraphKind::Prefill { slots, .. } => slots,
+            GraphKind::Decode { batch, .. } => batch,
         }
     }
 }
@@ -360,8 +389,9 @@ impl EmitPlan {
         let mut kinds = Vec::new();
         match use_ {
             GraphUse::Everything => {
-                kinds = self.prefill_kinds(Output::Logits);
+                kinds = self.prefill_kinds(1, Output::Logits);
                 for &batch in &self.batches {
+                    kinds.extend(self.prefill_kinds(batch, Output::Logits));
                     kinds.extend(self.decode_kinds(batch, Output::Logits));
                 }
                 for &batch in &self.batches {
@@ -373,11 +403,11 @@ impl EmitPlan {
                 }
             }
             &GraphUse::Batched { batch } => {
-                kinds = self.prefill_kinds(Output::Logits);
+                kinds = self.prefill_kinds(batch, Output::Logits);
                 kinds.extend(self.decode_kinds(batch, Output::Sample));
             }
             GraphUse::SingleArgmax => {
-                kinds = self.prefill_kinds(Output::Argmax);
+                kinds = self.prefill_kinds(1, Output::Argmax);
                 kinds.extend(self.decode_kinds(1, Output::Argmax));
             }
             &GraphUse::Prompt {
@@ -390,7 +420,7 @@ impl EmitPlan {
                     .min(self.capacity as usize)
                     .saturating_sub(1);
                 let (lo, hi) = (size(self.window_for(prompt)), size(self.window_for(last)));
-                kinds.extend(self.prefill_kind(prompt, Output::Logits));
+                kinds.extend(self.prefill_kind(batch, prompt, Output::Logits));
                 kinds.extend(
                     self.decode_kinds(batch, Output::Sample)
                         .into_iter()
@@ -408,7 +438,7 @@ impl EmitPlan {
                 kinds.extend(
                     prefill_lengths
                         .iter()
-                        .filter_map(|&len| self.prefill_kind(len, Output::Logits)),
+                        .filter_map(|&len| self.prefill_kind(1, len, Output::Logits)),
                 );
                 let window = self.window_for(*position);
                 for &batch in batches {
@@ -427,10 +457,14 @@ impl EmitPlan {
         kinds
     }
 
-    /// The prefill graph of a prompt of `tokens` tokens, if one holds it.
-    pub fn prefill_kind(&self, tokens: usize, output: Output) -> Option<GraphKind> {
-        self.bucket_for(tokens)
-            .map(|tokens| GraphKind::Prefill { tokens, output })
+    /// The prefill graph of a prompt of `tokens` tokens into a cache of
+    /// `slots` slots, if a bucket holds it.
+    pub fn prefill_kind(&self, slots: i64, tokens: usize, output: Output) -> Option<GraphKind> {
+        self.bucket_for(tokens).map(|tokens| GraphKind::Prefill {
+            slots,
+            tokens,
+            output,
+        })
     }
 }
 
@@ -439,7 +473,11 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
     let name = kind.name();
     let capacity = cfg.capacity;
     let func = match kind {
-        GraphKind::Prefill { tokens, output } => llama::prefill(m, cfg, tokens, output, &name),
+        GraphKind::Prefill {
+            slots,
+            tokens,
+            output,
+        } => llama::prefill(m, cfg, slots, tokens, output, &name),
         GraphKind::Decode {
             batch,
             output,
@@ -499,7 +537,8 @@ pub struct Manifest {
     pub format: u32,
     pub model: LlamaShape,
     pub plan: EmitPlan,
-    /// Shape of one slot's KV cache (f32).
+    /// Shape of a one-slot KV cache (f32): `[layers, 2, kv_heads,
+    /// capacity, head_dim]`; a cache of S slots has S times the heads.
     pub kv_shape: Vec<i64>,
     /// Leading arguments of every function, in order, with their dtypes.
     pub params: Vec<ParamSpec>,
@@ -525,27 +564,29 @@ fn sample_inputs(b: i64) -> [TensorSpec; 2] {
 
 impl Manifest {
     pub fn new(m: &LlamaShape, plan: &EmitPlan) -> Self {
-        let kv_shape = m.kv_shape(plan.capacity);
         let functions = plan_kinds(plan)
             .into_iter()
             .map(|kind| {
                 let name = kind.name();
-                let kv = |i: usize, result: usize| TensorSpec {
-                    aliased_result: Some(result),
-                    ..t(&format!("kv{i}"), kv_shape.clone(), DType::F32)
+                let kv_shape = m.kv_shape(kind.slots(), plan.capacity);
+                let kv_in = TensorSpec {
+                    aliased_result: Some(1),
+                    ..t("kv", kv_shape.clone(), DType::F32)
                 };
+                let kv_out = t("kv", kv_shape, DType::F32);
                 let (inputs, results) = match kind {
-                    GraphKind::Prefill { tokens, output } => {
+                    GraphKind::Prefill { tokens, output, .. } => {
                         let out = match output {
                             Output::Logits => t("logits", vec![m.vocab], DType::F32),
                             Output::Argmax | Output::Sample => t("token", vec![], DType::I32),
                         };
                         let mut inputs = vec![
-                            kv(0, 1),
+                            kv_in,
                             t("tokens", vec![tokens], DType::I32),
                             t("length", vec![], DType::I32),
+                            t("slot", vec![], DType::I32),
                         ];
-                        let mut results = vec![out, t("kv0", kv_shape.clone(), DType::F32)];
+                        let mut results = vec![out, kv_out];
                         if output == Output::Sample {
                             inputs.extend(sample_inputs(1));
                             results.push(t("logits", vec![m.vocab], DType::F32));
@@ -553,19 +594,17 @@ impl Manifest {
                         (inputs, results)
                     }
                     GraphKind::Decode { batch, output, .. } => {
-                        let b = batch as usize;
-                        let mut inputs: Vec<TensorSpec> = (0..b).map(|i| kv(i, i + 1)).collect();
-                        inputs.push(t("tokens", vec![batch], DType::I32));
-                        inputs.push(t("positions", vec![batch], DType::I32));
                         let logits = t("logits", vec![batch, m.vocab], DType::F32);
                         let out = match output {
                             Output::Logits => logits.clone(),
                             Output::Argmax | Output::Sample => t("tokens", vec![batch], DType::I32),
                         };
-                        let mut results = vec![out];
-                        results.extend(
-                            (0..b).map(|i| t(&format!("kv{i}"), kv_shape.clone(), DType::F32)),
-                        );
+                        let mut inputs = vec![
+                            kv_in,
+                            t("tokens", vec![batch], DType::I32),
+                            t("positions", vec![batch], DType::I32),
+                        ];
+                        let mut results = vec![out, kv_out];
                         if output == Output::Sample {
                             inputs.extend(sample_inputs(batch));
                             results.push(logits);
@@ -587,7 +626,7 @@ impl Manifest {
             format: MANIFEST_FORMAT,
             model: m.clone(),
             plan: plan.clone(),
-            kv_shape,
+            kv_shape: m.kv_shape(1, plan.capacity),
             params: llama::param_specs(m, &plan.graph_config()),
             functions,
         }
@@ -638,10 +677,19 @@ mod tests {
         let n = |k: GraphKind| k.name();
         assert_eq!(
             n(GraphKind::Prefill {
+                slots: 1,
                 tokens: 64,
                 output: Output::Logits
             }),
             "prefill_logits_t64"
+        );
+        assert_eq!(
+            n(GraphKind::Prefill {
+                slots: 8,
+                tokens: 64,
+                output: Output::Logits
+            }),
+            "prefill_logits_t64_s8"
         );
         let decode = |batch, output, window| GraphKind::Decode {
             batch,
@@ -683,12 +731,12 @@ mod tests {
         let batched = plan.graphs_for(&GraphUse::Batched { batch: 4 });
         assert_eq!(batched.len(), plan.prefill_buckets.len() + 4);
         assert!(batched.iter().all(|k| match *k {
-            GraphKind::Prefill { output, .. } => output == Output::Logits,
+            GraphKind::Prefill { slots, output, .. } => slots == 4 && output == Output::Logits,
             GraphKind::Decode { batch, output, .. } => batch == 4 && output == Output::Sample,
         }));
         let single = plan.graphs_for(&GraphUse::SingleArgmax);
         assert!(single.iter().all(|k| match *k {
-            GraphKind::Prefill { output, .. } => output == Output::Argmax,
+            GraphKind::Prefill { slots, output, .. } => slots == 1 && output == Output::Argmax,
             GraphKind::Decode { batch, output, .. } => batch == 1 && output == Output::Argmax,
         }));
         // A 20-token prompt generating 100 more runs positions 20..119: the
@@ -702,7 +750,7 @@ mod tests {
         assert_eq!(
             names,
             [
-                "prefill_logits_t32",
+                "prefill_logits_t32_s4",
                 "decode_sample_b4_w64",
                 "decode_sample_b4_w256"
             ]

@@ -88,7 +88,8 @@ pub enum Fault {
 pub struct BatchEngine {
     model: DeviceModel,
     batch: usize,
-    kvs: Vec<KvCache>,
+    /// The caches of every slot, one device tensor: slot i is decode row i.
+    kv: KvCache,
     slots: Vec<Option<Progress>>,
     /// One sampler for every row: its scratch is reused row after row.
     sampler: Sampler,
@@ -134,15 +135,13 @@ impl BatchEngine {
             output: sampling_graph(true),
             window: None,
         })?;
-        let kvs = (0..batch)
-            .map(|_| model.new_kv())
-            .collect::<Result<Vec<_>, _>>()?;
+        let kv = model.new_kv_slots(batch)?;
         let vocab = model.vocab();
         Ok(BatchEngine {
             eos: model.config().eos_token_ids.clone(),
             model,
             batch,
-            kvs,
+            kv,
             slots: (0..batch).map(|_| None).collect(),
             sampler: Sampler::new(vocab),
             states: (0..batch).map(|_| SlotState::new()).collect(),
@@ -257,7 +256,7 @@ impl BatchEngine {
             let start = Instant::now();
             let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
                 self.model
-                    .prefill_logits(&mut self.kvs[first], &group[0].request.prompt)
+                    .prefill_logits_at(&mut self.kv, first, &group[0].request.prompt)
             });
             self.stats.prefills += 1;
             self.stats.prefill_time += start.elapsed();
@@ -274,8 +273,7 @@ impl BatchEngine {
                 if slot != first {
                     // The other choices share the prompt: its cache is
                     // copied slot to slot on the device.
-                    let (from, to) = two_slots(&mut self.kvs, first, slot);
-                    if let Err(e) = self.model.copy_kv(from, to) {
+                    if let Err(e) = self.model.copy_kv_slot(&mut self.kv, first, slot) {
                         events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
                         continue;
                     }
@@ -414,18 +412,6 @@ impl BatchEngine {
     }
 }
 
-/// The caches of slots `a` and `b` (different), as source and target.
-fn two_slots(kvs: &mut [KvCache], a: usize, b: usize) -> (&KvCache, &mut KvCache) {
-    assert_ne!(a, b, "a slot is not copied onto itself");
-    if a < b {
-        let (lo, hi) = kvs.split_at_mut(b);
-        (&lo[a], &mut hi[0])
-    } else {
-        let (lo, hi) = kvs.split_at_mut(a);
-        (&hi[0], &mut lo[b])
-    }
-}
-
 impl BatchEngine {
     /// The decode call of a step: through the sampling graph with each
     /// row's draw (reading the logits back only when `host_rows`), or the
@@ -433,7 +419,7 @@ impl BatchEngine {
     fn decode_call(&mut self, host_rows: bool) -> Result<usize, ModelError> {
         if !self.device_sampling {
             self.model.decode_logits(
-                &mut self.kvs,
+                &mut self.kv,
                 &self.tokens,
                 &self.positions,
                 &mut self.logits,
@@ -449,7 +435,7 @@ impl BatchEngine {
             };
         }
         self.model.decode_sample(
-            &mut self.kvs,
+            &mut self.kv,
             &self.tokens,
             &self.positions,
             &self.draws,

@@ -101,11 +101,9 @@ impl Engine for SingleEngine {
             }
             Some(mut p) => {
                 let start = Instant::now();
-                let result = self.model.decode_argmax(
-                    std::slice::from_mut(&mut self.kv),
-                    &[p.last],
-                    &[p.position],
-                );
+                let result = self
+                    .model
+                    .decode_argmax(&mut self.kv, &[p.last], &[p.position]);
                 self.stats.decode_steps += 1;
                 self.stats.decode_time += start.elapsed();
                 match result {

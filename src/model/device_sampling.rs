@@ -38,21 +38,21 @@ impl RowDraw {
 }
 
 impl DeviceModel {
-    /// One decode step over `kvs.len()` slots through the sampling graph:
-    /// row i feeds `tokens[i]` at `positions[i]` of cache i and draws its next
+    /// One decode step over the `kv.slots()` slots through the sampling graph:
+    /// row i feeds `tokens[i]` at `positions[i]` of slot i and draws its next
     /// token with `draws[i]`. The ids go to `ids`; the logits `[batch,
     /// vocab]` are read back into `logits` only when it is given. Returns the
     /// bytes read back from the device.
     pub fn decode_sample(
         &mut self,
-        kvs: &mut [KvCache],
+        kv: &mut KvCache,
         tokens: &[TokenId],
         positions: &[usize],
         draws: &[RowDraw],
         ids: &mut Vec<TokenId>,
         logits: Option<&mut Vec<f32>>,
     ) -> Result<usize> {
-        let batch = kvs.len();
+        let batch = kv.slots();
         if draws.len() != batch {
             return Err(super::ModelError::InvalidCall(format!(
                 "decode of {batch} slots got {} draws",
@@ -66,7 +66,7 @@ impl DeviceModel {
         let temps = self.session.upload(&[b], &temps)?;
         let keys = self.session.upload(&[b, 2], &keys)?;
         let outputs = self.decode_all(
-            kvs,
+            kv,
             tokens,
             positions,
             Output::Sample,

@@ -1,6 +1,7 @@
 //! A model resident on one device: its weights and RoPE tables uploaded once,
 //! the graphs it calls (a [`GraphSet`], which emits, compiles and loads them),
-//! and typed calls for prefill and decode over per-slot KV caches that stay
+//! and typed calls for prefill and decode over a KV cache of several slots
+//! (one device tensor, so decode attends over all rows at once) that stays
 //! on the device. Every bound is checked on the host before
 //! any device work, because `dynamic_update_slice` clamps out-of-range
 //! positions silently.
@@ -122,12 +123,19 @@ impl LoadOptions {
     }
 }
 
-/// One slot's KV cache, resident on the device.
+/// The KV caches of a fixed number of slots, resident on the device as one
+/// tensor: prefill fills one slot, decode steps every slot at once.
 pub struct KvCache {
     buffer: Buffer,
+    slots: usize,
 }
 
 impl KvCache {
+    /// Number of slots (sequences) this cache holds.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
     /// Identity of the device allocation (stable across in-place updates).
     pub fn storage_id(&self) -> u64 {
         self.buffer.storage_id()
@@ -267,18 +275,58 @@ impl DeviceModel {
 
     /// A fresh zero-filled KV cache for one slot.
     pub fn new_kv(&self) -> Result<KvCache> {
+        self.new_kv_slots(1)
+    }
+
+    /// A fresh zero-filled KV cache for `slots` slots (at least 1): the
+    /// cache of a decode batch of `slots` rows.
+    pub fn new_kv_slots(&self, slots: usize) -> Result<KvCache> {
+        if slots == 0 {
+            return Err(ModelError::InvalidCall(
+                "a KV cache needs at least one slot".into(),
+            ));
+        }
+        // [layers, 2, slots * kv_heads, capacity, head_dim]
+        let mut shape = self.manifest.kv_shape.clone();
+        shape[2] *= slots as i64;
         Ok(KvCache {
-            buffer: self.session.zeros(DType::F32, &self.manifest.kv_shape)?,
+            buffer: self.session.zeros(DType::F32, &shape)?,
+            slots,
         })
     }
 
-    /// Copies the cache of one slot into another's on the device (never
-    /// through the host): the prompt of several choices is prefilled once.
-    pub fn copy_kv(&self, from: &KvCache, to: &mut KvCache) -> Result<()> {
-        Ok(self.session.copy(&from.buffer, &mut to.buffer)?)
+    /// Copies slot `from`'s cache over slot `to`'s in the same cache, on the
+    /// device (never through the host): the prompt of several choices is
+    /// prefilled once. A slot is `2 * layers` runs of `kv_heads * capacity *
+    /// head_dim` values in the `[layers, 2, slots * kv_heads, capacity,
+    /// head_dim]` layout, so it takes one transfer per run.
+    pub fn copy_kv_slot(&self, kv: &mut KvCache, from: usize, to: usize) -> Result<()> {
+        let slots = kv.slots();
+        if from >= slots || to >= slots {
+            return Err(ModelError::InvalidCall(format!(
+                "slot copy {from} -> {to} in a cache of {slots} slots"
+            )));
+        }
+        if from == to {
+            return Ok(());
+        }
+        let shape: Vec<usize> = kv.buffer.shape().iter().map(|&n| n as usize).collect();
+        let [layers, two, rows, capacity, head_dim] = shape[..] else {
+            return Err(ModelError::InvalidCall(format!(
+                "a cache of shape {shape:?} is not [layers, 2, slots * kv_heads, capacity, head_dim]"
+            )));
+        };
+        let run = rows / slots * capacity * head_dim;
+        for layer_kv in 0..layers * two {
+            let base = layer_kv * slots * run;
+            self.session
+                .copy_within(&mut kv.buffer, base + from * run, base + to * run, run)?;
+        }
+        Ok(())
     }
 
-    /// Copies a slot's cache to the host (for tests and debugging).
+    /// Copies a cache to the host (for tests and debugging), laid out as
+    /// `[layers, 2, slots * kv_heads, capacity, head_dim]`.
     pub fn read_kv(&self, kv: &KvCache) -> Result<Vec<f32>> {
         Ok(self.session.read::<f32>(kv.buffer())?)
     }
@@ -293,21 +341,44 @@ impl DeviceModel {
         Ok(fit::check_tokens(tokens, self.vocab())?)
     }
 
-    /// Runs the prompt of one slot from position 0, writing its K/V into
-    /// `kv` on the device. Returns the logits `[vocab]` of the last token.
+    /// Runs a prompt from position 0 in slot 0 of `kv`, writing its K/V
+    /// on the device. Returns the logits `[vocab]` of the last token.
     pub fn prefill_logits(&mut self, kv: &mut KvCache, tokens: &[TokenId]) -> Result<Vec<f32>> {
-        let out = self.prefill(kv, tokens, Output::Logits)?;
+        self.prefill_logits_at(kv, 0, tokens)
+    }
+
+    /// [`prefill_logits`](Self::prefill_logits) into slot `slot` of `kv`;
+    /// the other slots are left as they are.
+    pub fn prefill_logits_at(
+        &mut self,
+        kv: &mut KvCache,
+        slot: usize,
+        tokens: &[TokenId],
+    ) -> Result<Vec<f32>> {
+        let out = self.prefill(kv, slot, tokens, Output::Logits)?;
         Ok(self.session.read::<f32>(&out)?)
     }
 
     /// Like [`prefill_logits`](Self::prefill_logits) but returns the last
     /// token's argmax (lowest id on ties), computed on the device.
     pub fn prefill_argmax(&mut self, kv: &mut KvCache, tokens: &[TokenId]) -> Result<TokenId> {
-        let out = self.prefill(kv, tokens, Output::Argmax)?;
+        let out = self.prefill(kv, 0, tokens, Output::Argmax)?;
         Ok(TokenId(self.session.read::<i32>(&out)?[0] as u32))
     }
 
-    fn prefill(&mut self, kv: &mut KvCache, tokens: &[TokenId], output: Output) -> Result<Buffer> {
+    fn prefill(
+        &mut self,
+        kv: &mut KvCache,
+        slot: usize,
+        tokens: &[TokenId],
+        output: Output,
+    ) -> Result<Buffer> {
+        if slot >= kv.slots() {
+            return Err(ModelError::InvalidCall(format!(
+                "slot {slot} of a cache of {} slots",
+                kv.slots()
+            )));
+        }
         self.check_fits(tokens.len(), 0)?;
         self.check_tokens(tokens)?;
         let bucket = self
@@ -320,6 +391,7 @@ impl DeviceModel {
                 capacity: self.capacity(),
             })?;
         let kind = GraphKind::Prefill {
+            slots: kv.slots() as i64,
             tokens: bucket,
             output,
         };
@@ -329,36 +401,38 @@ impl DeviceModel {
         padded.resize(bucket as usize, 0);
         let ids = self.session.upload(&[bucket], &padded)?;
         let len = self.session.upload(&[], &[tokens.len() as i32])?;
-        let mut outputs = self.call_with_kv(function, std::slice::from_mut(kv), &[&ids, &len])?;
+        let slot = self.session.upload(&[], &[slot as i32])?;
+        let mut outputs = self.call_with_kv(function, kv, &[&ids, &len, &slot])?;
         Ok(outputs.remove(0))
     }
 
-    /// One decode step over `kvs.len()` slots (the batch of a loaded decode
-    /// graph): row i feeds `tokens[i]` at `positions[i]` of cache i. Logits
-    /// `[batch, vocab]` are written to `logits` (resized as needed).
+    /// One decode step over the `kv.slots()` slots of `kv` (the batch of a
+    /// loaded decode graph): row i feeds `tokens[i]` at `positions[i]` of
+    /// slot i. Logits `[batch, vocab]` are written to `logits` (resized as
+    /// needed).
     pub fn decode_logits(
         &mut self,
-        kvs: &mut [KvCache],
+        kv: &mut KvCache,
         tokens: &[TokenId],
         positions: &[usize],
         logits: &mut Vec<f32>,
     ) -> Result<()> {
         let window = self.auto_window(positions);
-        self.decode_logits_in_window(kvs, tokens, positions, window, logits)
+        self.decode_logits_in_window(kv, tokens, positions, window, logits)
     }
 
     /// [`decode_logits`](Self::decode_logits) with an explicit attention
     /// window (`None`: the whole capacity); every position must be inside it.
     pub fn decode_logits_in_window(
         &mut self,
-        kvs: &mut [KvCache],
+        kv: &mut KvCache,
         tokens: &[TokenId],
         positions: &[usize],
         window: Option<i64>,
         logits: &mut Vec<f32>,
     ) -> Result<()> {
-        let out = self.decode(kvs, tokens, positions, Output::Logits, window, &[])?;
-        logits.resize(kvs.len() * self.vocab(), 0.0);
+        let out = self.decode(kv, tokens, positions, Output::Logits, window, &[])?;
+        logits.resize(kv.slots() * self.vocab(), 0.0);
         self.session.read_into(&out, 0, logits)?;
         Ok(())
     }
@@ -367,12 +441,12 @@ impl DeviceModel {
     /// argmax token (lowest id on ties), computed on the device.
     pub fn decode_argmax(
         &mut self,
-        kvs: &mut [KvCache],
+        kv: &mut KvCache,
         tokens: &[TokenId],
         positions: &[usize],
     ) -> Result<Vec<TokenId>> {
         let window = self.auto_window(positions);
-        let out = self.decode(kvs, tokens, positions, Output::Argmax, window, &[])?;
+        let out = self.decode(kv, tokens, positions, Output::Argmax, window, &[])?;
         Ok(self
             .session
             .read::<i32>(&out)?
@@ -383,7 +457,7 @@ impl DeviceModel {
 
     fn decode(
         &mut self,
-        kvs: &mut [KvCache],
+        kv: &mut KvCache,
         tokens: &[TokenId],
         positions: &[usize],
         output: Output,
@@ -391,7 +465,7 @@ impl DeviceModel {
         extra: &[&Buffer],
     ) -> Result<Buffer> {
         Ok(self
-            .decode_all(kvs, tokens, positions, output, window, extra)?
+            .decode_all(kv, tokens, positions, output, window, extra)?
             .remove(0))
     }
 
@@ -399,14 +473,14 @@ impl DeviceModel {
     /// every result that is not a cache (the output, then any trailing ones).
     fn decode_all(
         &mut self,
-        kvs: &mut [KvCache],
+        kv: &mut KvCache,
         tokens: &[TokenId],
         positions: &[usize],
         output: Output,
         window: Option<i64>,
         extra: &[&Buffer],
     ) -> Result<Vec<Buffer>> {
-        let batch = kvs.len();
+        let batch = kv.slots();
         if tokens.len() != batch || positions.len() != batch {
             return Err(ModelError::InvalidCall(format!(
                 "decode of {batch} slots got {} tokens and {} positions",
@@ -443,7 +517,7 @@ impl DeviceModel {
         let pos = self.session.upload(&[batch as i64], &pos)?;
         let mut rest = vec![&ids, &pos];
         rest.extend_from_slice(extra);
-        self.call_with_kv(function, kvs, &rest)
+        self.call_with_kv(function, kv, &rest)
     }
 
     /// The smallest attention window holding every row: the furthest row
@@ -453,32 +527,27 @@ impl DeviceModel {
         self.manifest.plan.window_for(furthest)
     }
 
-    /// Calls `function` with the parameters, the caches and `rest`; the
-    /// aliased cache results (the 2nd to the (1 + caches)th) replace the
-    /// caches' buffers. Returns the remaining results: the first, then any
-    /// after the caches.
+    /// Calls `function` with the parameters, the cache and `rest`; the
+    /// aliased cache result (the second) replaces the cache's buffer.
+    /// Returns the other results: the first, then any after the cache.
     fn call_with_kv(
         &self,
         function: &Function,
-        kvs: &mut [KvCache],
+        kv: &mut KvCache,
         rest: &[&Buffer],
     ) -> Result<Vec<Buffer>> {
         let mut args: Vec<&Buffer> = self.params.iter().collect();
-        args.extend(kvs.iter().map(|kv| kv.buffer()));
+        args.push(kv.buffer());
         args.extend_from_slice(rest);
         let mut outputs = self.session.call(function, &args)?;
-        if outputs.len() < 1 + kvs.len() {
+        if outputs.len() < 2 {
             return Err(ModelError::InvalidCall(format!(
-                "{} returned {} results, expected at least {}",
+                "{} returned {} results, expected at least 2",
                 function.name(),
                 outputs.len(),
-                1 + kvs.len()
             )));
         }
-        let new_kvs: Vec<Buffer> = outputs.drain(1..1 + kvs.len()).collect();
-        for (kv, buffer) in kvs.iter_mut().zip(new_kvs) {
-            kv.buffer = buffer;
-        }
+        kv.buffer = outputs.remove(1);
         Ok(outputs)
     }
 }

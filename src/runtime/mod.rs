@@ -367,8 +367,25 @@ impl Session {
                 target.shape()
             )));
         }
+        let bytes = source.byte_length();
         self.raw
-            .copy(&source.raw, &target.raw)
+            .copy(&source.raw, 0, &target.raw, 0, bytes)
+            .map_err(RuntimeError::from_shim)
+    }
+
+    /// Copies `len` elements at element `from` of `buffer` to element `to`
+    /// of the same buffer, on the device. The ranges must not overlap.
+    pub fn copy_within(
+        &self,
+        buffer: &mut Buffer,
+        from: usize,
+        to: usize,
+        len: usize,
+    ) -> Result<()> {
+        self.owns(&buffer.session)?;
+        let size = buffer.dtype().size_bytes();
+        self.raw
+            .copy(&buffer.raw, from * size, &buffer.raw, to * size, len * size)
             .map_err(RuntimeError::from_shim)
     }
 

@@ -284,11 +284,27 @@ impl RawSession {
         })
     }
 
-    pub fn copy(&self, source: &RawBuffer, target: &RawBuffer) -> Result<(), ShimError> {
-        // SAFETY: both are live buffers of this process; the shim checks
-        // that their sizes and element types match.
+    /// Copies `byte_length` bytes between device buffers (possibly the same
+    /// one); the shim checks element types, bounds and overlap.
+    pub fn copy(
+        &self,
+        source: &RawBuffer,
+        source_offset: usize,
+        target: &RawBuffer,
+        target_offset: usize,
+        byte_length: usize,
+    ) -> Result<(), ShimError> {
+        // SAFETY: both are live buffers of this process; the shim checks the
+        // ranges against their lengths before touching them.
         check(unsafe {
-            b::ill_buffer_copy(self.0.as_ptr(), source.ptr.as_ptr(), target.ptr.as_ptr())
+            b::ill_buffer_copy(
+                self.0.as_ptr(),
+                source.ptr.as_ptr(),
+                source_offset,
+                target.ptr.as_ptr(),
+                target_offset,
+                byte_length,
+            )
         })
     }
 
