@@ -240,6 +240,14 @@ fn an_exported_preset_reads_back_with_the_same_config_and_weights() {
     assert_eq!(tokens.len(), cfg.vocab_size);
     assert_eq!(md["tokenizer.ggml.model"].as_str(), Some("gpt2"));
     assert!(md["tokenizer.chat_template"].as_str().is_some());
+    // Its tokenizer, as iree-llm reads it back, splits text as the directory's does.
+    let from_dir = iree_llm::tokenizer::Tokenizer::from_dir(&hf).unwrap();
+    let from_gguf = iree_llm::tokenizer::Tokenizer::from_dir(&out).unwrap();
+    let text = "Hello, world!  It's 2026: 3.14 * x == y\n\tdone";
+    assert_eq!(
+        from_gguf.encode(text, false).unwrap(),
+        from_dir.encode(text, false).unwrap()
+    );
 }
 
 #[test]

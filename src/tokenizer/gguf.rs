@@ -38,7 +38,7 @@ const LLAMA3_SPLIT: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L
 const QWEN2_SPLIT: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
 /// The `tokenizer.ggml.pre` values understood, for error messages.
-const KNOWN_PRE: &str = "default, gpt2, smollm, starcoder, refact, llama-bpe, llama3, llama-v3, \
+const KNOWN_PRE: &str = "default, gpt2, gpt-2, smollm, starcoder, refact, llama-bpe, llama3, llama-v3, \
                          smaug-bpe, dbrx, falcon3, qwen2, deepseek-r1-qwen";
 
 /// Reads the tokenizer and its settings out of a GGUF file.
@@ -307,8 +307,9 @@ impl Meta<'_> {
             .into())
         };
         match pre {
-            // GPT-2's own split; what transformers and llama.cpp's `gpt2` use.
-            "default" | "gpt2" => Ok(gpt2().into()),
+            // GPT-2's own split; what transformers and llama.cpp's `gpt2` use
+            // (llama.cpp's converter names it `gpt-2`, as `synth --format gguf` does).
+            "default" | "gpt2" | "gpt-2" => Ok(gpt2().into()),
             // The BigCode family (SmolLM, StarCoder): every digit alone first.
             "smollm" | "starcoder" | "refact" => {
                 Ok(PreSequence::new(vec![Digits::new(true).into(), gpt2().into()]).into())
