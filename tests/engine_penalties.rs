@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{batch_engine, drain, prompt};
+use common::{batch_engine_with, drain, prompt};
 use iree_llm::emit::{EmitPlan, Output};
 use iree_llm::engine::{Engine, FinishReason, Request};
 use iree_llm::sampler::{LogitBias, LogitParams, Penalties, SampleParams, Sampler};
@@ -60,11 +60,6 @@ fn reference(
     r: &Request,
 ) -> (Vec<TokenId>, FinishReason) {
     let model = engine.model_mut();
-    // The engine decodes through the sampling graphs; this loop reads logits.
-    let plan = EmitPlan::new(CAPACITY, &[BATCH as i64]).unwrap();
-    for kind in plan.decode_kinds(BATCH as i64, Output::Logits) {
-        model.ensure_graph(kind).unwrap();
-    }
     let eos = model.config().eos_token_ids.clone();
     let vocab = model.vocab();
     let mut sampler = Sampler::new(vocab);
@@ -96,7 +91,11 @@ fn reference(
 #[test]
 fn penalties_and_bias_in_the_batch_engine_match_a_rebuild_from_history() {
     let dir = common::tiny_dir(WeightDType::F32);
-    let mut engine = batch_engine(&dir, BATCH, CAPACITY);
+    // The engine decodes through the sampling graphs; the hand-driven loop
+    // reads logits, so the model also loads the logits decode graphs.
+    let plan = EmitPlan::new(CAPACITY, &[BATCH as i64]).unwrap();
+    let logits_graphs = plan.decode_kinds(BATCH as i64, Output::Logits);
+    let mut engine = batch_engine_with(&dir, BATCH, CAPACITY, &logits_graphs);
     let vocab = engine.model().vocab();
     let pen = |repetition, frequency, presence| Penalties {
         repetition,

@@ -147,8 +147,20 @@ use iree_llm::types::RequestId;
 
 /// A batch engine for `dir` on local-task with `batch` slots.
 pub fn batch_engine(dir: &Path, batch: usize, capacity: i64) -> BatchEngine {
+    batch_engine_with(dir, batch, capacity, &[])
+}
+
+/// [`batch_engine`] whose model also loads `extra` graphs (e.g. the logits
+/// decode graphs a test drives by hand next to the engine).
+pub fn batch_engine_with(
+    dir: &Path,
+    batch: usize,
+    capacity: i64,
+    extra: &[GraphKind],
+) -> BatchEngine {
     let plan = EmitPlan::new(capacity, &[batch as i64]).unwrap();
     let mut opts = LoadOptions::batched(device("local-task"), plan, batch as i64);
+    opts.graphs.extend_from_slice(extra);
     opts.cache = test_cache();
     let model = DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap();
     BatchEngine::new(
