@@ -25,20 +25,16 @@ pub trait Endpoint: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Validated, ApiError>> + Send;
     /// The `object` of the response (or of its stream chunks).
     fn object(stream: bool) -> &'static str;
-    /// The whole answer of a request that is not streamed. `logprobs` is
-    /// `Some` (every token's entry) when the request asked for them.
-    fn whole(
-        header: Header,
-        text: String,
-        logprobs: Option<&[Entry]>,
-        finish: &'static str,
-        usage: Usage,
-    ) -> Response;
-    /// A stream chunk: text and its tokens' log-probabilities (`Some` when
-    /// asked for), and the finish reason on the last one. `usage` is
-    /// `Some(None)` (`null`) when usage was asked for.
+    /// The whole answer of a request that is not streamed, its choices in
+    /// index order.
+    fn whole(header: Header, choices: Vec<Choice<'_>>, usage: Usage) -> Response;
+    /// A stream chunk of choice `index`: text and its tokens'
+    /// log-probabilities (`Some` when asked for), and the finish reason on
+    /// the choice's last one. `usage` is `Some(None)` (`null`) when usage
+    /// was asked for.
     fn chunk(
         header: Header,
+        index: u32,
         text: Option<String>,
         logprobs: Option<&[Entry]>,
         finish: Option<&'static str>,
@@ -46,10 +42,18 @@ pub trait Endpoint: Send + Sync + 'static {
     ) -> SseEvent;
     /// The chunk after the last, with usage and no choices.
     fn usage_chunk(header: Header, usage: Usage) -> SseEvent;
-    /// Chunks before the first token.
-    fn opening(_header: &Header, _usage: Option<Option<Usage>>) -> Vec<SseEvent> {
+    /// Chunks before the first token, for `n` choices.
+    fn opening(_header: &Header, _n: usize, _usage: Option<Option<Usage>>) -> Vec<SseEvent> {
         Vec::new()
     }
+}
+
+/// One finished choice of a whole answer. `logprobs` is `Some` (every
+/// token's entry) when the request asked for them.
+pub struct Choice<'a> {
+    pub text: String,
+    pub logprobs: Option<&'a [Entry]>,
+    pub finish: &'static str,
 }
 
 pub fn sse_json<T: serde::Serialize>(value: &T) -> SseEvent {
@@ -74,21 +78,19 @@ impl Endpoint for Completions {
         "text_completion"
     }
 
-    fn whole(
-        header: Header,
-        text: String,
-        logprobs: Option<&[Entry]>,
-        finish: &'static str,
-        usage: Usage,
-    ) -> Response {
+    fn whole(header: Header, choices: Vec<Choice<'_>>, usage: Usage) -> Response {
+        let choices = (0..)
+            .zip(choices)
+            .map(|(index, c)| CompletionChoice {
+                index,
+                text: c.text,
+                logprobs: c.logprobs.map(CompletionLogprobs::new),
+                finish_reason: Some(c.finish),
+            })
+            .collect();
         axum::Json(Completion {
             header,
-            choices: vec![CompletionChoice {
-                index: 0,
-                text,
-                logprobs: logprobs.map(CompletionLogprobs::new),
-                finish_reason: Some(finish),
-            }],
+            choices,
             usage: Some(Some(usage)),
         })
         .into_response()
@@ -96,6 +98,7 @@ impl Endpoint for Completions {
 
     fn chunk(
         header: Header,
+        index: u32,
         text: Option<String>,
         logprobs: Option<&[Entry]>,
         finish: Option<&'static str>,
@@ -104,7 +107,7 @@ impl Endpoint for Completions {
         sse_json(&Completion {
             header,
             choices: vec![CompletionChoice {
-                index: 0,
+                index,
                 text: text.unwrap_or_default(),
                 logprobs: logprobs.map(CompletionLogprobs::new),
                 finish_reason: finish,
@@ -128,6 +131,7 @@ pub struct Chat;
 impl Chat {
     fn chunk_with(
         header: Header,
+        index: u32,
         delta: ChatDelta,
         logprobs: Option<&[Entry]>,
         finish: Option<&'static str>,
@@ -136,7 +140,7 @@ impl Chat {
         sse_json(&ChatChunk {
             header,
             choices: vec![ChatChunkChoice {
-                index: 0,
+                index,
                 delta,
                 logprobs: logprobs.map(ChatLogprobs::new),
                 finish_reason: finish,
@@ -165,24 +169,22 @@ impl Endpoint for Chat {
         }
     }
 
-    fn whole(
-        header: Header,
-        text: String,
-        logprobs: Option<&[Entry]>,
-        finish: &'static str,
-        usage: Usage,
-    ) -> Response {
-        axum::Json(ChatCompletion {
-            header,
-            choices: vec![ChatChoice {
-                index: 0,
+    fn whole(header: Header, choices: Vec<Choice<'_>>, usage: Usage) -> Response {
+        let choices = (0..)
+            .zip(choices)
+            .map(|(index, c)| ChatChoice {
+                index,
                 message: ChatMessage {
                     role: "assistant",
-                    content: text,
+                    content: c.text,
                 },
-                logprobs: logprobs.map(ChatLogprobs::new),
-                finish_reason: finish,
-            }],
+                logprobs: c.logprobs.map(ChatLogprobs::new),
+                finish_reason: c.finish,
+            })
+            .collect();
+        axum::Json(ChatCompletion {
+            header,
+            choices,
             usage,
         })
         .into_response()
@@ -190,6 +192,7 @@ impl Endpoint for Chat {
 
     fn chunk(
         header: Header,
+        index: u32,
         text: Option<String>,
         logprobs: Option<&[Entry]>,
         finish: Option<&'static str>,
@@ -199,7 +202,7 @@ impl Endpoint for Chat {
             role: None,
             content: text,
         };
-        Self::chunk_with(header, delta, logprobs, finish, usage)
+        Self::chunk_with(header, index, delta, logprobs, finish, usage)
     }
 
     fn usage_chunk(header: Header, usage: Usage) -> SseEvent {
@@ -210,12 +213,16 @@ impl Endpoint for Chat {
         })
     }
 
-    /// The assistant role, with empty content.
-    fn opening(header: &Header, usage: Option<Option<Usage>>) -> Vec<SseEvent> {
-        let delta = ChatDelta {
-            role: Some("assistant"),
-            content: Some(String::new()),
-        };
-        vec![Self::chunk_with(header.clone(), delta, None, None, usage)]
+    /// The assistant role, with empty content, for each choice.
+    fn opening(header: &Header, n: usize, usage: Option<Option<Usage>>) -> Vec<SseEvent> {
+        (0..n as u32)
+            .map(|index| {
+                let delta = ChatDelta {
+                    role: Some("assistant"),
+                    content: Some(String::new()),
+                };
+                Self::chunk_with(header.clone(), index, delta, None, None, usage)
+            })
+            .collect()
     }
 }

@@ -78,29 +78,40 @@ impl Drop for RequestCount {
     }
 }
 
-/// A request in the engine and its count: if it is dropped before an
-/// outcome was recorded, cancels the request in the engine (and the count
-/// records it cancelled).
+/// One choice of a request in the engine, and the request's count when it
+/// holds it (the first choice does: a request with `n` choices is counted
+/// once, with the outcome of its first choice). If it is dropped before the
+/// choice ended, it cancels the choice in the engine (and the count, if
+/// held, records the request cancelled).
 pub struct Tracker {
     worker: WorkerHandle,
-    count: RequestCount,
+    count: Option<RequestCount>,
     id: RequestId,
+    ended: bool,
 }
 
 impl Tracker {
-    pub fn new(worker: WorkerHandle, count: RequestCount, id: RequestId) -> Self {
-        Tracker { worker, count, id }
+    pub fn new(worker: WorkerHandle, count: Option<RequestCount>, id: RequestId) -> Self {
+        Tracker {
+            worker,
+            count,
+            id,
+            ended: false,
+        }
     }
 
-    /// Records how the request ended.
+    /// Records how the choice ended.
     fn finish(&mut self, outcome: Outcome) {
-        self.count.finish(outcome);
+        self.ended = true;
+        if let Some(c) = &mut self.count {
+            c.finish(outcome);
+        }
     }
 
-    /// Ends the request early (a stop string matched): the engine stops
+    /// Ends the choice early (a stop string matched): the engine stops
     /// generating it, and it counts as `outcome`.
     fn end_early(&mut self, outcome: Outcome) {
-        if !self.count.is_counted() {
+        if !self.ended {
             self.worker.cancel(self.id);
         }
         self.finish(outcome);
@@ -109,7 +120,7 @@ impl Tracker {
 
 impl Drop for Tracker {
     fn drop(&mut self) {
-        if !self.count.is_counted() {
+        if !self.ended {
             self.worker.cancel(self.id);
         }
     }

@@ -19,13 +19,14 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures_util::StreamExt;
-use futures_util::stream;
+use futures_util::stream::{self, BoxStream};
 use tokio::sync::mpsc;
 
 use super::chat::ChatFormatter;
-use super::endpoint::{Chat, Completions, Endpoint, sse_json};
+use super::endpoint::{Chat, Choice, Completions, Endpoint, sse_json};
 use super::error::ApiError;
 use super::generation::{self, Piece, RequestCount, Tracker};
+use super::logprobs::Entry;
 use super::metrics::{Metrics, Outcome};
 use super::openai::{Header, OpenAi, Usage};
 use super::validate::Validator;
@@ -217,9 +218,9 @@ async fn chat_completions(State(st): State<Arc<AppState>>, req: Request) -> Resp
     generate::<Chat>(st, req).await
 }
 
-/// An accepted request, ready to produce pieces.
+/// An accepted request, ready to produce pieces: one receiver per choice.
 struct Accepted {
-    pieces: mpsc::Receiver<Piece>,
+    pieces: Vec<mpsc::Receiver<Piece>>,
     header: Header,
     prompt_tokens: usize,
     include_usage: bool,
@@ -231,6 +232,27 @@ impl Accepted {
     /// `usage: null` on every chunk but the last when usage was asked for.
     fn usage_slot(&self) -> Option<Option<Usage>> {
         self.include_usage.then_some(None)
+    }
+
+    /// The pieces of every choice as they come, each with its choice index.
+    /// A choice's stream ends after its `Done` or `Failed`, or with one
+    /// `None` if its task vanished without either. Dropping the stream drops
+    /// the receivers, which cancels the choices still running.
+    fn merged_pieces(&mut self) -> stream::SelectAll<BoxStream<'static, (u32, Option<Piece>)>> {
+        let choices = (0..).zip(std::mem::take(&mut self.pieces)).map(|(i, rx)| {
+            stream::unfold(Some(rx), move |rx| async move {
+                let mut rx = rx?;
+                match rx.recv().await {
+                    Some(p) => {
+                        let last = matches!(p, Piece::Done { .. } | Piece::Failed(_));
+                        Some(((i, Some(p)), (!last).then_some(rx)))
+                    }
+                    None => Some(((i, None), None)),
+                }
+            })
+            .boxed()
+        });
+        stream::select_all(choices)
     }
 }
 
@@ -270,7 +292,7 @@ async fn accept<E: Endpoint>(
     let v = E::validate(&st.validator, request).await?;
     let prompt_tokens = v.request.prompt.len();
     let logprobs = v.request.logit.logprobs.is_some();
-    let (id, events) = match st.worker.submit(v.request, arrived).await {
+    let choices = match st.worker.submit(v.request, v.n, arrived).await {
         Err(gone) => return Err(ApiError::unavailable(gone.to_string())),
         Ok(Err(e)) => {
             return Err(ApiError::from_submit(
@@ -281,10 +303,15 @@ async fn accept<E: Endpoint>(
         }
         Ok(Ok(accepted)) => accepted,
     };
-    let count = count.take().expect("counted once");
-    let tracker = Tracker::new(st.worker.clone(), count, id);
-    let tokenizer = st.validator.tokenizer.clone();
-    let pieces = generation::spawn(tokenizer, events, tracker, v.stop);
+    // The first choice's tracker holds the request's count (it is counted once).
+    let pieces = choices
+        .into_iter()
+        .map(|(id, events)| {
+            let tracker = Tracker::new(st.worker.clone(), count.take(), id);
+            let tokenizer = st.validator.tokenizer.clone();
+            generation::spawn(tokenizer, events, tracker, v.stop.clone())
+        })
+        .collect();
     let header = Header {
         id: st.response_id(E::ID_PREFIX),
         object: E::object(v.stream),
@@ -310,44 +337,84 @@ fn finish_reason(reason: FinishReason) -> &'static str {
     }
 }
 
-/// Waits for the whole generation and answers it in one response.
+/// What one choice has produced so far.
+#[derive(Default)]
+struct ChoiceSoFar {
+    text: String,
+    entries: Vec<Entry>,
+    finish: Option<&'static str>,
+}
+
+/// Waits for every choice to finish and answers them in one response.
 async fn collect<E: Endpoint>(mut a: Accepted) -> Result<Response, ApiError> {
-    let mut text = String::new();
-    let mut entries = Vec::new();
-    loop {
-        match a.pieces.recv().await {
-            Some(Piece::Text { text: t, logprobs }) => {
-                text.push_str(&t);
-                entries.extend(logprobs);
+    let mut choices: Vec<ChoiceSoFar> = (0..a.pieces.len())
+        .map(|_| ChoiceSoFar::default())
+        .collect();
+    let mut completion_tokens = 0;
+    let mut pieces = a.merged_pieces();
+    while let Some((i, piece)) = pieces.next().await {
+        let choice = &mut choices[i as usize];
+        match piece {
+            Some(Piece::Text { text, logprobs }) => {
+                choice.text.push_str(&text);
+                choice.entries.extend(logprobs);
+            }
+            Some(Piece::Done {
+                reason,
+                completion_tokens: generated,
+            }) => {
+                choice.finish = Some(finish_reason(reason));
+                completion_tokens += generated;
             }
             Some(Piece::Failed(e)) => return Err(e),
             None => return Err(ApiError::server("generation ended without a result")),
-            Some(Piece::Done {
-                reason,
-                completion_tokens,
-            }) => {
-                let usage = Usage::new(a.prompt_tokens, completion_tokens);
-                let logprobs = a.logprobs.then_some(&entries[..]);
-                return Ok(E::whole(
-                    a.header,
-                    text,
-                    logprobs,
-                    finish_reason(reason),
-                    usage,
-                ));
-            }
         }
     }
+    let whole = choices
+        .iter_mut()
+        .map(|c| {
+            Some(Choice {
+                text: std::mem::take(&mut c.text),
+                logprobs: a.logprobs.then_some(&c.entries[..]),
+                finish: c.finish?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| ApiError::server("generation ended without a result"))?;
+    let usage = Usage::new(a.prompt_tokens, completion_tokens);
+    Ok(E::whole(a.header, whole, usage))
 }
 
-/// The events for one piece (`None`: the generation task vanished); true
-/// when it was the last.
-fn stream_events<E: Endpoint>(a: &Accepted, piece: Option<Piece>) -> (Vec<SseEvent>, bool) {
+/// Where a streamed response stands.
+struct Streaming {
+    accepted: Accepted,
+    pieces: stream::SelectAll<BoxStream<'static, (u32, Option<Piece>)>>,
+    /// Choices not finished yet.
+    running: usize,
+    completion_tokens: usize,
+    done: bool,
+}
+
+/// The events for one piece of choice `index` (`None`: its generation task
+/// vanished); true when it was the last of the response.
+fn stream_events<E: Endpoint>(
+    s: &mut Streaming,
+    index: u32,
+    piece: Option<Piece>,
+) -> (Vec<SseEvent>, bool) {
+    let a = &s.accepted;
     let done = SseEvent::default().data("[DONE]");
     match piece {
         Some(Piece::Text { text, logprobs }) => {
             let lp = a.logprobs.then_some(&logprobs[..]);
-            let chunk = E::chunk(a.header.clone(), Some(text), lp, None, a.usage_slot());
+            let chunk = E::chunk(
+                a.header.clone(),
+                index,
+                Some(text),
+                lp,
+                None,
+                a.usage_slot(),
+            );
             (vec![chunk], false)
         }
         Some(Piece::Done {
@@ -357,13 +424,19 @@ fn stream_events<E: Endpoint>(a: &Accepted, piece: Option<Piece>) -> (Vec<SseEve
             let finish = Some(finish_reason(reason));
             let mut out = vec![E::chunk(
                 a.header.clone(),
+                index,
                 None,
                 None,
                 finish,
                 a.usage_slot(),
             )];
+            s.completion_tokens += completion_tokens;
+            s.running -= 1;
+            if s.running > 0 {
+                return (out, false);
+            }
             if a.include_usage {
-                let usage = Usage::new(a.prompt_tokens, completion_tokens);
+                let usage = Usage::new(a.prompt_tokens, s.completion_tokens);
                 out.push(E::usage_chunk(a.header.clone(), usage));
             }
             out.push(done);
@@ -377,17 +450,30 @@ fn stream_events<E: Endpoint>(a: &Accepted, piece: Option<Piece>) -> (Vec<SseEve
     }
 }
 
-/// Streams the pieces as server-sent events. Dropping the stream (the client
-/// disconnected) drops the piece receiver, which cancels the request.
-fn stream_response<E: Endpoint>(accepted: Accepted) -> Response {
-    let opening = E::opening(&accepted.header, accepted.usage_slot());
-    let rest = stream::unfold((accepted, false), |(mut a, done)| async move {
-        if done {
+/// Streams the pieces of every choice as server-sent events, in the order
+/// they come. Dropping the stream (the client disconnected) drops the piece
+/// receivers, which cancels the request's choices.
+fn stream_response<E: Endpoint>(mut accepted: Accepted) -> Response {
+    let opening = E::opening(
+        &accepted.header,
+        accepted.pieces.len(),
+        accepted.usage_slot(),
+    );
+    let state = Streaming {
+        running: accepted.pieces.len(),
+        pieces: accepted.merged_pieces(),
+        accepted,
+        completion_tokens: 0,
+        done: false,
+    };
+    let rest = stream::unfold(state, |mut s| async move {
+        if s.done {
             return None;
         }
-        let piece = a.pieces.recv().await;
-        let (events, done) = stream_events::<E>(&a, piece);
-        Some((stream::iter(events), (a, done)))
+        let (index, piece) = s.pieces.next().await?;
+        let (events, done) = stream_events::<E>(&mut s, index, piece);
+        s.done = done;
+        Some((stream::iter(events), s))
     })
     .flatten();
     let events = stream::iter(opening)

@@ -118,11 +118,6 @@ fn is_number(v: &Value, x: f64) -> bool {
 /// Fields refused with a 400 unless neutral (`null` is always neutral).
 pub const UNSUPPORTED: &[Unsupported] = &[
     Unsupported {
-        field: "n",
-        neutral: |v| is_number(v, 1.0),
-        detail: " with a value other than 1; send one request per completion",
-    },
-    Unsupported {
         field: "best_of",
         neutral: |v| is_number(v, 1.0),
         detail: " with a value other than 1",
@@ -201,6 +196,9 @@ pub struct Common {
     pub stop: Vec<String>,
     pub stream: bool,
     pub include_usage: bool,
+    /// Choices of the one prompt (OpenAI's `n`, default 1); at least 1 here,
+    /// at most the engine's batch when it takes the request.
+    pub n: usize,
 }
 
 impl Common {
@@ -298,6 +296,16 @@ impl Common {
                 ));
             }
         };
+        let n = match f.get::<i64>("n")? {
+            None => 1,
+            Some(n) if n >= 1 => usize::try_from(n).unwrap_or(usize::MAX),
+            Some(n) => {
+                return Err(ApiError::invalid(
+                    "n",
+                    format!("`n` (the number of choices) must be at least 1, got {n}"),
+                ));
+            }
+        };
         // Accepted and unused.
         let _user = f.get::<String>("user")?;
         Ok(Common {
@@ -309,6 +317,7 @@ impl Common {
             stop,
             stream,
             include_usage,
+            n,
         })
     }
 }
@@ -722,6 +731,7 @@ mod tests {
         );
         assert_eq!(c.stop, ["a", "b"]);
         assert!(c.stream && c.include_usage);
+        assert_eq!(c.n, 1);
         assert_eq!(
             c.logit,
             LogitParams {
@@ -810,6 +820,8 @@ mod tests {
             (json!({"prompt": "x", "logprobs": -1}), "logprobs"),
             (json!({"prompt": "x", "logprobs": true}), "logprobs"),
             (json!({"prompt": "x", "top_logprobs": 2}), "top_logprobs"),
+            (json!({"prompt": "x", "n": 0}), "n"),
+            (json!({"prompt": "x", "n": "two"}), "n"),
         ];
         for (body, field) in cases {
             let e = completion_err(body.clone());
@@ -821,7 +833,6 @@ mod tests {
     #[test]
     fn unsupported_fields_are_refused_unless_neutral() {
         let refused = [
-            ("n", json!(2)),
             ("best_of", json!(3)),
             ("echo", json!(true)),
             ("suffix", json!("end")),

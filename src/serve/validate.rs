@@ -43,6 +43,8 @@ pub struct Validated {
     pub stop: Vec<String>,
     pub stream: bool,
     pub include_usage: bool,
+    /// Choices to generate: choice `i` samples with `seed + i` (wrapping).
+    pub n: usize,
     /// The request's field for the prompt (`prompt` or `messages`).
     pub prompt_field: &'static str,
     /// The request's field for the length (`max_tokens` or `max_completion_tokens`).
@@ -212,6 +214,7 @@ impl Validator {
             stop: common.stop,
             stream: common.stream,
             include_usage: common.include_usage,
+            n: common.n,
             prompt_field,
             max_tokens_field: common.max_tokens_field,
         })

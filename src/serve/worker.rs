@@ -27,20 +27,25 @@ use crate::types::RequestId;
 
 /// What the HTTP side asks of the engine thread.
 pub enum Command {
-    /// Queue a request; the result of `Engine::submit` goes to `reply`, then
-    /// every event of the request goes to `events`.
+    /// Queue a request with one choice per sender of `events` (OpenAI's
+    /// `n`): the ids (`Engine::submit` for one choice, `submit_choices` for
+    /// more) go to `reply`, then every event of choice `i` goes to
+    /// `events[i]`.
     Submit {
         request: Request,
         /// When the HTTP request arrived (time to first token counts from here).
         arrived: Instant,
-        reply: oneshot::Sender<Result<RequestId, SubmitError>>,
-        events: tmpsc::UnboundedSender<Event>,
+        reply: oneshot::Sender<Result<Vec<RequestId>, SubmitError>>,
+        events: Vec<tmpsc::UnboundedSender<Event>>,
     },
     /// Cancel a queued or running request (ignored if it already ended).
     Cancel(RequestId),
     /// Cancel everything, report the cancellations, and stop the thread.
     Shutdown,
 }
+
+/// One accepted choice: its id in the engine and its events.
+pub type Submitted = (RequestId, tmpsc::UnboundedReceiver<Event>);
 
 /// The engine thread is gone (it panicked or was shut down).
 #[derive(Debug, Clone, Copy, thiserror::Error)]
@@ -56,16 +61,18 @@ pub struct WorkerHandle {
 }
 
 impl WorkerHandle {
-    /// Submits `request`; resolves once the engine accepted or refused it.
-    /// On success the returned receiver yields the request's events, the
-    /// last being `Event::Finished`.
+    /// Submits `n` choices of `request`; resolves once the engine accepted
+    /// or refused them. On success, one id and event receiver per choice, in
+    /// choice order; each receiver's last event is `Event::Finished`.
     pub async fn submit(
         &self,
         request: Request,
+        n: usize,
         arrived: Instant,
-    ) -> Result<Result<(RequestId, tmpsc::UnboundedReceiver<Event>), SubmitError>, WorkerGone> {
+    ) -> Result<Result<Vec<Submitted>, SubmitError>, WorkerGone> {
         let (reply, result) = oneshot::channel();
-        let (events, rx) = tmpsc::unbounded_channel();
+        let (events, receivers): (Vec<_>, Vec<_>) =
+            (0..n.max(1)).map(|_| tmpsc::unbounded_channel()).unzip();
         self.commands
             .send(Command::Submit {
                 request,
@@ -75,7 +82,7 @@ impl WorkerHandle {
             })
             .map_err(|_| WorkerGone)?;
         let result = result.await.map_err(|_| WorkerGone)?;
-        Ok(result.map(|id| (id, rx)))
+        Ok(result.map(|ids| ids.into_iter().zip(receivers).collect()))
     }
 
     /// Asks the engine to cancel `id` (no reply; a no-op if it ended).
@@ -235,25 +242,33 @@ impl EngineLoop {
                     // The reply is dropped: the caller sees WorkerGone.
                     return;
                 }
-                let result = self.engine.submit(request);
+                // One choice takes the plain path, so `n: 1` is today's request.
+                let result = match events.len() {
+                    1 => self.engine.submit(request).map(|id| vec![id]),
+                    n => self.engine.submit_choices(request, n),
+                };
                 self.publish_status();
                 match result {
-                    Ok(id) => {
+                    Ok(ids) => {
                         // Err: the HTTP side gave up while we were submitting.
-                        let gone = reply.send(Ok(id)).is_err();
+                        let gone = reply.send(Ok(ids.clone())).is_err();
+                        for (id, events) in ids.into_iter().zip(events) {
+                            if gone {
+                                self.engine.cancel(id);
+                            }
+                            self.live.insert(
+                                id,
+                                Live {
+                                    events,
+                                    arrived,
+                                    last_token: None,
+                                    cancelled: gone,
+                                },
+                            );
+                        }
                         if gone {
-                            self.engine.cancel(id);
                             self.publish_status();
                         }
-                        self.live.insert(
-                            id,
-                            Live {
-                                events,
-                                arrived,
-                                last_token: None,
-                                cancelled: gone,
-                            },
-                        );
                     }
                     Err(e) => {
                         let _ = reply.send(Err(e));

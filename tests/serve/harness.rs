@@ -51,6 +51,13 @@ impl Engine for ControlledEngine {
     fn submit(&mut self, request: Request) -> Result<RequestId, SubmitError> {
         self.inner.submit(request)
     }
+    fn submit_choices(
+        &mut self,
+        request: Request,
+        n: usize,
+    ) -> Result<Vec<RequestId>, SubmitError> {
+        self.inner.submit_choices(request, n)
+    }
     fn cancel(&mut self, id: RequestId) -> bool {
         self.inner.cancel(id)
     }

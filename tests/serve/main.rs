@@ -6,6 +6,7 @@
 //! answers 429; the API key is enforced; a client that disconnects frees its
 //! slot.
 
+mod choices;
 #[path = "../common/mod.rs"]
 mod common;
 mod hardening;
@@ -598,11 +599,12 @@ async fn bad_input_gets_an_openai_error_and_hurts_nobody_else() {
         ),
         bad(
             chat,
-            json!({"messages": hi, "n": 2}),
+            json!({"messages": hi, "n": 5}),
             400,
             "n",
-            "not supported",
+            "n must be from 1 to 4",
         ),
+        bad(c, json!({"prompt": "x", "n": 0}), 400, "n", "at least 1"),
         bad(
             c,
             json!({"prompt": "x", "best_of": 3}),
