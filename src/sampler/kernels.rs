@@ -16,6 +16,8 @@
 // index lanes explicitly because that is the loop shape that vectorizes.
 #![allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 
+use super::error::SampleError;
+
 /// Tokens per chunk.
 pub(crate) const CHUNK: usize = 64;
 /// Independent accumulators per chunk (a multiple of every SIMD width used).
@@ -174,6 +176,24 @@ fn chunk_max_nan(c: &[f32; CHUNK]) -> (f32, bool) {
         .iter()
         .fold(f32::NEG_INFINITY, |a, &v| if v > a { v } else { a });
     (max, unord.iter().fold(0, |a, &u| a | u) != 0)
+}
+
+/// The row's largest logit after [`scan_row`], or why the row cannot be
+/// sampled nor normalised: a NaN, a +inf, or no finite logit at all.
+pub(crate) fn finite_max(x: &[f32], chunk_max: &mut [f32]) -> Result<f32, SampleError> {
+    let scan = scan_row(x, chunk_max);
+    if scan.has_nan {
+        let index = x.iter().position(|v| v.is_nan()).unwrap_or(0);
+        return Err(SampleError::NanLogit { index });
+    }
+    if scan.max == f32::INFINITY {
+        let index = x.iter().position(|&v| v == f32::INFINITY).unwrap_or(0);
+        return Err(SampleError::InfiniteLogit { index });
+    }
+    if scan.max == f32::NEG_INFINITY {
+        return Err(SampleError::NoFiniteLogit { len: x.len() });
+    }
+    Ok(scan.max)
 }
 
 /// Writes each chunk's largest non-NaN logit to `chunk_max` and returns

@@ -10,7 +10,7 @@
 //! is sorted but those `n`.
 
 use super::error::SampleError;
-use super::kernels::{CHUNK, exp_sum, key_id, rank_key, scan_row};
+use super::kernels::{CHUNK, exp_sum, finite_max, key_id, rank_key};
 use crate::types::TokenId;
 
 /// Most alternatives a request may ask for (`top_logprobs`, `logprobs: N`).
@@ -36,19 +36,7 @@ pub(crate) fn row_logprobs(
     token: TokenId,
     n: usize,
 ) -> Result<TokenLogprobs, SampleError> {
-    let scan = scan_row(x, chunk_max);
-    if scan.has_nan {
-        let index = x.iter().position(|v| v.is_nan()).unwrap_or(0);
-        return Err(SampleError::NanLogit { index });
-    }
-    let max = scan.max;
-    if max == f32::INFINITY {
-        let index = x.iter().position(|&v| v == f32::INFINITY).unwrap_or(0);
-        return Err(SampleError::InfiniteLogit { index });
-    }
-    if max == f32::NEG_INFINITY {
-        return Err(SampleError::NoFiniteLogit { len: x.len() });
-    }
+    let max = finite_max(x, chunk_max)?;
     let ln_sum = exp_sum(x, max).ln();
     let lp = |v: f32| ((f64::from(v) - f64::from(max)) - ln_sum) as f32;
     // An id outside the row has no probability at all.

@@ -5,7 +5,7 @@ use super::adjust::Transforms;
 use super::error::SampleError;
 use super::kernels::{
     CHUNK, Cand, Keep, collect_at_or_above, collect_band, count_at_or_above, draw_full, draw_kept,
-    exp_nonpos, exp_pass, first_index_of_max, mass_count_at_or_above, scaled, scan_row,
+    exp_nonpos, exp_pass, finite_max, first_index_of_max, mass_count_at_or_above, scaled,
 };
 use super::logits::Logit;
 use super::logprobs::{TokenLogprobs, row_logprobs};
@@ -198,19 +198,7 @@ fn min_p_bound(min_p: f32) -> f32 {
 
 impl Scratch {
     fn sample_row(&mut self, x: &[f32], p: &SampleParams, step: u64) -> Result<u32, SampleError> {
-        let scan = scan_row(x, &mut self.chunk_max);
-        if scan.has_nan {
-            let index = x.iter().position(|v| v.is_nan()).unwrap_or(0);
-            return Err(SampleError::NanLogit { index });
-        }
-        let max = scan.max;
-        if max == f32::INFINITY {
-            let index = x.iter().position(|&v| v == f32::INFINITY).unwrap_or(0);
-            return Err(SampleError::InfiniteLogit { index });
-        }
-        if max == f32::NEG_INFINITY {
-            return Err(SampleError::NoFiniteLogit { len: x.len() });
-        }
+        let max = finite_max(x, &mut self.chunk_max)?;
         let greedy = first_index_of_max(x, &self.chunk_max, max) as u32;
         if p.is_greedy() {
             return Ok(greedy);
