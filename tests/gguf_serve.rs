@@ -6,7 +6,9 @@
 //! Ignored by default (needs the file from scripts/bootstrap.sh and a minute
 //! or two of compilation); scripts/test.sh runs it.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -34,24 +36,11 @@ fn start(model: &std::path::Path) -> Server {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    let port = loop {
-        line.clear();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the server ended before listening"
-        );
-        if let Some(rest) = line.split("http://127.0.0.1:").nth(1) {
-            assert!(
-                !line.contains("fallback format"),
-                "the GGUF's chat template was not found: {line}"
-            );
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            break digits.parse().unwrap();
-        }
-    };
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    let (port, line) = common::wait_for_listening(&mut child);
+    assert!(
+        !line.contains("fallback format"),
+        "the GGUF's chat template was not found: {line}"
+    );
     Server { child, port }
 }
 

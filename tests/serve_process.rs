@@ -3,6 +3,8 @@
 //! block shutdown, reach it under a foreign Host name), and how it drains
 //! on SIGTERM. Raw sockets, so every byte sent is the test's own.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -41,21 +43,7 @@ impl Proc {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        let port = loop {
-            line.clear();
-            assert!(
-                stderr.read_line(&mut line).unwrap() > 0,
-                "the server ended before listening"
-            );
-            if let Some(rest) = line.split("http://127.0.0.1:").nth(1) {
-                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-                break digits.parse().unwrap();
-            }
-        };
-        // Keep draining stderr so the server never blocks on a full pipe.
-        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        let (port, _) = common::wait_for_listening(&mut child);
         Proc { child, port }
     }
 
@@ -277,11 +265,18 @@ fn an_empty_api_key_and_a_zero_queue_are_refused_at_startup() {
     }
 }
 
-/// Starts a streamed completion; returns the connection once the first
-/// chunk arrived.
+/// Starts a streamed completion of 400 tokens; returns the connection once
+/// the first chunk arrived.
 fn start_stream(srv: &Proc, seed: usize) -> BufReader<TcpStream> {
+    start_stream_of(srv, seed, 400)
+}
+
+/// [`start_stream`] of `max_tokens`. The stream runs them all: tiny's
+/// end-of-text ids (502, 509, 510) are biased away, so no seed ends it early
+/// and the drain tests have streams still running when the signal comes.
+fn start_stream_of(srv: &Proc, seed: usize, max_tokens: usize) -> BufReader<TcpStream> {
     let body = format!(
-        r#"{{"prompt": "Story {seed}: once upon a time", "max_tokens": 400, "temperature": 1.0, "seed": {seed}, "stream": true}}"#
+        r#"{{"prompt": "Story {seed}: once upon a time", "max_tokens": {max_tokens}, "temperature": 1.0, "seed": {seed}, "stream": true, "logit_bias": {{"502": -100, "509": -100, "510": -100}}}}"#
     );
     let mut s = srv.connect();
     let req = format!(
@@ -361,9 +356,13 @@ fn past_the_drain_deadline_streams_end_with_the_error_event_and_the_exit_is_zero
 #[test]
 fn a_second_signal_exits_at_once_without_finishing_the_drain() {
     let mut srv = Proc::start(None, &["--batch", "4", "--drain-timeout", "60"]);
-    let streams: Vec<_> = (0..8).map(|i| start_stream(&srv, 200 + i)).collect();
+    // Long streams: on a quiet machine tiny decodes 400 tokens in well under
+    // the pause between the signals, and the drain would finish first.
+    let streams: Vec<_> = (0..8)
+        .map(|i| start_stream_of(&srv, 200 + i, 1000))
+        .collect();
     srv.signal("TERM");
-    std::thread::sleep(Duration::from_millis(100));
+    std::thread::sleep(Duration::from_millis(20));
     srv.signal("INT");
     let t0 = Instant::now();
     let status = srv.wait_exit(Duration::from_secs(5));

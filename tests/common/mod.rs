@@ -261,3 +261,25 @@ pub fn varied_requests(n: usize, vocab: usize) -> Vec<Request> {
         })
         .collect()
 }
+
+/// Waits for a spawned `iree-llm serve` (stderr piped) to print its address;
+/// returns the port and that line, and keeps draining stderr afterwards so
+/// the server never blocks on a full pipe.
+pub fn wait_for_listening(child: &mut std::process::Child) -> (u16, String) {
+    use std::io::{BufRead, BufReader};
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr piped"));
+    let mut line = String::new();
+    let port = loop {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the server ended before listening"
+        );
+        if let Some(rest) = line.split("http://127.0.0.1:").nth(1) {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            break digits.parse().unwrap();
+        }
+    };
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    (port, line)
+}
