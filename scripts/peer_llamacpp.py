@@ -147,6 +147,41 @@ def compare(name, prompt, ref_ids, ref_margins, got):
     return f"{name} {prompt!r}: {n} greedy tokens identical{note}", True
 
 
+def run_model(args, name, path):
+    """The table rows and greedy-stream lines of one GGUF file."""
+    rows, streams = [], []
+    log(f"== {name}: {path} ({os.path.getsize(path) / 1e6:.0f} MB)")
+    llm = Llama(
+        model_path=path,
+        n_ctx=args.context,
+        n_batch=PROMPT_TOKENS,
+        n_ubatch=PROMPT_TOKENS,
+        n_threads=args.threads,
+        n_threads_batch=args.threads,
+        verbose=False,
+    )
+    llama_pp, llama_gen = llama_speed(llm, args.reps)
+    log(f"llama.cpp: prompt {llama_pp:.1f} tok/s, generation {llama_gen:.1f} tok/s")
+    for text in GREEDY_PROMPTS[: args.greedy_prompts]:
+        ids = llm.tokenize(text.encode(), add_bos=False, special=False)
+        ref, margins = llama_greedy(llm, ids)
+        got = iree_greedy(args.iree, path, args.context, ids)
+        line, _ = compare(name, text, ref, margins, got)
+        log(line)
+        streams.append(line)
+    del llm
+
+    report = iree_speed(args.iree, path, args.context, args.reps)
+    prefill_ms = dict(report["prefill_ms"])[PROMPT_TOKENS]
+    step_ms = dict((b, ms) for b, ms in report["decode_step_ms"])
+    rows.append((name, "llama.cpp", llama_pp, {1: llama_gen}))
+    rows.append(
+        (name, "iree-llm", PROMPT_TOKENS * 1e3 / prefill_ms,
+         {b: b * 1e3 / step_ms[b] for b in (1, 4, 8) if b in step_ms})
+    )
+    return rows, streams
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--iree", required=True, help="the iree-llm binary")
@@ -159,37 +194,17 @@ def main():
 
     rows, streams = [], []
     load_before = os.getloadavg()[0]
+    failures = []
     for spec in args.models:
         name, path = spec.split("=", 1)
-        log(f"== {name}: {path} ({os.path.getsize(path) / 1e6:.0f} MB)")
-        llm = Llama(
-            model_path=path,
-            n_ctx=args.context,
-            n_batch=PROMPT_TOKENS,
-            n_ubatch=PROMPT_TOKENS,
-            n_threads=args.threads,
-            n_threads_batch=args.threads,
-            verbose=False,
-        )
-        llama_pp, llama_gen = llama_speed(llm, args.reps)
-        log(f"llama.cpp: prompt {llama_pp:.1f} tok/s, generation {llama_gen:.1f} tok/s")
-        for text in GREEDY_PROMPTS[: args.greedy_prompts]:
-            ids = llm.tokenize(text.encode(), add_bos=False, special=False)
-            ref, margins = llama_greedy(llm, ids)
-            got = iree_greedy(args.iree, path, args.context, ids)
-            line, _ = compare(name, text, ref, margins, got)
-            log(line)
-            streams.append(line)
-        del llm
-
-        report = iree_speed(args.iree, path, args.context, args.reps)
-        prefill_ms = dict(report["prefill_ms"])[PROMPT_TOKENS]
-        step_ms = dict((b, ms) for b, ms in report["decode_step_ms"])
-        rows.append((name, "llama.cpp", llama_pp, {1: llama_gen}))
-        rows.append(
-            (name, "iree-llm", PROMPT_TOKENS * 1e3 / prefill_ms,
-             {b: b * 1e3 / step_ms[b] for b in (1, 4, 8) if b in step_ms})
-        )
+        try:
+            model_rows, model_streams = run_model(args, name, path)
+        except (SystemExit, Exception) as e:  # one model failing must not hide the others
+            log(f"{name}: FAILED: {e}")
+            failures.append(f"{name}: {str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__}")
+            continue
+        rows += model_rows
+        streams += model_streams
 
     # Both engines slow down sharply when other processes hold the cores, so
     # the figures are only comparable on an otherwise idle machine: say how busy it was.
@@ -205,6 +220,11 @@ def main():
     print("\nGreedy streams (same prompt ids, 32 tokens):")
     for line in streams:
         print("- " + line)
+    if failures:
+        print("\nFailed (no figures for these):")
+        for line in failures:
+            print("- " + line)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
