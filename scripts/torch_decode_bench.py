@@ -45,7 +45,7 @@ def main():
 
     torch.set_num_threads(args.threads)
     dtype = getattr(torch, args.dtype)
-    model = AutoModelForCausalLM.from_pretrained(args.model, torch_dtype=dtype)
+    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=dtype)
     model.eval()
     vocab = model.config.vocab_size
     gen = torch.Generator().manual_seed(0)
