@@ -40,6 +40,11 @@ pub fn gib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
 }
 
+/// The whole-prompt prefill bucket of a prompt of `len` tokens.
+fn plan_bucket(model: &DeviceModel, len: usize) -> i64 {
+    model.manifest().plan.bucket_for(len).unwrap_or(0)
+}
+
 /// Median of some durations.
 pub fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
@@ -76,8 +81,10 @@ pub struct GraphBenchReport {
     pub decode_step_ms: Vec<(i64, f64)>,
     /// (batch, median step ms) attending over the whole capacity.
     pub decode_full_ms: Vec<(i64, f64)>,
-    /// (tokens, median prefill ms)
+    /// (tokens, median prefill ms): one whole-prompt call, and the chunk
+    /// calls of the engine's plan.
     pub prefill_ms: Vec<(usize, f64)>,
+    pub prefill_chunked_ms: Vec<(usize, f64)>,
     pub peak_rss_gib: f64,
     /// Streaming-read bandwidth measured before loading, in GB/s.
     pub read_gb_s: f64,
@@ -175,22 +182,41 @@ pub fn graph_bench(
     let vocab = model.vocab() as u32;
     let token = |i: usize| TokenId((i as u32 * 2654435761 % (vocab - 300)) + 1);
     let mut prefill_ms = Vec::new();
+    let mut prefill_chunked_ms = Vec::new();
     for &len in &opts.prefill_lengths {
         let tokens: Vec<TokenId> = (0..len).map(token).collect();
         let mut kv = model.new_kv()?;
-        model.prefill_logits(&mut kv, &tokens)?; // warm-up
-        let times: Vec<Duration> = (0..opts.iterations)
-            .map(|_| {
-                let t = Instant::now();
-                model.prefill_logits(&mut kv, &tokens).map(|_| t.elapsed())
-            })
-            .collect::<Result<_, _>>()?;
-        let ms = median(times).as_secs_f64() * 1e3;
+        let max_chunk = crate::emit::DEFAULT_MAX_CHUNK;
+        let chunked = |model: &mut DeviceModel, kv: &mut _| {
+            model.prefill_chunked_logits_at(kv, 0, &tokens, max_chunk)
+        };
+        // Warm-up, then the whole-prompt and the chunked prefill alternately.
+        model.prefill_logits(&mut kv, &tokens)?;
+        chunked(&mut model, &mut kv)?;
+        let (mut whole, mut chunks) = (Vec::new(), Vec::new());
+        for _ in 0..opts.iterations {
+            let t = Instant::now();
+            model.prefill_logits(&mut kv, &tokens)?;
+            whole.push(t.elapsed());
+            let t = Instant::now();
+            chunked(&mut model, &mut kv)?;
+            chunks.push(t.elapsed());
+        }
+        let ms = median(whole).as_secs_f64() * 1e3;
+        let chunked_ms = median(chunks).as_secs_f64() * 1e3;
+        let sizes: Vec<String> = model
+            .chunk_plan(len, max_chunk)?
+            .iter()
+            .map(|c| c.size.to_string())
+            .collect();
         log(&format!(
-            "prefill {len:>5} tokens: {ms:9.2} ms (median of {})",
+            "prefill {len:>5} tokens: {ms:9.2} ms whole (bucket {}), {chunked_ms:9.2} ms chunked ({}) (medians of {})",
+            plan_bucket(&model, len),
+            sizes.join("+"),
             opts.iterations
         ));
         prefill_ms.push((len, ms));
+        prefill_chunked_ms.push((len, chunked_ms));
     }
 
     let mut decode_step_ms = Vec::new();
@@ -289,6 +315,7 @@ pub fn graph_bench(
         decode_step_ms,
         decode_full_ms,
         prefill_ms,
+        prefill_chunked_ms,
         peak_rss_gib: gib(peak),
         read_gb_s: bw.gb_per_s(),
         decode_floor,
@@ -334,6 +361,8 @@ pub struct EngineBenchOptions {
     /// Also run every request through the single-sequence argmax engine and
     /// compare token streams.
     pub single_parity: bool,
+    /// The engine's largest prefill chunk ([`BatchOptions::max_chunk`]).
+    pub max_chunk: usize,
 }
 
 /// The deterministic greedy requests of the benchmark: prompt lengths and
@@ -503,7 +532,8 @@ pub fn top2_margin(
     let slots = engine.batch();
     let model = engine.model_mut();
     let mut kv = model.new_kv_slots(slots)?;
-    let logits = model.prefill_logits(&mut kv, tokens)?;
+    let logits =
+        model.prefill_chunked_logits_at(&mut kv, 0, tokens, crate::emit::DEFAULT_MAX_CHUNK)?;
     let mut order: Vec<usize> = (0..logits.len()).collect();
     order.select_nth_unstable_by(1, |&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
     let (i, j) = if logits[order[0]] >= logits[order[1]] {
@@ -560,6 +590,7 @@ pub fn engine_bench(
         let batch_opts = BatchOptions {
             batch: opts.batch,
             max_queue: opts.requests.max(1),
+            max_chunk: opts.max_chunk,
         };
         let plan = EmitPlan::new(opts.capacity, &[opts.batch as i64])?;
         let mut load = LoadOptions::batched(device.clone(), plan, opts.batch as i64);

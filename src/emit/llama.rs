@@ -24,6 +24,9 @@
 
 use super::builder::{Cmp, FuncBuilder, TensorType, Value};
 use super::sample;
+
+mod chunk;
+pub use chunk::prefill_chunk;
 use crate::checkpoint::TensorLayout;
 use crate::types::DType;
 
