@@ -194,6 +194,51 @@ fn greedy_after_a_chunked_prefill_into_any_slot_is_token_exact_with_the_whole_pr
 }
 
 #[test]
+fn a_last_chunk_that_would_pass_the_capacity_starts_early_and_recomputes_its_overlap() {
+    // 99 tokens in a capacity of 100: 96, then 3 tokens padded to 8 would
+    // end at 104, so the last chunk runs positions 92..100.
+    let capacity = 100;
+    let calls = chunk_plan(99, capacity, MAX_CHUNK);
+    let last = *calls.last().unwrap();
+    let before = calls[calls.len() - 2];
+    assert!(last.start < before.start + before.len, "{calls:?}");
+    let dir = common::tiny_dir(WeightDType::F32);
+    let reference = reference(&dir);
+    let mut kinds: Vec<GraphKind> = calls
+        .iter()
+        .map(|c| GraphKind::Chunk {
+            slots: 1,
+            tokens: c.size,
+            window: c.window,
+            output: Output::Logits,
+        })
+        .collect();
+    let plan = EmitPlan::new(capacity, &[1]).unwrap();
+    kinds.extend(plan.decode_kinds(1, Output::Logits));
+    let mut model = load(&dir, "local-task", capacity, kinds);
+    let tokens = prompt(99, 5, model.vocab());
+    let mut kv = model.new_kv().unwrap();
+    let got = model
+        .prefill_chunked_logits_at(&mut kv, 0, &tokens, MAX_CHUNK)
+        .unwrap();
+    let mut seq = reference.new_sequence();
+    let want = seq.forward(&reference, &tokens).unwrap();
+    let err = relative_error(&got, &want);
+    assert!(err <= 1e-4, "relative error {err:.2e}");
+    let next = host_argmax(&got);
+    let mut logits = Vec::new();
+    model
+        .decode_logits(&mut kv, &[next], &[99], &mut logits)
+        .unwrap();
+    let want = seq.forward(&reference, &[next]).unwrap();
+    let err = relative_error(&logits, &want);
+    assert!(
+        err <= 1e-4,
+        "decode at the last position: relative error {err:.2e}"
+    );
+}
+
+#[test]
 fn a_chunk_call_outside_its_plan_is_refused_before_the_device() {
     let dir = common::tiny_dir(WeightDType::F32);
     let mut model = load(&dir, "local-task", CAPACITY, graphs(1));
