@@ -400,9 +400,23 @@ pub struct RunSummary {
     pub decode_time: Duration,
     pub prefills: u64,
     pub prefill_time: Duration,
+    /// Every wait between two consecutive tokens of one request, as the
+    /// caller saw it (tokens of one step arrive together).
+    pub gaps: Vec<Duration>,
 }
 
 impl RunSummary {
+    /// The `p`-th percentile (0..=100, nearest rank) of the waits between
+    /// two tokens of a request: what admission costs running requests.
+    pub fn gap_percentile_ms(&self, p: f64) -> f64 {
+        let mut xs: Vec<f64> = self.gaps.iter().map(|g| g.as_secs_f64() * 1e3).collect();
+        if xs.is_empty() {
+            return 0.0;
+        }
+        xs.sort_by(f64::total_cmp);
+        let rank = ((p / 100.0) * xs.len() as f64).ceil() as usize;
+        xs[rank.clamp(1, xs.len()) - 1]
+    }
     pub fn tok_s(&self) -> f64 {
         self.tokens as f64 / self.wall.as_secs_f64()
     }
@@ -465,12 +479,18 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         .collect::<Result<Vec<_>, _>>()?;
     let mut tokens: BTreeMap<_, Vec<TokenId>> = BTreeMap::new();
     let mut first: BTreeMap<_, Duration> = BTreeMap::new();
+    let mut last: BTreeMap<_, Duration> = BTreeMap::new();
+    let mut gaps = Vec::new();
     let mut done = BTreeMap::new();
     while !engine.is_idle() {
         for event in engine.step() {
             match event {
                 Event::Token { id, token, .. } => {
-                    first.entry(id).or_insert_with(|| start.elapsed());
+                    let now = start.elapsed();
+                    first.entry(id).or_insert(now);
+                    if let Some(prev) = last.insert(id, now) {
+                        gaps.push(now - prev);
+                    }
                     tokens.entry(id).or_default().push(token);
                 }
                 Event::Finished {
@@ -512,6 +532,7 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         decode_time: after.decode_time - before.decode_time,
         prefills: after.prefills - before.prefills,
         prefill_time: after.prefill_time - before.prefill_time,
+        gaps,
     })
 }
 
@@ -562,6 +583,9 @@ pub struct BenchLine {
     /// tok_s / raw_decode_tok_s.
     pub decode_share: f64,
     pub prefill_ms: f64,
+    /// Waits between two tokens of a request: p99 and the longest.
+    pub gap_p99_ms: f64,
+    pub gap_max_ms: f64,
     pub tokens: usize,
     pub wall_s: f64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -628,6 +652,14 @@ pub fn engine_bench(
             run.ttft_percentile_ms(50.0),
             run.ttft_percentile_ms(99.0),
         ));
+        log(&format!(
+            "{device}: wait between two tokens of a request: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms \
+             (largest prefill chunk {} tokens)",
+            run.gap_percentile_ms(50.0),
+            run.gap_percentile_ms(99.0),
+            run.gap_percentile_ms(100.0),
+            opts.max_chunk,
+        ));
 
         let mut parity_ok = 0;
         if opts.single_parity {
@@ -681,6 +713,8 @@ pub fn engine_bench(
                     raw_decode_tok_s: run.raw_decode_tok_s(opts.batch),
                     decode_share: run.decode_share(opts.batch),
                     prefill_ms: run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
+                    gap_p99_ms: run.gap_percentile_ms(99.0),
+                    gap_max_ms: run.gap_percentile_ms(100.0),
                     tokens: run.tokens,
                     wall_s: run.wall.as_secs_f64(),
                     cross_device: Vec::new(),
@@ -755,6 +789,7 @@ mod tests {
             decode_time: Duration::from_millis(steps * step_ms),
             prefills: 0,
             prefill_time: Duration::ZERO,
+            gaps: Vec::new(),
         }
     }
 

@@ -2,7 +2,7 @@
 //!
 //! Each slot owns a KV cache on the device. A step:
 //! 1. **Admission** by chunked prefill, FIFO into free slots
-//!    ([`admission`]): the request at the head of the queue takes its slots
+//!    (`batch/admission.rs`): the request at the head of the queue takes its slots
 //!    and its prompt is prefilled into the slot's cache in place as a
 //!    sequence of chunk calls ([`crate::emit::chunks`]: sizes that follow the
 //!    prompt's length, at most [`BatchOptions::max_chunk`] tokens each).
