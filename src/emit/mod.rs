@@ -421,6 +421,9 @@ impl EmitPlan {
                     kinds.extend(self.decode_kinds(batch, Output::Logits));
                 }
                 for &batch in &self.batches {
+                    kinds.extend(self.chunk_kinds(batch, DEFAULT_MAX_CHUNK, Output::Logits));
+                }
+                for &batch in &self.batches {
                     kinds.extend(self.decode_kinds(batch, Output::Sample));
                 }
                 kinds.extend(self.graphs_for(&GraphUse::SingleArgmax));
