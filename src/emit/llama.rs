@@ -24,11 +24,11 @@
 
 use super::builder::{Cmp, FuncBuilder, TensorType, Value};
 use super::sample;
+use crate::checkpoint::TensorLayout;
+use crate::types::DType;
 
 mod chunk;
 pub use chunk::prefill_chunk;
-use crate::checkpoint::TensorLayout;
-use crate::types::DType;
 
 /// The dimensions of a Llama-family model that shape the graphs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
