@@ -155,7 +155,9 @@ fn sampling_graph(device_sampling: bool) -> Output {
 
 impl BatchEngine {
     /// Builds the engine and its B slot caches on the model's device. The
-    /// decode graph of `opts.batch` must be loaded (or loadable on demand).
+    /// decode graph of `opts.batch` and the common chunk graphs of
+    /// `opts.max_chunk` ([`crate::emit::EmitPlan::chunk_kinds`]) must be
+    /// loaded (or loadable on demand).
     pub fn new(mut model: DeviceModel, opts: BatchOptions) -> Result<Self, ModelError> {
         let batch = opts.batch;
         model.ensure_graph(GraphKind::Decode {
@@ -163,6 +165,16 @@ impl BatchEngine {
             output: sampling_graph(true),
             window: None,
         })?;
+        // The chunk graphs most prompts use at this largest chunk, compiled
+        // now rather than in the middle of serving.
+        let chunks =
+            model
+                .manifest()
+                .plan
+                .chunk_kinds(batch as i64, opts.max_chunk, Output::Logits);
+        for kind in chunks {
+            model.ensure_graph(kind)?;
+        }
         let kv = model.new_kv_slots(batch)?;
         let vocab = model.vocab();
         Ok(BatchEngine {
