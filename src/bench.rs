@@ -40,6 +40,11 @@ pub fn gib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
 }
 
+/// The whole-prompt prefill bucket of a prompt of `len` tokens.
+fn plan_bucket(model: &DeviceModel, len: usize) -> i64 {
+    model.manifest().plan.bucket_for(len).unwrap_or(0)
+}
+
 /// Median of some durations.
 pub fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
@@ -76,8 +81,10 @@ pub struct GraphBenchReport {
     pub decode_step_ms: Vec<(i64, f64)>,
     /// (batch, median step ms) attending over the whole capacity.
     pub decode_full_ms: Vec<(i64, f64)>,
-    /// (tokens, median prefill ms)
+    /// (tokens, median prefill ms): one whole-prompt call, and the chunk
+    /// calls of the engine's plan.
     pub prefill_ms: Vec<(usize, f64)>,
+    pub prefill_chunked_ms: Vec<(usize, f64)>,
     pub peak_rss_gib: f64,
     /// Streaming-read bandwidth measured before loading, in GB/s.
     pub read_gb_s: f64,
@@ -175,22 +182,41 @@ pub fn graph_bench(
     let vocab = model.vocab() as u32;
     let token = |i: usize| TokenId((i as u32 * 2654435761 % (vocab - 300)) + 1);
     let mut prefill_ms = Vec::new();
+    let mut prefill_chunked_ms = Vec::new();
     for &len in &opts.prefill_lengths {
         let tokens: Vec<TokenId> = (0..len).map(token).collect();
         let mut kv = model.new_kv()?;
-        model.prefill_logits(&mut kv, &tokens)?; // warm-up
-        let times: Vec<Duration> = (0..opts.iterations)
-            .map(|_| {
-                let t = Instant::now();
-                model.prefill_logits(&mut kv, &tokens).map(|_| t.elapsed())
-            })
-            .collect::<Result<_, _>>()?;
-        let ms = median(times).as_secs_f64() * 1e3;
+        let max_chunk = crate::emit::DEFAULT_MAX_CHUNK;
+        let chunked = |model: &mut DeviceModel, kv: &mut _| {
+            model.prefill_chunked_logits_at(kv, 0, &tokens, max_chunk)
+        };
+        // Warm-up, then the whole-prompt and the chunked prefill alternately.
+        model.prefill_logits(&mut kv, &tokens)?;
+        chunked(&mut model, &mut kv)?;
+        let (mut whole, mut chunks) = (Vec::new(), Vec::new());
+        for _ in 0..opts.iterations {
+            let t = Instant::now();
+            model.prefill_logits(&mut kv, &tokens)?;
+            whole.push(t.elapsed());
+            let t = Instant::now();
+            chunked(&mut model, &mut kv)?;
+            chunks.push(t.elapsed());
+        }
+        let ms = median(whole).as_secs_f64() * 1e3;
+        let chunked_ms = median(chunks).as_secs_f64() * 1e3;
+        let sizes: Vec<String> = model
+            .chunk_plan(len, max_chunk)?
+            .iter()
+            .map(|c| c.size.to_string())
+            .collect();
         log(&format!(
-            "prefill {len:>5} tokens: {ms:9.2} ms (median of {})",
+            "prefill {len:>5} tokens: {ms:9.2} ms whole (bucket {}), {chunked_ms:9.2} ms chunked ({}) (medians of {})",
+            plan_bucket(&model, len),
+            sizes.join("+"),
             opts.iterations
         ));
         prefill_ms.push((len, ms));
+        prefill_chunked_ms.push((len, chunked_ms));
     }
 
     let mut decode_step_ms = Vec::new();
@@ -289,6 +315,7 @@ pub fn graph_bench(
         decode_step_ms,
         decode_full_ms,
         prefill_ms,
+        prefill_chunked_ms,
         peak_rss_gib: gib(peak),
         read_gb_s: bw.gb_per_s(),
         decode_floor,
@@ -334,6 +361,8 @@ pub struct EngineBenchOptions {
     /// Also run every request through the single-sequence argmax engine and
     /// compare token streams.
     pub single_parity: bool,
+    /// The engine's largest prefill chunk ([`BatchOptions::max_chunk`]).
+    pub max_chunk: usize,
 }
 
 /// The deterministic greedy requests of the benchmark: prompt lengths and
@@ -371,9 +400,23 @@ pub struct RunSummary {
     pub decode_time: Duration,
     pub prefills: u64,
     pub prefill_time: Duration,
+    /// Every wait between two consecutive tokens of one request, as the
+    /// caller saw it (tokens of one step arrive together).
+    pub gaps: Vec<Duration>,
 }
 
 impl RunSummary {
+    /// The `p`-th percentile (0..=100, nearest rank) of the waits between
+    /// two tokens of a request: what admission costs running requests.
+    pub fn gap_percentile_ms(&self, p: f64) -> f64 {
+        let mut xs: Vec<f64> = self.gaps.iter().map(|g| g.as_secs_f64() * 1e3).collect();
+        if xs.is_empty() {
+            return 0.0;
+        }
+        xs.sort_by(f64::total_cmp);
+        let rank = ((p / 100.0) * xs.len() as f64).ceil() as usize;
+        xs[rank.clamp(1, xs.len()) - 1]
+    }
     pub fn tok_s(&self) -> f64 {
         self.tokens as f64 / self.wall.as_secs_f64()
     }
@@ -436,12 +479,18 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         .collect::<Result<Vec<_>, _>>()?;
     let mut tokens: BTreeMap<_, Vec<TokenId>> = BTreeMap::new();
     let mut first: BTreeMap<_, Duration> = BTreeMap::new();
+    let mut last: BTreeMap<_, Duration> = BTreeMap::new();
+    let mut gaps = Vec::new();
     let mut done = BTreeMap::new();
     while !engine.is_idle() {
         for event in engine.step() {
             match event {
                 Event::Token { id, token, .. } => {
-                    first.entry(id).or_insert_with(|| start.elapsed());
+                    let now = start.elapsed();
+                    first.entry(id).or_insert(now);
+                    if let Some(prev) = last.insert(id, now) {
+                        gaps.push(now - prev);
+                    }
                     tokens.entry(id).or_default().push(token);
                 }
                 Event::Finished {
@@ -483,6 +532,7 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         decode_time: after.decode_time - before.decode_time,
         prefills: after.prefills - before.prefills,
         prefill_time: after.prefill_time - before.prefill_time,
+        gaps,
     })
 }
 
@@ -503,7 +553,8 @@ pub fn top2_margin(
     let slots = engine.batch();
     let model = engine.model_mut();
     let mut kv = model.new_kv_slots(slots)?;
-    let logits = model.prefill_logits(&mut kv, tokens)?;
+    let logits =
+        model.prefill_chunked_logits_at(&mut kv, 0, tokens, crate::emit::DEFAULT_MAX_CHUNK)?;
     let mut order: Vec<usize> = (0..logits.len()).collect();
     order.select_nth_unstable_by(1, |&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
     let (i, j) = if logits[order[0]] >= logits[order[1]] {
@@ -532,6 +583,9 @@ pub struct BenchLine {
     /// tok_s / raw_decode_tok_s.
     pub decode_share: f64,
     pub prefill_ms: f64,
+    /// Waits between two tokens of a request: p99 and the longest.
+    pub gap_p99_ms: f64,
+    pub gap_max_ms: f64,
     pub tokens: usize,
     pub wall_s: f64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -560,6 +614,7 @@ pub fn engine_bench(
         let batch_opts = BatchOptions {
             batch: opts.batch,
             max_queue: opts.requests.max(1),
+            max_chunk: opts.max_chunk,
         };
         let plan = EmitPlan::new(opts.capacity, &[opts.batch as i64])?;
         let mut load = LoadOptions::batched(device.clone(), plan, opts.batch as i64);
@@ -571,7 +626,20 @@ pub fn engine_bench(
             engine.capacity(),
             engine.model().vocab(),
         );
-        // A short warm-up so first-call costs do not land in the figures.
+        // The chunk graphs of every prompt compiled before timing (the
+        // engine compiles a rare one on first use), then a short warm-up, so
+        // first-call costs do not land in the figures.
+        for r in &requests {
+            let model = engine.model_mut();
+            for call in model.chunk_plan(r.prompt.len(), opts.max_chunk)? {
+                model.ensure_graph(crate::emit::GraphKind::Chunk {
+                    slots: opts.batch as i64,
+                    tokens: call.size,
+                    window: call.window,
+                    output: crate::emit::Output::Logits,
+                })?;
+            }
+        }
         run_engine(&mut engine, &requests[..1.min(requests.len())])?;
         let run = run_engine(&mut engine, &requests)?;
         log(&format!(
@@ -596,6 +664,14 @@ pub fn engine_bench(
             run.raw_decode_tok_s(opts.batch),
             run.ttft_percentile_ms(50.0),
             run.ttft_percentile_ms(99.0),
+        ));
+        log(&format!(
+            "{device}: wait between two tokens of a request: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms \
+             (largest prefill chunk {} tokens)",
+            run.gap_percentile_ms(50.0),
+            run.gap_percentile_ms(99.0),
+            run.gap_percentile_ms(100.0),
+            opts.max_chunk,
         ));
 
         let mut parity_ok = 0;
@@ -650,6 +726,8 @@ pub fn engine_bench(
                     raw_decode_tok_s: run.raw_decode_tok_s(opts.batch),
                     decode_share: run.decode_share(opts.batch),
                     prefill_ms: run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
+                    gap_p99_ms: run.gap_percentile_ms(99.0),
+                    gap_max_ms: run.gap_percentile_ms(100.0),
                     tokens: run.tokens,
                     wall_s: run.wall.as_secs_f64(),
                     cross_device: Vec::new(),
@@ -724,6 +802,7 @@ mod tests {
             decode_time: Duration::from_millis(steps * step_ms),
             prefills: 0,
             prefill_time: Duration::ZERO,
+            gaps: Vec::new(),
         }
     }
 

@@ -113,6 +113,11 @@ pub struct ServeArgs {
     /// Most requests waiting for a slot; more are answered 429 (at least 1).
     #[arg(long, default_value_t = 256, value_parser = parse_positive)]
     pub max_queue: usize,
+    /// Most prompt tokens prefilled per engine step while other slots
+    /// generate (the largest prefill chunk): a generating request waits for
+    /// at most one such chunk between two tokens.
+    #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
+    pub max_chunk: usize,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -196,6 +201,10 @@ pub struct BenchArgs {
     /// Skip the single-sequence parity run.
     #[arg(long)]
     pub no_parity: bool,
+    /// Most prompt tokens prefilled per engine step while other slots
+    /// generate (the largest prefill chunk).
+    #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
+    pub max_chunk: usize,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -513,6 +522,7 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
         max_tokens: args.max_tokens,
         capacity,
         single_parity: !args.no_parity,
+        max_chunk: args.max_chunk,
     };
     println!(
         "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
@@ -628,6 +638,7 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         BatchOptions {
             batch: batch as usize,
             max_queue: 1,
+            ..Default::default()
         },
     )?;
 
@@ -777,6 +788,7 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
     let opts = crate::engine::BatchOptions {
         batch: args.batch,
         max_queue: args.max_queue,
+        max_chunk: args.max_chunk,
     };
     let plan = EmitPlan::new(context, &[args.batch as i64])?;
     let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);

@@ -73,4 +73,12 @@ fn a_run_reports_every_request_and_its_tokens() {
     );
     assert!(run.decode_steps > 0 && run.step_ms() > 0.0 && run.tok_s() > 0.0);
     assert_eq!(run.prefills, 6);
+    // One wait between each two consecutive tokens of a request.
+    let pairs: usize = run
+        .results
+        .iter()
+        .map(|r| r.tokens.len().saturating_sub(1))
+        .sum();
+    assert_eq!(run.gaps.len(), pairs);
+    assert!(run.gap_percentile_ms(100.0) >= run.gap_percentile_ms(50.0));
 }

@@ -284,6 +284,7 @@ fn the_engine_samples_on_the_device_unless_a_row_needs_the_host_and_seeded_runs_
         BatchOptions {
             batch: 4,
             max_queue: 16,
+            ..Default::default()
         },
     )
     .unwrap();

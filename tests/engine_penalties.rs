@@ -52,7 +52,8 @@ fn rebuild(row: &mut [f32], logit: &LogitParams, prompt: &[TokenId], output: &[T
     }
 }
 
-/// The request run alone by hand on the engine's model: prefill into slot 0,
+/// The request run alone by hand on the engine's model: prefill into slot 0
+/// (in the engine's chunks),
 /// then decode row 0 of the batch graph (other rows idle, as the engine
 /// feeds free slots), choosing each token from the rebuilt row.
 fn reference(
@@ -64,7 +65,10 @@ fn reference(
     let vocab = model.vocab();
     let mut sampler = Sampler::new(vocab);
     let mut kv = model.new_kv_slots(BATCH).unwrap();
-    let mut row = model.prefill_logits_at(&mut kv, 0, &r.prompt).unwrap();
+    let max_chunk = iree_llm::emit::DEFAULT_MAX_CHUNK;
+    let mut row = model
+        .prefill_chunked_logits_at(&mut kv, 0, &r.prompt, max_chunk)
+        .unwrap();
     let mut out: Vec<TokenId> = Vec::new();
     let mut all = Vec::new();
     loop {

@@ -198,3 +198,24 @@ fn prefill_graphs_update_the_cache_in_place() {
         output: Output::Logits,
     });
 }
+
+#[test]
+fn chunk_graphs_update_the_cache_in_place() {
+    for window in [0, 64, 96] {
+        assert_caches_in_place(GraphKind::Chunk {
+            slots: 4,
+            tokens: 24,
+            window,
+            output: Output::Logits,
+        });
+    }
+    // The variants the engine does not call yet lower the same way.
+    for output in [Output::Argmax, Output::Sample] {
+        assert_caches_in_place(GraphKind::Chunk {
+            slots: 4,
+            tokens: 24,
+            window: 64,
+            output,
+        });
+    }
+}

@@ -27,6 +27,9 @@ use super::sample;
 use crate::checkpoint::TensorLayout;
 use crate::types::DType;
 
+mod chunk;
+pub use chunk::prefill_chunk;
+
 /// The dimensions of a Llama-family model that shape the graphs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LlamaShape {

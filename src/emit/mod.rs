@@ -11,8 +11,15 @@
 //! graphs that read only the first 64, 256, 1024, ... positions of each cache
 //! (growing by 4x, plus the whole capacity); a step uses the smallest window
 //! beyond its furthest row.
+//!
+//! The batched engine prefills through **chunks** instead ([`chunks`]): a
+//! prompt runs as a few chunk graphs (`chunk_logits_t24_w0_s4`: 24 tokens at
+//! a runtime position, reading the first `w` positions of the slot's cache)
+//! whose sizes follow its length, so its cost grows with the prompt and a
+//! running slot waits for at most one chunk between two tokens.
 
 pub mod builder;
+pub mod chunks;
 pub mod llama;
 pub mod sample;
 
@@ -20,6 +27,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, chunk_plan};
 pub use llama::{GraphConfig, LlamaShape, Output, ParamSpec};
 
 use crate::config::ModelConfig;
@@ -223,6 +231,15 @@ pub enum GraphKind {
         tokens: i64,
         output: Output,
     },
+    /// A prefill chunk of `tokens` tokens (padded) of one slot of a
+    /// `slots`-slot cache at a runtime position, attending to the first
+    /// `window` positions of that slot's cache (0: the first chunk).
+    Chunk {
+        slots: i64,
+        tokens: i64,
+        window: i64,
+        output: Output,
+    },
     /// One token for each of the `batch` slots of a `batch`-slot cache,
     /// attending to the first `window` positions of each slot (`None`: the
     /// whole capacity).
@@ -249,6 +266,12 @@ impl GraphKind {
                 1 => format!("prefill_{}_t{tokens}", output.name()),
                 s => format!("prefill_{}_t{tokens}_s{s}", output.name()),
             },
+            GraphKind::Chunk {
+                slots,
+                tokens,
+                window,
+                output,
+            } => format!("chunk_{}_t{tokens}_w{window}_s{slots}", output.name()),
             GraphKind::Decode {
                 batch,
                 output,
@@ -276,7 +299,7 @@ impl GraphKind {
     /// Slots of the KV cache the graph takes.
     pub fn slots(&self) -> i64 {
         match *self {
-            GraphKind::Prefill { slots, .. } => slots,
+            GraphKind::Prefill { slots, .. } | GraphKind::Chunk { slots, .. } => slots,
             GraphKind::Decode { batch, .. } => batch,
         }
     }
@@ -320,22 +343,25 @@ pub fn plan_kinds(plan: &EmitPlan) -> Vec<GraphKind> {
 pub enum GraphUse {
     /// Every graph of the plan: what `iree-llm emit` writes.
     Everything,
-    /// The batched engine at `batch` slots: the logits prefill buckets and
-    /// the sampling decode of `batch` rows for every window (it returns the
-    /// logits too, for steps sampled on the host).
+    /// The batched engine at `batch` slots: the logits prefill chunks it
+    /// uses most ([`EmitPlan::chunk_kinds`], chunks of at most
+    /// [`DEFAULT_MAX_CHUNK`]) and the sampling decode of `batch` rows for
+    /// every window (it returns the logits too, for steps sampled on the
+    /// host). Other chunk graphs load on their first use.
     Batched { batch: i64 },
     /// The single-sequence greedy path: the argmax prefill buckets and the
     /// argmax decode of one slot for every window.
     SingleArgmax,
     /// One prompt of `prompt` tokens followed by up to `max_new` more through
-    /// the batched engine at `batch`: the prompt's prefill bucket and the
+    /// the batched engine at `batch`: the prompt's prefill chunks and the
     /// decode windows its positions pass through (others load on demand).
     Prompt {
         batch: i64,
         prompt: usize,
         max_new: usize,
     },
-    /// Timing runs: logits prefill for each of `prefill_lengths`, and for
+    /// Timing runs: logits prefill for each of `prefill_lengths` (the
+    /// whole-prompt bucket and the chunks of its plan), and for
     /// each of `batches` the decode through the window of `position` and
     /// through the whole capacity.
     Timing {
@@ -395,6 +421,9 @@ impl EmitPlan {
                     kinds.extend(self.decode_kinds(batch, Output::Logits));
                 }
                 for &batch in &self.batches {
+                    kinds.extend(self.chunk_kinds(batch, DEFAULT_MAX_CHUNK, Output::Logits));
+                }
+                for &batch in &self.batches {
                     kinds.extend(self.decode_kinds(batch, Output::Sample));
                 }
                 kinds.extend(self.graphs_for(&GraphUse::SingleArgmax));
@@ -403,7 +432,7 @@ impl EmitPlan {
                 }
             }
             &GraphUse::Batched { batch } => {
-                kinds = self.prefill_kinds(batch, Output::Logits);
+                kinds = self.chunk_kinds(batch, DEFAULT_MAX_CHUNK, Output::Logits);
                 kinds.extend(self.decode_kinds(batch, Output::Sample));
             }
             GraphUse::SingleArgmax => {
@@ -420,13 +449,13 @@ impl EmitPlan {
                     .min(self.capacity as usize)
                     .saturating_sub(1);
                 let (lo, hi) = (size(self.window_for(prompt)), size(self.window_for(last)));
-                kinds.extend(self.prefill_kind(batch, prompt, Output::Logits));
+                kinds.extend(self.prompt_chunk_kinds(batch, prompt, DEFAULT_MAX_CHUNK));
                 kinds.extend(
                     self.decode_kinds(batch, Output::Sample)
                         .into_iter()
                         .filter(|k| match *k {
                             GraphKind::Decode { window, .. } => (lo..=hi).contains(&size(window)),
-                            GraphKind::Prefill { .. } => false,
+                            GraphKind::Prefill { .. } | GraphKind::Chunk { .. } => false,
                         }),
                 );
             }
@@ -440,6 +469,9 @@ impl EmitPlan {
                         .iter()
                         .filter_map(|&len| self.prefill_kind(1, len, Output::Logits)),
                 );
+                for &len in prefill_lengths {
+                    kinds.extend(self.prompt_chunk_kinds(1, len, DEFAULT_MAX_CHUNK));
+                }
                 let window = self.window_for(*position);
                 for &batch in batches {
                     for window in [window, None] {
@@ -455,6 +487,57 @@ impl EmitPlan {
         let mut seen = std::collections::HashSet::new();
         kinds.retain(|k| seen.insert(*k));
         kinds
+    }
+
+    /// The logits chunk graphs the batched engine at `slots` slots loads up
+    /// front for chunks of at most `max_chunk` tokens: every size at
+    /// position 0 (a prompt up to `max_chunk` tokens is one of these) and the
+    /// largest size at each window a later chunk starts in. A prompt's last
+    /// chunk past position 0 may need another; it loads on first use.
+    pub fn chunk_kinds(&self, slots: i64, max_chunk: usize, output: Output) -> Vec<GraphKind> {
+        let sizes = chunks::chunk_sizes(self.capacity, max_chunk);
+        let largest = *sizes.last().expect("at least one size");
+        let mut kinds: Vec<GraphKind> = sizes
+            .iter()
+            .map(|&tokens| GraphKind::Chunk {
+                slots,
+                tokens,
+                window: 0,
+                output,
+            })
+            .collect();
+        let mut start = largest;
+        while start + largest <= self.capacity {
+            let window = chunks::chunk_window(self.capacity, start as usize);
+            let kind = GraphKind::Chunk {
+                slots,
+                tokens: largest,
+                window,
+                output,
+            };
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+            start += largest;
+        }
+        kinds
+    }
+
+    /// The logits chunk graphs of the plan of a prompt of `prompt` tokens
+    /// (none if it does not fit the capacity).
+    pub fn prompt_chunk_kinds(&self, slots: i64, prompt: usize, max_chunk: usize) -> Vec<GraphKind> {
+        if prompt == 0 || prompt as i64 > self.capacity {
+            return Vec::new();
+        }
+        chunk_plan(prompt, self.capacity, max_chunk)
+            .into_iter()
+            .map(|c| GraphKind::Chunk {
+                slots,
+                tokens: c.size,
+                window: c.window,
+                output: Output::Logits,
+            })
+            .collect()
     }
 
     /// The prefill graph of a prompt of `tokens` tokens into a cache of
@@ -478,6 +561,12 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
             tokens,
             output,
         } => llama::prefill(m, cfg, slots, tokens, output, &name),
+        GraphKind::Chunk {
+            slots,
+            tokens,
+            window,
+            output,
+        } => llama::prefill_chunk(m, cfg, slots, tokens, window, output, &name),
         GraphKind::Decode {
             batch,
             output,
@@ -575,7 +664,8 @@ impl Manifest {
                 };
                 let kv_out = t("kv", kv_shape, DType::F32);
                 let (inputs, results) = match kind {
-                    GraphKind::Prefill { tokens, output, .. } => {
+                    GraphKind::Prefill { tokens, output, .. }
+                    | GraphKind::Chunk { tokens, output, .. } => {
                         let out = match output {
                             Output::Logits => t("logits", vec![m.vocab], DType::F32),
                             Output::Argmax | Output::Sample => t("token", vec![], DType::I32),
@@ -586,6 +676,9 @@ impl Manifest {
                             t("length", vec![], DType::I32),
                             t("slot", vec![], DType::I32),
                         ];
+                        if matches!(kind, GraphKind::Chunk { .. }) {
+                            inputs.push(t("start", vec![], DType::I32));
+                        }
                         let mut results = vec![out, kv_out];
                         if output == Output::Sample {
                             inputs.extend(sample_inputs(1));
@@ -729,18 +822,22 @@ mod tests {
     fn each_use_gets_the_graphs_it_calls_and_no_others() {
         let plan = EmitPlan::new(2048, &[4]).unwrap();
         let batched = plan.graphs_for(&GraphUse::Batched { batch: 4 });
-        assert_eq!(batched.len(), plan.prefill_buckets.len() + 4);
+        // 8 chunk sizes at position 0, 128-token chunks reading windows 256,
+        // 1024 and 2048, and 4 decode windows.
+        assert_eq!(batched.len(), 8 + 3 + 4);
         assert!(batched.iter().all(|k| match *k {
-            GraphKind::Prefill { slots, output, .. } => slots == 4 && output == Output::Logits,
+            GraphKind::Chunk { slots, output, .. } => slots == 4 && output == Output::Logits,
+            GraphKind::Prefill { .. } => false,
             GraphKind::Decode { batch, output, .. } => batch == 4 && output == Output::Sample,
         }));
         let single = plan.graphs_for(&GraphUse::SingleArgmax);
         assert!(single.iter().all(|k| match *k {
             GraphKind::Prefill { slots, output, .. } => slots == 1 && output == Output::Argmax,
+            GraphKind::Chunk { .. } => false,
             GraphKind::Decode { batch, output, .. } => batch == 1 && output == Output::Argmax,
         }));
         // A 20-token prompt generating 100 more runs positions 20..119: the
-        // 32-token bucket and the windows 64 and 256.
+        // 24-token chunk and the windows 64 and 256.
         let prompt = plan.graphs_for(&GraphUse::Prompt {
             batch: 4,
             prompt: 20,
@@ -750,7 +847,7 @@ mod tests {
         assert_eq!(
             names,
             [
-                "prefill_logits_t32_s4",
+                "chunk_logits_t24_w0_s4",
                 "decode_sample_b4_w64",
                 "decode_sample_b4_w256"
             ]
@@ -765,6 +862,7 @@ mod tests {
             names,
             [
                 "prefill_logits_t16",
+                "chunk_logits_t16_w0_s1",
                 "decode_ragged_logits_b4_w256",
                 "decode_ragged_logits_b4"
             ]

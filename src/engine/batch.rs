@@ -1,18 +1,35 @@
 //! Continuous batching over B slots of one device.
 //!
 //! Each slot owns a KV cache on the device. A step:
-//! 1. **Admission**, FIFO into free slots: the prompt is prefilled into the
-//!    slot's cache in place and its first token sampled. The `n` choices of
-//!    one request ([`Engine::submit_choices`]) are admitted together once `n`
-//!    slots are free: one prefill, its cache copied to the other choices'
-//!    slots on the device, each choice sampling its first token from the
-//!    same logits with its own seed. While any slot is
-//!    generating, at most one prefill runs per step, so running slots wait
-//!    for at most one prefill between their tokens; when no slot is
-//!    generating, every free slot is filled at once (nobody is waiting).
+//! 1. **Admission** by chunked prefill, FIFO into free slots
+//!    (`batch/admission.rs`): the request at the head of the queue takes its slots
+//!    and its prompt is prefilled into the slot's cache in place as a
+//!    sequence of chunk calls ([`crate::emit::chunks`]: sizes that follow the
+//!    prompt's length, at most [`BatchOptions::max_chunk`] tokens each).
+//!    While any slot is generating, **one chunk runs per step, then the
+//!    decode of the running slots**, so a running slot waits for at most
+//!    one chunk between two tokens however long the prompt being admitted;
+//!    when no slot is generating, every free slot is filled at once (nobody
+//!    is waiting). After the prompt's last chunk its first token is sampled
+//!    from that chunk's logits and its slot joins the decode. The `n`
+//!    choices of one request ([`Engine::submit_choices`]) are admitted
+//!    together once `n` slots are free: one prefill, its cache copied to the
+//!    other choices' slots on the device, each choice sampling its first
+//!    token from the same logits with its own seed.
+//!
+//!    Why this policy: it is vLLM's chunked prefill interleaved with decode,
+//!    in its simplest form (one prompt's chunk per step, a separate call from
+//!    the decode). A chunk call reads every weight once, like a decode step,
+//!    so its fixed cost (about 16 tokens' worth on SmolLM2) is paid per
+//!    chunk; the bound on a running slot's wait is the largest chunk, which
+//!    is the option to trade admission speed against inter-token latency.
+//!    Batching several prompts' chunks into one call, or a chunk into the
+//!    decode call itself, would share that weight read and is not done yet.
 //! 2. **Decode**: one ragged decode over all B rows, each active row at its
 //!    own position; inactive rows run on token 0 at position 0 of their own
-//!    free slot, which the next prefill overwrites.
+//!    free slot, which the next prefill overwrites (a slot whose prompt is
+//!    being prefilled writes at the next chunk's first position instead,
+//!    which that chunk overwrites).
 //! 3. **Sampling** of each active row with its request's own parameters;
 //!    host-sampled rows go through the slot's [`SlotState`] (penalties,
 //!    logit bias, logprobs; exactly the plain sampler when a request has
@@ -45,6 +62,8 @@
 //! prefilled request, or the active rows of the decode) with an error event;
 //! the engine stays usable for the next requests.
 
+mod admission;
+
 use std::time::Instant;
 
 use super::{
@@ -55,6 +74,7 @@ use crate::emit::{GraphKind, Output};
 use crate::model::{DeviceModel, KvCache, ModelError, RowDraw};
 use crate::sampler::{Sampler, SlotState};
 use crate::types::{RequestId, SlotId, TokenId};
+use admission::Admission;
 
 /// Settings of a [`BatchEngine`].
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +83,10 @@ pub struct BatchOptions {
     pub batch: usize,
     /// Most requests waiting for a slot; more are refused with `QueueFull`.
     pub max_queue: usize,
+    /// Most prompt tokens prefilled per step while other slots generate
+    /// (the largest prefill chunk; rounded up to 8): the longest a running
+    /// slot waits between two tokens is one chunk of this size.
+    pub max_chunk: usize,
 }
 
 impl Default for BatchOptions {
@@ -70,6 +94,7 @@ impl Default for BatchOptions {
         BatchOptions {
             batch: 4,
             max_queue: 256,
+            max_chunk: crate::emit::DEFAULT_MAX_CHUNK,
         }
     }
 }
@@ -101,6 +126,9 @@ pub struct BatchEngine {
     max_queue: usize,
     stats: EngineStats,
     fault: Option<Fault>,
+    /// The request whose prompt is being prefilled, chunk by chunk.
+    admission: Option<Admission>,
+    max_chunk: usize,
     /// Decode through the sampling graph (see the module documentation).
     device_sampling: bool,
     // Buffers reused by every decode step.
@@ -127,7 +155,9 @@ fn sampling_graph(device_sampling: bool) -> Output {
 
 impl BatchEngine {
     /// Builds the engine and its B slot caches on the model's device. The
-    /// decode graph of `opts.batch` must be loaded (or loadable on demand).
+    /// decode graph of `opts.batch` and the common chunk graphs of
+    /// `opts.max_chunk` ([`crate::emit::EmitPlan::chunk_kinds`]) must be
+    /// loaded (or loadable on demand).
     pub fn new(mut model: DeviceModel, opts: BatchOptions) -> Result<Self, ModelError> {
         let batch = opts.batch;
         model.ensure_graph(GraphKind::Decode {
@@ -135,6 +165,16 @@ impl BatchEngine {
             output: sampling_graph(true),
             window: None,
         })?;
+        // The chunk graphs most prompts use at this largest chunk, compiled
+        // now rather than in the middle of serving.
+        let chunks =
+            model
+                .manifest()
+                .plan
+                .chunk_kinds(batch as i64, opts.max_chunk, Output::Logits);
+        for kind in chunks {
+            model.ensure_graph(kind)?;
+        }
         let kv = model.new_kv_slots(batch)?;
         let vocab = model.vocab();
         Ok(BatchEngine {
@@ -149,6 +189,8 @@ impl BatchEngine {
             max_queue: opts.max_queue,
             stats: EngineStats::default(),
             fault: None,
+            admission: None,
+            max_chunk: opts.max_chunk,
             device_sampling: true,
             logits: Vec::with_capacity(batch * vocab),
             tokens: vec![TokenId(0); batch],
@@ -238,76 +280,6 @@ impl BatchEngine {
         Ok(())
     }
 
-    fn admit(&mut self, events: &mut Vec<Event>) {
-        let running = self.slots.iter().any(Option::is_some);
-        let mut budget = if running { 1 } else { self.batch };
-        while budget > 0 {
-            let free: Vec<usize> = (0..self.batch)
-                .filter(|&i| self.slots[i].is_none())
-                .collect();
-            // The choices of one request are admitted together, or wait.
-            let need = self.queue.head_len();
-            if need == 0 || need > free.len() {
-                break;
-            }
-            let group = self.queue.pop_head();
-            budget -= 1;
-            let first = free[0];
-            let start = Instant::now();
-            let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
-                self.model
-                    .prefill_logits_at(&mut self.kv, first, &group[0].request.prompt)
-            });
-            self.stats.prefills += 1;
-            self.stats.prefill_time += start.elapsed();
-            let mut logits = match result {
-                Ok(logits) => logits,
-                Err(e) => {
-                    for p in &group {
-                        events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
-                    }
-                    continue;
-                }
-            };
-            for (mut p, &slot) in group.into_iter().zip(&free) {
-                if slot != first {
-                    // The other choices share the prompt: its cache is
-                    // copied slot to slot on the device.
-                    if let Err(e) = self.model.copy_kv_slot(&mut self.kv, first, slot) {
-                        events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
-                        continue;
-                    }
-                }
-                // Each choice samples from its own copy: a host transform
-                // edits the row in place and restores it afterwards.
-                let state = &mut self.states[slot];
-                state.begin(&p.request.logit, &p.request.prompt);
-                let sampled = state.sample_in_place(
-                    &mut self.sampler,
-                    &mut logits,
-                    &p.request.params,
-                    &p.request.logit,
-                    0,
-                );
-                match sampled {
-                    Err(e) => events.push(
-                        p.finished(FinishReason::Error, Some(format!("sampling failed: {e}"))),
-                    ),
-                    Ok(s) => {
-                        state.accept(&p.request.logit, s.token);
-                        match p.accept(s.token, s.logprobs, &self.eos, events) {
-                            Some(reason) => {
-                                self.stats.tokens += p.generated as u64;
-                                events.push(p.finished(reason, None));
-                            }
-                            None => self.slots[slot] = Some(p),
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// Ends, alone, every row whose context is full: it cannot be fed
     /// another token, and sending it to the device would fail the whole
     /// decode call. It finishes with `length`, as at OpenAI when a reply
@@ -332,7 +304,10 @@ impl BatchEngine {
         for (i, slot) in self.slots.iter().enumerate() {
             (self.tokens[i], self.positions[i]) = match slot {
                 Some(p) => (p.last, p.position),
-                None => (TokenId(0), 0),
+                None => (
+                    TokenId(0),
+                    self.admission.as_ref().map_or(0, |a| a.idle_position(i)),
+                ),
             };
         }
         let start = Instant::now();
@@ -493,6 +468,10 @@ impl Engine for BatchEngine {
             self.queue.report(p.finished(FinishReason::Cancelled, None));
             return true;
         }
+        if let Some(p) = self.admission.as_mut().and_then(|a| a.remove(id)) {
+            self.queue.report(p.finished(FinishReason::Cancelled, None));
+            return true;
+        }
         false
     }
 
@@ -504,12 +483,15 @@ impl Engine for BatchEngine {
     }
 
     fn is_idle(&self) -> bool {
-        self.queue.is_empty() && self.slots.iter().all(Option::is_none)
+        self.queue.is_empty()
+            && self.slots.iter().all(Option::is_none)
+            && self.admission.as_ref().is_none_or(|a| a.len() == 0)
     }
 
     fn status(&self) -> EngineStatus {
         EngineStatus {
-            queued: self.queue.len(),
+            // A request being prefilled still waits for its first token.
+            queued: self.queue.len() + self.admission.as_ref().map_or(0, Admission::len),
             active: self.slots.iter().filter(|s| s.is_some()).count(),
             slots: self.batch,
         }

@@ -155,7 +155,10 @@ pub struct EngineStatus {
 /// Cumulative device time of an engine.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EngineStats {
+    /// Prompts prefilled (once for the `n` choices of one request), and the
+    /// chunk calls that prefilled them.
     pub prefills: u64,
+    pub prefill_chunks: u64,
     pub prefill_time: Duration,
     pub decode_steps: u64,
     pub decode_time: Duration,

@@ -6,6 +6,7 @@
 //! any device work, because `dynamic_update_slice` clamps out-of-range
 //! positions silently.
 
+mod chunked;
 mod device_sampling;
 mod graphs;
 
@@ -100,8 +101,13 @@ impl LoadOptions {
     }
 
     /// [`for_use`](Self::for_use) for the batched engine at `batch` slots.
+    /// Chunk graphs it does not load up front (a long prompt's last chunk
+    /// at a later position, chunks of another largest size) compile on
+    /// their first use.
     pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
-        Self::for_use(device, plan, &GraphUse::Batched { batch })
+        let mut opts = Self::for_use(device, plan, &GraphUse::Batched { batch });
+        opts.compile_on_demand = true;
+        opts
     }
 
     /// [`for_use`](Self::for_use) for the single-sequence greedy path.

@@ -168,6 +168,7 @@ pub fn batch_engine_with(
         BatchOptions {
             batch,
             max_queue: 64,
+            ..Default::default()
         },
     )
     .unwrap()

@@ -148,7 +148,15 @@ pub fn engine_for(dir: &Path, batch: usize, max_queue: usize) -> BatchEngine {
     let mut opts = LoadOptions::batched(common::device("local-task"), plan, batch as i64);
     opts.cache = common::test_cache();
     let model = DeviceModel::load(&instance(), dir, &opts, &Quiet).unwrap();
-    BatchEngine::new(model, BatchOptions { batch, max_queue }).unwrap()
+    BatchEngine::new(
+        model,
+        BatchOptions {
+            batch,
+            max_queue,
+            ..Default::default()
+        },
+    )
+    .unwrap()
 }
 
 /// A running server; shut down when dropped.

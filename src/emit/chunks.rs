@@ -1,0 +1,205 @@
+//! How a prompt is split into prefill chunks: the chunk sizes a model has
+//! graphs for, and the sequence of chunk calls ([`ChunkCall`]) that prefills
+//! a prompt of a given length so its cost follows its length.
+//!
+//! Sizes are powers of two from [`MIN_CHUNK`] and the midpoints between
+//! them (8, 16, 24, 32, 48, 64, 96, 128, ...) up to the largest chunk, so one
+//! chunk pads a prompt by at most a third (17 tokens run as 24, not 32).
+//! Every chunk call also pays a fixed cost (each call reads all the weights
+//! and runs every layer's dispatches): on SmolLM2-135M on the 2-core test
+//! machine a whole-prompt prefill took 120 ms at 16 tokens and 508 ms at
+//! 128, about 60 ms a call plus 3.6 ms a token, so a call costs as much as
+//! [`CALL_COST_TOKENS`] tokens. The plan runs chunks of the largest size
+//! while more than that remains, then covers the rest with the cheapest mix
+//! of calls under that cost model (100 tokens: 96 + 8, not 128).
+
+use super::decode_windows;
+
+/// The smallest chunk: fewer rows are padded to 8 inside every matmul
+/// anyway (see `llama::linear`), so a smaller chunk would cost the same.
+pub const MIN_CHUNK: i64 = 8;
+
+/// The default largest chunk: what a running slot waits for at most
+/// between two tokens while a prompt is admitted.
+pub const DEFAULT_MAX_CHUNK: usize = 128;
+
+/// The fixed cost of one chunk call in tokens' worth of work (measured, see
+/// the module documentation).
+pub const CALL_COST_TOKENS: usize = 16;
+
+/// One chunk call of a prefill: `len` real tokens of the prompt from
+/// position `start`, padded to `size`, attending to the first `window`
+/// positions of the slot's cache (0 for a chunk at position 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkCall {
+    pub start: usize,
+    pub len: usize,
+    pub size: i64,
+    pub window: i64,
+}
+
+/// The chunk sizes at most `max_chunk` (at least [`MIN_CHUNK`]) for a
+/// cache of `capacity`, ascending; a size above the capacity becomes the
+/// capacity.
+pub fn chunk_sizes(capacity: i64, max_chunk: usize) -> Vec<i64> {
+    let max = (max_chunk as i64).max(MIN_CHUNK);
+    let mut out = Vec::new();
+    let mut p = MIN_CHUNK;
+    while p <= max {
+        out.push(p);
+        let mid = p + p / 2;
+        if p >= 16 && mid <= max {
+            out.push(mid);
+        }
+        p *= 2;
+    }
+    if out.last() != Some(&max) {
+        out.push(max);
+    }
+    let mut out: Vec<i64> = out.into_iter().map(|s| s.min(capacity)).collect();
+    out.dedup();
+    out
+}
+
+/// The cache windows a chunk at a later position reads: the decode windows
+/// below the capacity, then the capacity. A chunk at `start` reads the
+/// smallest one holding positions `0..start`.
+pub fn chunk_window(capacity: i64, start: usize) -> i64 {
+    if start == 0 {
+        return 0;
+    }
+    decode_windows(capacity)
+        .into_iter()
+        .find(|&w| w >= start as i64)
+        .unwrap_or(capacity)
+}
+
+/// The chunk calls that prefill a prompt of `prompt` tokens (1 to
+/// `capacity`) from position 0 with chunks of at most `max_chunk` tokens.
+/// Consecutive calls cover the prompt in order; each starts where the last
+/// ended, except a last chunk that would pass the capacity, which starts
+/// early enough to fit and recomputes the positions it overlaps.
+pub fn chunk_plan(prompt: usize, capacity: i64, max_chunk: usize) -> Vec<ChunkCall> {
+    assert!(
+        prompt >= 1 && prompt as i64 <= capacity,
+        "a prompt of {prompt} tokens in a capacity of {capacity}"
+    );
+    let sizes = chunk_sizes(capacity, max_chunk);
+    let largest = *sizes.last().expect("at least one size") as usize;
+    let mut sizes_for = Vec::new();
+    let mut start = 0;
+    while prompt - start > largest {
+        sizes_for.push(largest as i64);
+        start += largest;
+    }
+    sizes_for.extend(cheapest_cover(prompt - start, &sizes));
+    let mut calls = Vec::new();
+    let mut at = 0usize;
+    for size in sizes_for {
+        let begin = at.min(capacity as usize - size as usize);
+        let len = (prompt - begin).min(size as usize);
+        calls.push(ChunkCall {
+            start: begin,
+            len,
+            size,
+            window: chunk_window(capacity, begin),
+        });
+        at = begin + len;
+    }
+    debug_assert_eq!(at, prompt);
+    calls
+}
+
+/// Chunk sizes covering `n` tokens (at most the largest size) at the least
+/// cost: [`CALL_COST_TOKENS`] per call plus the padded size, largest first.
+fn cheapest_cover(n: usize, sizes: &[i64]) -> Vec<i64> {
+    // best[r]: (cost, first size) of covering r tokens.
+    let mut best: Vec<(usize, i64)> = vec![(0, 0); n + 1];
+    for r in 1..=n {
+        best[r] = sizes
+            .iter()
+            .map(|&s| {
+                let rest = r.saturating_sub(s as usize);
+                (CALL_COST_TOKENS + s as usize + best[rest].0, s)
+            })
+            .min_by_key(|&(cost, s)| (cost, std::cmp::Reverse(s)))
+            .expect("at least one size");
+    }
+    let mut out = Vec::new();
+    let mut r = n;
+    while r > 0 {
+        let s = best[r].1;
+        out.push(s);
+        r = r.saturating_sub(s as usize);
+    }
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sizes(calls: &[ChunkCall]) -> Vec<i64> {
+        calls.iter().map(|c| c.size).collect()
+    }
+
+    #[test]
+    fn sizes_are_powers_of_two_and_their_midpoints_up_to_the_largest() {
+        assert_eq!(chunk_sizes(2048, 128), [8, 16, 24, 32, 48, 64, 96, 128]);
+        assert_eq!(chunk_sizes(2048, 100), [8, 16, 24, 32, 48, 64, 96, 100]);
+        assert_eq!(chunk_sizes(40, 128), [8, 16, 24, 32, 40]);
+        assert_eq!(chunk_sizes(5, 128), [5]);
+    }
+
+    #[test]
+    fn a_short_prompt_is_one_chunk_padded_by_at_most_a_third() {
+        assert_eq!(sizes(&chunk_plan(1, 2048, 128)), [8]);
+        assert_eq!(sizes(&chunk_plan(17, 2048, 128)), [24]);
+        assert_eq!(sizes(&chunk_plan(32, 2048, 128)), [32]);
+        assert_eq!(sizes(&chunk_plan(128, 2048, 128)), [128]);
+        // 96 + 8 costs less than one call of 128 under the cost model.
+        assert_eq!(sizes(&chunk_plan(100, 2048, 128)), [96, 8]);
+    }
+
+    #[test]
+    fn chunks_cover_the_prompt_in_order_and_read_a_window_holding_their_past() {
+        for capacity in [64i64, 100, 256, 2048] {
+            for max_chunk in [8usize, 32, 128] {
+                for prompt in 1..=capacity as usize {
+                    let calls = chunk_plan(prompt, capacity, max_chunk);
+                    let mut covered = 0;
+                    for c in &calls {
+                        assert!(c.start <= covered, "{calls:?}");
+                        assert!(c.len >= 1 && c.len as i64 <= c.size);
+                        assert!(c.size as usize <= max_chunk.max(8) || c.size == capacity);
+                        assert!(c.start as i64 + c.size <= capacity, "{calls:?}");
+                        assert!(c.window >= c.start as i64 && c.window <= capacity);
+                        assert_eq!(c.window == 0, c.start == 0);
+                        covered = c.start + c.len;
+                    }
+                    assert_eq!(covered, prompt, "{calls:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_prompt_runs_largest_chunks_then_a_small_tail() {
+        let calls = chunk_plan(300, 2048, 128);
+        assert_eq!(sizes(&calls), [128, 128, 48]);
+        let starts: Vec<usize> = calls.iter().map(|c| c.start).collect();
+        assert_eq!(starts, [0, 128, 256]);
+        let windows: Vec<i64> = calls.iter().map(|c| c.window).collect();
+        assert_eq!(windows, [0, 256, 256]);
+    }
+
+    #[test]
+    fn a_last_chunk_past_the_capacity_starts_earlier() {
+        // 99 tokens in 100: 96, then 3 tokens padded to 8 would end at 104.
+        let calls = chunk_plan(99, 100, 128);
+        let last = calls.last().unwrap();
+        assert_eq!(last.start as i64 + last.size, 100);
+        assert_eq!(last.start + last.len, 99);
+    }
+}

@@ -1,0 +1,167 @@
+//! The prefill chunk graph: `t` prompt tokens of one slot at a runtime
+//! position `start`, attending to that slot's cached keys before `start`
+//! and causally to each other, so a prompt is prefilled as a few chunks
+//! whose sizes follow its length (see [`crate::emit::chunks`]).
+
+use super::{
+    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, declare_params, head, layer,
+    masked_softmax, sample, scalar_i32,
+};
+use crate::emit::GraphConfig;
+
+/// A prefill chunk into one slot of a `slots`-slot cache: tokens `[t]`
+/// (padded; the first `len` are real) at positions `start..start + t`,
+/// writing that slot's K/V there. Queries see the slot's cached keys at
+/// positions `< start`, read from the first `window` positions of the cache
+/// (`window >= start`; a first chunk, at `start` 0, has window 0 and reads
+/// no cache), and the chunk's own keys up to their own position. Returns the
+/// logits (or argmax, or sampled id) of the chunk's last real token and the
+/// updated caches.
+///
+/// The caller keeps `start + t <= capacity` (the cache write would be
+/// clamped otherwise): a last chunk that would pass the capacity starts
+/// earlier instead and recomputes a few positions.
+///
+/// Padded rows (`len..t`) write K/V at positions after the prompt's last
+/// one; nothing reads them before a later chunk or decode step overwrites
+/// them (attention never looks past a row's own position).
+#[allow(clippy::too_many_arguments)]
+pub fn prefill_chunk(
+    m: &LlamaShape,
+    cfg: &GraphConfig,
+    slots: i64,
+    t: i64,
+    window: i64,
+    output: Output,
+    name: &str,
+) -> String {
+    let capacity = cfg.capacity;
+    assert!(
+        0 < t && t <= capacity && 0 <= window && window <= capacity,
+        "chunk of {t} tokens, window {window}, capacity {capacity}"
+    );
+    let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
+    let mut f = FuncBuilder::new(name);
+    let p = declare_params(&mut f, m, cfg);
+    let kv_ty = TensorType::new(&m.kv_shape(slots, capacity), DType::F32);
+    let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
+    let tokens = f.arg(TensorType::new(&[t], DType::I32), None);
+    let len = f.arg(TensorType::new(&[], DType::I32), None);
+    let slot = f.arg(TensorType::new(&[], DType::I32), None);
+    let start = f.arg(TensorType::new(&[], DType::I32), None);
+    let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, 1));
+
+    f.comment("embeddings and the rotary angles of positions start..start + t");
+    let x = f.gather_rows(&p.embed, &tokens);
+    let mut x = f.convert(&x, DType::F32);
+    let zero = scalar_i32(&mut f, 0);
+    let one = scalar_i32(&mut f, 1);
+    let cos = f.dynamic_slice(&p.cos, &[start.clone(), zero.clone()], &[t, d / 2]);
+    let sin = f.dynamic_slice(&p.sin, &[start.clone(), zero.clone()], &[t, d / 2]);
+
+    // Keys are the `window` cached positions followed by the chunk's own t.
+    let n = window + t;
+    f.comment("query i sees cached keys j < start and chunk keys window + k, k <= i");
+    let qi = f.iota(&[t, n], 0);
+    let kj = f.iota(&[t, n], 1);
+    let start_b = f.broadcast(&start, &[t, n], &[]);
+    let cached = f.compare(Cmp::Lt, &kj, &start_b);
+    let w = f.splat_i32(window as i32, &[t, n]);
+    let in_chunk = f.compare(Cmp::Ge, &kj, &w);
+    let k_rel = f.sub(&kj, &w);
+    let causal = f.compare(Cmp::Le, &k_rel, &qi);
+    let own = f.and(&in_chunk, &causal);
+    let visible = f.or(&cached, &own);
+    let mask = f.broadcast(&visible, &[hkv, g, t, n], &[2, 3]);
+    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, n], DType::F32);
+    let heads = scalar_i32(&mut f, hkv);
+    let first_head = f.mul(&slot, &heads);
+    let mut new_kv = Vec::new();
+
+    for (l, wl) in p.layers.iter().enumerate() {
+        let heading = format!("layer {l}: attention of the chunk");
+        x = layer(
+            &mut f,
+            m,
+            l,
+            &x,
+            wl,
+            (&cos, &sin),
+            &heading,
+            |f, q, k, v| {
+                let kt = f.transpose(&k, &[1, 0, 2]);
+                let vt = f.transpose(&v, &[1, 0, 2]);
+                let (keys, vals) = if window == 0 {
+                    (kt.clone(), vt.clone())
+                } else {
+                    f.comment(&format!(
+                        "layer {l}: the slot's cached keys and values, then the chunk's"
+                    ));
+                    let li = scalar_i32(f, l as i64);
+                    let read = |f: &mut FuncBuilder, which: &super::Value| {
+                        let at = [
+                            li.clone(),
+                            which.clone(),
+                            first_head.clone(),
+                            zero.clone(),
+                            zero.clone(),
+                        ];
+                        let c = f.dynamic_slice(&kv, &at, &[1, 1, hkv, window, d]);
+                        f.reshape(&c, &[hkv, window, d])
+                    };
+                    let ck = read(f, &zero);
+                    let cv = read(f, &one);
+                    (
+                        f.concatenate(&[ck, kt.clone()], 1),
+                        f.concatenate(&[cv, vt.clone()], 1),
+                    )
+                };
+                let q4 = f.reshape(&q, &[t, hkv, g, d]);
+                let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
+                let q3 = f.reshape(&q4, &[hkv, g * t, d]);
+                let s = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
+                let s = f.reshape(&s, &[hkv, g, t, n]);
+                let s = f.mul(&s, &scale);
+                let probs = masked_softmax(f, &s, &mask);
+                let probs = f.reshape(&probs, &[hkv, g * t, n]);
+                let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
+                let o = f.reshape(&o, &[hkv, g, t, d]);
+                let o = f.transpose(&o, &[2, 0, 1, 3]);
+                new_kv.push(f.reshape(&kt, &[1, 1, hkv, t, d]));
+                new_kv.push(f.reshape(&vt, &[1, 1, hkv, t, d]));
+                f.reshape(&o, &[t, hq * d])
+            },
+        );
+    }
+
+    f.comment("write every layer's K/V of the chunk at start.. of the slot");
+    let all = f.concatenate(&new_kv, 0);
+    let all = f.reshape(&all, &[m.layers, 2, hkv, t, d]);
+    kv = f.dynamic_update_slice(
+        &kv,
+        &all,
+        &[zero.clone(), zero.clone(), first_head, start, zero.clone()],
+    );
+
+    f.comment("the last real token: row len - 1");
+    let last_index = f.sub(&len, &one);
+    let last = f.dynamic_slice(&x, &[last_index, zero], &[1, m.hidden]);
+    let logits = head(&mut f, m, &p, &last);
+    let (out, tail) = match output {
+        Output::Logits => (f.reshape(&logits, &[m.vocab]), None),
+        Output::Argmax => {
+            let logits = f.reshape(&logits, &[m.vocab]);
+            (f.argmax_last(&logits), None)
+        }
+        Output::Sample => {
+            let draw = draw.expect("declared for Sample");
+            let id = sample::gumbel_max(&mut f, &logits, &draw);
+            let logits = f.reshape(&logits, &[m.vocab]);
+            (f.reshape(&id, &[]), Some(logits))
+        }
+    };
+    let mut results = vec![out, kv];
+    results.extend(tail);
+    f.ret(&results);
+    f.finish()
+}

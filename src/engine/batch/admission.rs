@@ -1,0 +1,183 @@
+//! Admission into the batch engine by chunked prefill: the request at the
+//! head of the queue takes its slots, its prompt is prefilled one chunk
+//! ([`ChunkCall`]) per step between decode steps, and once its last chunk
+//! has run its first token is sampled and its slots start decoding.
+
+use std::time::Instant;
+
+use super::{BatchEngine, Fault};
+use crate::emit::ChunkCall;
+use crate::engine::{Event, FinishReason, Progress, error_message};
+use crate::types::{RequestId, TokenId};
+
+/// A request being admitted: its choices, the slots they will run in, and
+/// how far its prompt's prefill has got.
+pub(super) struct Admission {
+    /// Each live choice and its slot (cancelled choices are removed).
+    members: Vec<(Progress, usize)>,
+    /// The slot the prompt is prefilled into; copied to the other choices'
+    /// slots when the prefill ends.
+    slot: usize,
+    prompt: Vec<TokenId>,
+    plan: Vec<ChunkCall>,
+    /// The next chunk call to run.
+    next: usize,
+}
+
+impl Admission {
+    /// Whether the admission holds slot `i` (a decode row of it is idle).
+    pub(super) fn holds(&self, i: usize) -> bool {
+        self.slot == i || self.members.iter().any(|&(_, s)| s == i)
+    }
+
+    /// Where an idle decode row of slot `i` may write its K/V: the first
+    /// position the next chunk writes for the prefilled slot (so that chunk
+    /// overwrites it), 0 for the other slots (the cache copy overwrites
+    /// them).
+    pub(super) fn idle_position(&self, i: usize) -> usize {
+        if i == self.slot {
+            self.plan[self.next].start
+        } else {
+            0
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Removes a choice; its cancellation event is the caller's to report.
+    pub(super) fn remove(&mut self, id: RequestId) -> Option<Progress> {
+        let i = self.members.iter().position(|(p, _)| p.id == id)?;
+        Some(self.members.remove(i).0)
+    }
+}
+
+impl BatchEngine {
+    fn free_slots(&self) -> Vec<usize> {
+        (0..self.batch)
+            .filter(|&i| self.slots[i].is_none())
+            .filter(|&i| !self.admission.as_ref().is_some_and(|a| a.holds(i)))
+            .collect()
+    }
+
+    /// Starts admitting the head of the queue if its choices fit the free
+    /// slots. False when nothing could start.
+    fn begin_admission(&mut self, events: &mut Vec<Event>) -> bool {
+        let free = self.free_slots();
+        let need = self.queue.head_len();
+        if need == 0 || need > free.len() {
+            return false;
+        }
+        let group = self.queue.pop_head();
+        let prompt = group[0].request.prompt.clone();
+        let plan = match self.model.chunk_plan(prompt.len(), self.max_chunk) {
+            Ok(plan) => plan,
+            Err(e) => {
+                for p in &group {
+                    events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                }
+                return true;
+            }
+        };
+        self.admission = Some(Admission {
+            slot: free[0],
+            members: group.into_iter().zip(free).collect(),
+            prompt,
+            plan,
+            next: 0,
+        });
+        true
+    }
+
+    /// Admission, FIFO: while a slot is running, at most one prefill chunk
+    /// runs per step (so a running slot waits for one chunk at most between
+    /// two tokens); when none is, every free slot is filled at once (nobody
+    /// is waiting).
+    pub(super) fn admit(&mut self, events: &mut Vec<Event>) {
+        let running = self.slots.iter().any(Option::is_some);
+        let mut budget = if running { 1 } else { usize::MAX };
+        loop {
+            if self.admission.is_none() && !self.begin_admission(events) {
+                return;
+            }
+            let Some(mut adm) = self.admission.take() else {
+                continue;
+            };
+            if adm.members.is_empty() {
+                // Every choice was cancelled: its slots are free again.
+                continue;
+            }
+            if budget == 0 {
+                self.admission = Some(adm);
+                return;
+            }
+            budget -= 1;
+            let call = adm.plan[adm.next];
+            let start = Instant::now();
+            let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
+                self.model
+                    .prefill_chunk_at(&mut self.kv, adm.slot, &adm.prompt, call)
+            });
+            let elapsed = start.elapsed();
+            self.stats.prefill_chunks += 1;
+            self.stats.prefill_time += elapsed;
+            match result {
+                Err(e) => {
+                    self.stats.prefills += 1;
+                    for (p, _) in &adm.members {
+                        events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                    }
+                }
+                Ok(None) => {
+                    adm.next += 1;
+                    self.admission = Some(adm);
+                }
+                Ok(Some(logits)) => {
+                    self.stats.prefills += 1;
+                    self.start_decoding(adm, logits, events);
+                }
+            }
+        }
+    }
+
+    /// The prefill of `adm` has ended with `logits`: each choice gets the
+    /// prompt's cache in its slot and samples its first token from its own
+    /// copy of the logits.
+    fn start_decoding(&mut self, adm: Admission, mut logits: Vec<f32>, events: &mut Vec<Event>) {
+        for (mut p, slot) in adm.members {
+            if slot != adm.slot {
+                // The other choices share the prompt: its cache is copied
+                // slot to slot on the device.
+                if let Err(e) = self.model.copy_kv_slot(&mut self.kv, adm.slot, slot) {
+                    events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
+                    continue;
+                }
+            }
+            // A host transform edits the row in place and restores it.
+            let state = &mut self.states[slot];
+            state.begin(&p.request.logit, &p.request.prompt);
+            let sampled = state.sample_in_place(
+                &mut self.sampler,
+                &mut logits,
+                &p.request.params,
+                &p.request.logit,
+                0,
+            );
+            match sampled {
+                Err(e) => events
+                    .push(p.finished(FinishReason::Error, Some(format!("sampling failed: {e}")))),
+                Ok(s) => {
+                    state.accept(&p.request.logit, s.token);
+                    match p.accept(s.token, s.logprobs, &self.eos, events) {
+                        Some(reason) => {
+                            self.stats.tokens += p.generated as u64;
+                            events.push(p.finished(reason, None));
+                        }
+                        None => self.slots[slot] = Some(p),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Chunked prefill on the device: one chunk call of a prompt's plan
+//! ([`crate::emit::chunk_plan`]) at a time, or the whole plan at once. The
+//! batched engine runs one call per step, between decode steps.
+
+use super::{DeviceModel, KvCache, ModelError, Result};
+use crate::emit::{ChunkCall, GraphKind, Output, chunk_plan};
+use crate::fit::FitError;
+use crate::types::TokenId;
+
+impl DeviceModel {
+    /// The chunk calls that prefill a prompt of `prompt` tokens with chunks
+    /// of at most `max_chunk` tokens in this model's capacity.
+    pub fn chunk_plan(&self, prompt: usize, max_chunk: usize) -> Result<Vec<ChunkCall>> {
+        if prompt == 0 || prompt > self.capacity() {
+            return Err(FitError::DoesNotFit {
+                prompt,
+                max_tokens: 0,
+                capacity: self.capacity(),
+            }
+            .into());
+        }
+        Ok(chunk_plan(prompt, self.capacity() as i64, max_chunk))
+    }
+
+    /// Runs one chunk call of the plan of `prompt` into slot `slot` of `kv`.
+    /// Returns the logits `[vocab]` of the prompt's last token when this call
+    /// ends the prompt, and `None` (nothing read back) otherwise. The calls
+    /// before it must have run, in order, into the same slot.
+    pub fn prefill_chunk_at(
+        &mut self,
+        kv: &mut KvCache,
+        slot: usize,
+        prompt: &[TokenId],
+        call: ChunkCall,
+    ) -> Result<Option<Vec<f32>>> {
+        if slot >= kv.slots() {
+            return Err(ModelError::InvalidCall(format!(
+                "slot {slot} of a cache of {} slots",
+                kv.slots()
+            )));
+        }
+        let end = call.start + call.len;
+        if call.len == 0
+            || call.len as i64 > call.size
+            || end > prompt.len()
+            || call.start as i64 + call.size > self.capacity() as i64
+            || call.window < call.start as i64
+            || (call.window == 0) != (call.start == 0)
+        {
+            return Err(ModelError::InvalidCall(format!(
+                "chunk {call:?} of a prompt of {} tokens in a capacity of {}",
+                prompt.len(),
+                self.capacity()
+            )));
+        }
+        let tokens = &prompt[call.start..end];
+        self.check_tokens(tokens)?;
+        let kind = GraphKind::Chunk {
+            slots: kv.slots() as i64,
+            tokens: call.size,
+            window: call.window,
+            output: Output::Logits,
+        };
+        self.ensure_graph(kind)?;
+        let function = self.graphs.function(kind)?;
+        let mut padded: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
+        padded.resize(call.size as usize, 0);
+        let ids = self.session.upload(&[call.size], &padded)?;
+        let len = self.session.upload(&[], &[call.len as i32])?;
+        let slot = self.session.upload(&[], &[slot as i32])?;
+        let start = self.session.upload(&[], &[call.start as i32])?;
+        let mut outputs = self.call_with_kv(function, kv, &[&ids, &len, &slot, &start])?;
+        if end < prompt.len() {
+            return Ok(None);
+        }
+        Ok(Some(self.session.read::<f32>(&outputs.remove(0))?))
+    }
+
+    /// Prefills `prompt` into slot `slot` of `kv` chunk by chunk (chunks of
+    /// at most `max_chunk` tokens) and returns the logits `[vocab]` of its
+    /// last token: what [`prefill_logits_at`](Self::prefill_logits_at)
+    /// computes with one whole-prompt call.
+    pub fn prefill_chunked_logits_at(
+        &mut self,
+        kv: &mut KvCache,
+        slot: usize,
+        prompt: &[TokenId],
+        max_chunk: usize,
+    ) -> Result<Vec<f32>> {
+        let mut last = None;
+        for call in self.chunk_plan(prompt.len(), max_chunk)? {
+            last = self.prefill_chunk_at(kv, slot, prompt, call)?;
+        }
+        last.ok_or_else(|| ModelError::InvalidCall("an empty chunk plan".into()))
+    }
+}

@@ -1,0 +1,226 @@
+//! The batch engine admits by chunked prefill: while a slot generates, each
+//! step runs at most one prompt chunk and then the decode, so a running
+//! request gets a token every step however long the prompt being admitted;
+//! prompts of several chunks give the single-sequence engine's greedy tokens;
+//! `n` choices, cancellation and device errors work in the middle of a
+//! prompt's chunks.
+
+mod common;
+
+use std::path::Path;
+
+use common::{drain, prompt, single_engine};
+use iree_llm::emit::{EmitPlan, chunk_plan};
+use iree_llm::engine::{BatchEngine, BatchOptions, Engine, Event, Fault, FinishReason, Request};
+use iree_llm::model::{DeviceModel, LoadOptions, Quiet};
+use iree_llm::runtime::Instance;
+use iree_llm::types::RequestId;
+use iree_llm::weights::DType as WeightDType;
+
+const CAPACITY: i64 = 128;
+/// Small chunks, so the test prompts take several.
+const MAX_CHUNK: usize = 16;
+
+fn engine(dir: &Path, batch: usize) -> BatchEngine {
+    let plan = EmitPlan::new(CAPACITY, &[batch as i64]).unwrap();
+    let mut opts = LoadOptions::batched(common::device("local-task"), plan, batch as i64);
+    opts.cache = common::test_cache();
+    let model = DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap();
+    BatchEngine::new(
+        model,
+        BatchOptions {
+            batch,
+            max_queue: 64,
+            max_chunk: MAX_CHUNK,
+        },
+    )
+    .unwrap()
+}
+
+fn tokens_of(events: &[Event], id: RequestId) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::Token { id: i, .. } if *i == id))
+        .count()
+}
+
+#[test]
+fn a_running_request_gets_a_token_every_step_while_a_long_prompt_is_prefilled_chunk_by_chunk() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, 4);
+    let vocab = engine.model().vocab();
+    let running = engine
+        .submit(Request::greedy(prompt(5, 1, vocab), 60))
+        .unwrap();
+    let events = engine.step();
+    assert_eq!(
+        tokens_of(&events, running),
+        2,
+        "prefill token and one decode"
+    );
+
+    let long = prompt(100, 2, vocab);
+    let chunks = chunk_plan(long.len(), CAPACITY, MAX_CHUNK).len();
+    assert!(chunks >= 6, "100 tokens in chunks of 16: {chunks} chunks");
+    let admitted = engine.submit(Request::greedy(long, 4)).unwrap();
+    for step in 1..=chunks {
+        let before = engine.stats();
+        let events = engine.step();
+        let after = engine.stats();
+        assert_eq!(
+            after.prefill_chunks - before.prefill_chunks,
+            1,
+            "step {step}: one chunk per step"
+        );
+        assert_eq!(after.decode_steps - before.decode_steps, 1);
+        assert_eq!(
+            tokens_of(&events, running),
+            1,
+            "step {step}: the running request gets its token"
+        );
+        let first = tokens_of(&events, admitted);
+        if step < chunks {
+            assert_eq!(first, 0, "step {step}: the prompt is not done");
+        } else {
+            // The last chunk's token, and the first decode of the new slot.
+            assert_eq!(first, 2, "the long prompt starts generating");
+        }
+    }
+    assert_eq!(engine.stats().prefills, 2);
+    drain(&mut engine);
+}
+
+#[test]
+fn prompts_of_several_chunks_give_the_single_engines_greedy_tokens() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, 4);
+    let mut single = single_engine(&dir, CAPACITY);
+    let vocab = engine.model().vocab();
+    // Lengths around chunk sizes, several chunks, and capacity - 1 (one
+    // token to generate); more requests than slots.
+    let lengths = [1, 17, 33, 47, 64, 100, 9, 120, 127, 24, 65];
+    let requests: Vec<Request> = lengths
+        .iter()
+        .enumerate()
+        .map(|(i, &len)| {
+            let cap = (CAPACITY as usize - len).min(10);
+            Request::greedy(prompt(len, 30 + i as u32, vocab), cap)
+        })
+        .collect();
+    let ids: Vec<_> = requests
+        .iter()
+        .map(|r| engine.submit(r.clone()).unwrap())
+        .collect();
+    let got = drain(&mut engine);
+    let single_ids: Vec<_> = requests
+        .iter()
+        .map(|r| single.submit(r.clone()).unwrap())
+        .collect();
+    let want = drain(&mut single);
+    for (i, (b, s)) in ids.iter().zip(&single_ids).enumerate() {
+        assert_eq!(
+            got[b].tokens, want[s].tokens,
+            "prompt of {} tokens",
+            lengths[i]
+        );
+        assert_eq!(got[b].reason, want[s].reason);
+    }
+    let stats = engine.stats();
+    assert_eq!(stats.prefills as usize, lengths.len());
+    let chunks: usize = lengths
+        .iter()
+        .map(|&l| chunk_plan(l, CAPACITY, MAX_CHUNK).len())
+        .sum();
+    assert_eq!(stats.prefill_chunks as usize, chunks);
+}
+
+#[test]
+fn choices_share_one_chunked_prefill_admitted_while_another_request_runs() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, 4);
+    let mut single = single_engine(&dir, CAPACITY);
+    let vocab = engine.model().vocab();
+    let other = engine
+        .submit(Request::greedy(prompt(3, 5, vocab), 30))
+        .unwrap();
+    engine.step();
+    let request = Request::greedy(prompt(50, 6, vocab), 8);
+    let before = engine.stats();
+    let ids = engine.submit_choices(request.clone(), 3).unwrap();
+    let got = drain(&mut engine);
+    let after = engine.stats();
+    assert_eq!(after.prefills - before.prefills, 1, "prefilled once");
+    assert_eq!(
+        (after.prefill_chunks - before.prefill_chunks) as usize,
+        chunk_plan(50, CAPACITY, MAX_CHUNK).len()
+    );
+    let sid = single.submit(request).unwrap();
+    let want = drain(&mut single);
+    for id in ids {
+        assert_eq!(got[&id].tokens, want[&sid].tokens, "choice {id:?}");
+    }
+    assert!(got.contains_key(&other), "the running request finished too");
+}
+
+#[test]
+fn cancelling_or_failing_a_prompt_between_its_chunks_frees_its_slot() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, 4);
+    let mut single = single_engine(&dir, CAPACITY);
+    let vocab = engine.model().vocab();
+    let running = engine
+        .submit(Request::greedy(prompt(4, 8, vocab), 40))
+        .unwrap();
+    engine.step();
+
+    // Cancelled after its first chunk.
+    let cancelled = engine
+        .submit(Request::greedy(prompt(90, 9, vocab), 5))
+        .unwrap();
+    engine.step();
+    assert_eq!(
+        engine.status().queued,
+        1,
+        "being prefilled counts as queued"
+    );
+    assert!(engine.cancel(cancelled));
+    let events = engine.step();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Finished { id, reason: FinishReason::Cancelled, .. } if *id == cancelled
+    )));
+    assert_eq!(tokens_of(&events, cancelled), 0);
+
+    // Failed at its second chunk: only it ends, with an error.
+    let failed = engine
+        .submit(Request::greedy(prompt(70, 10, vocab), 5))
+        .unwrap();
+    engine.step();
+    engine.inject_fault(Fault::NextPrefill);
+    let events = engine.step();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Finished { id, reason: FinishReason::Error, .. } if *id == failed
+    )));
+    assert_eq!(
+        tokens_of(&events, running),
+        1,
+        "the running request goes on"
+    );
+
+    // The slots are free again and the next prompts run exactly.
+    let requests: Vec<Request> = (0..4)
+        .map(|i| Request::greedy(prompt(40 + 13 * i, 11 + i as u32, vocab), 6))
+        .collect();
+    let ids: Vec<_> = requests
+        .iter()
+        .map(|r| engine.submit(r.clone()).unwrap())
+        .collect();
+    let got = drain(&mut engine);
+    for (r, id) in requests.iter().zip(ids) {
+        let sid = single.submit(r.clone()).unwrap();
+        let want = drain(&mut single);
+        assert_eq!(got[&id].tokens, want[&sid].tokens);
+    }
+    assert!(engine.is_idle());
+}
