@@ -86,6 +86,10 @@ pub enum Command {
         /// hf: a Hugging Face model directory; gguf: one GGUF file that llama.cpp loads.
         #[arg(long, value_enum, default_value = "hf")]
         format: SynthFormat,
+        /// With --format gguf: quantize every matrix (the embedding too) to
+        /// q8_0, q4_0 or q4_1 blocks, as llama.cpp's llama-quantize would.
+        #[arg(long, value_enum)]
+        quant: Option<crate::gguf::Quant>,
     },
 }
 
@@ -448,7 +452,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             out,
             dtype,
             format,
-        } => synth(preset, &out, dtype, format),
+            quant,
+        } => synth(preset, &out, dtype, format, quant),
     }
 }
 
@@ -528,9 +533,15 @@ fn synth(
     out: &std::path::Path,
     dtype: Option<DType>,
     format: SynthFormat,
+    quant: Option<crate::gguf::Quant>,
 ) -> Result<(), CliError> {
     let dtype = dtype.unwrap_or(preset.default_dtype());
     match format {
+        SynthFormat::Hf if quant.is_some() => {
+            return Err(CliError::Usage(
+                "--quant writes GGUF blocks; add --format gguf".into(),
+            ));
+        }
         SynthFormat::Hf => crate::preset::synth(preset, dtype, out)?,
         SynthFormat::Gguf => {
             // Converted from the cached HF directory of the same dtype, so
@@ -540,11 +551,15 @@ fn synth(
                 dtype,
                 &crate::compile::cache_root().join("presets"),
             )?;
-            crate::gguf::export_hf_dir(&dir, dtype, out)?;
+            match quant {
+                Some(q) => crate::gguf::export_hf_dir_quantized(&dir, dtype, q, out)?,
+                None => crate::gguf::export_hf_dir(&dir, dtype, out)?,
+            }
         }
     }
+    let quantized = quant.map_or(String::new(), |q| format!(", matrices in {}", q.name()));
     eprintln!(
-        "wrote preset {preset} ({}) to {}",
+        "wrote preset {preset} ({}{quantized}) to {}",
         dtype.name(),
         out.display()
     );

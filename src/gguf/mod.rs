@@ -1,7 +1,8 @@
 //! GGUF checkpoints, llama.cpp's single-file format: reading a `llama` file
 //! into the crate's [`ModelConfig`] and Hugging Face-layout f32 tensors
 //! (dequantized, Q/K rows un-permuted), and writing a Hugging Face model
-//! directory out as a GGUF file that llama.cpp loads.
+//! directory out as a GGUF file that llama.cpp loads, its matrices in a float
+//! type or quantized to Q8_0, Q4_0 or Q4_1 blocks ([`quantize`]).
 //!
 //! The container parser and the dequantizers are this crate's own: of the
 //! crates for the format, `ggus` reads only version 3 and its `ggml-quants`
@@ -14,6 +15,7 @@
 mod dequant;
 mod hparams;
 mod names;
+mod quant;
 mod reader;
 mod types;
 mod writer;
@@ -23,9 +25,10 @@ use std::path::{Path, PathBuf};
 pub use dequant::{DequantError, byte_len, dequantize};
 pub use hparams::model_config;
 pub use names::{gguf_name, hf_name, permute_rows, rope_permuted_heads, unpermute_rows};
+pub use quant::{Quant, QuantError, quantize};
 pub use reader::{GgufFile, MetaValue, TensorInfo};
 pub use types::{BlockLayout, GgmlType};
-pub use writer::{GgufWriter, TensorData, export_hf_dir};
+pub use writer::{GgufWriter, TensorData, export_hf_dir, export_hf_dir_quantized};
 
 use crate::config::{ConfigError, ModelConfig};
 use crate::weights::DType;
@@ -87,6 +90,12 @@ pub enum GgufError {
     Config(#[source] ConfigError),
     #[error("cannot export to GGUF: {0}")]
     Export(String),
+    #[error("tensor `{name}` cannot be quantized: {source}")]
+    Quantize {
+        name: String,
+        #[source]
+        source: QuantError,
+    },
     #[error("weights cannot be loaded as {0}: use f32, f16 or bf16")]
     NotAWeightDType(DType),
 }
