@@ -575,15 +575,18 @@ fn emit(
 ) -> Result<(), CliError> {
     let dir = resolve_model_dir(model)?;
     let config = ModelConfig::from_dir(&dir)?;
-    // Only native placement needs the checkpoint's dtype.
-    let stored = match weights {
-        crate::model::DeviceWeights::F32 => DType::F32,
-        crate::model::DeviceWeights::Native => crate::weights::Weights::open(&dir, &config)
-            .map_err(crate::model::ModelError::from)?
-            .dtype(),
+    // Only native placement needs the checkpoint's dtype and blocks.
+    let (stored, blocks) = match weights {
+        crate::model::DeviceWeights::F32 => (DType::F32, Default::default()),
+        crate::model::DeviceWeights::Native => {
+            let w = crate::weights::Weights::open(&dir, &config)
+                .map_err(crate::model::ModelError::from)?;
+            (w.dtype(), w.block_formats())
+        }
     };
     let elem = weights.dtype(stored);
-    let plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
+    let mut plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
+    plan.blocks = blocks;
     plan.check(&config)?;
     let manifest = crate::emit::write_dir(&LlamaShape::from(&config), &plan, out)?;
     eprintln!(

@@ -16,11 +16,12 @@ pub mod builder;
 pub mod llama;
 pub mod sample;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use llama::{GraphConfig, LlamaShape, Output, ParamSpec};
+pub use llama::{BLOCK, BlockFormat, GraphConfig, LlamaShape, Output, ParamSpec};
 
 use crate::config::ModelConfig;
 use crate::types::DType;
@@ -85,6 +86,10 @@ pub struct EmitPlan {
     /// f16 kept as is on the device (widened inside the graphs).
     #[serde(default = "default_weights")]
     pub weights: DType,
+    /// Matrices kept in 32-element blocks on the device (from a quantized
+    /// GGUF), by Hugging Face name; every other weight is in `weights`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub blocks: BTreeMap<String, BlockFormat>,
 }
 
 impl EmitPlan {
@@ -104,6 +109,7 @@ impl EmitPlan {
             prefill_buckets: prefill_buckets(capacity),
             decode_windows: decode_windows(capacity),
             weights: DType::F32,
+            blocks: BTreeMap::new(),
         })
     }
 
@@ -185,6 +191,7 @@ impl EmitPlan {
         GraphConfig {
             capacity: self.capacity,
             weights: self.weights,
+            blocks: std::sync::Arc::new(self.blocks.clone()),
         }
     }
 }
@@ -484,10 +491,13 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
             window,
         } => llama::decode(m, cfg, batch, output, window.unwrap_or(capacity), &name),
     };
-    let weights = match cfg.weights {
+    let mut weights = match cfg.weights {
         DType::F32 => String::new(),
         other => format!(", {} weights", other.name()),
     };
+    if !cfg.blocks.is_empty() {
+        weights.push_str(&format!(", {} matrices in blocks", cfg.blocks.len()));
+    }
     let header = format!(
         "{name}: emitted by iree-llm {} (graph format {MANIFEST_FORMAT}).\n\
          Llama: vocab {}, hidden {}, layers {}, heads {}/{} kv, head_dim {}, context {capacity}{weights}.",

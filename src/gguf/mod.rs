@@ -12,6 +12,7 @@
 //! dequantization is tested against the PyPI `gguf` package's numpy
 //! reference (tests/gguf.rs, fixtures from scripts/gguf_fixtures.py).
 
+mod blocks;
 mod dequant;
 mod hparams;
 mod names;
@@ -22,6 +23,7 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use blocks::BlockTensor;
 pub use dequant::{DequantError, byte_len, dequantize};
 pub use hparams::model_config;
 pub use names::{gguf_name, hf_name, permute_rows, rope_permuted_heads, unpermute_rows};
@@ -149,6 +151,27 @@ impl GgufModel {
         )
     }
 
+    /// Tensor `hf` in device blocks (Q/K rows in Hugging Face order) if it
+    /// is a Q8_0, Q4_0 or Q4_1 matrix; `None` for any other tensor.
+    pub fn tensor_blocks(&self, hf: &str) -> Result<Option<BlockTensor>, GgufError> {
+        let info = self.info(hf)?;
+        if info.dims.len() != 2 {
+            return Ok(None);
+        }
+        let (info, data) = self.file.tensor_bytes(&info.name.clone())?;
+        let (cols, rows) = (info.dims[0] as usize, info.dims[1] as usize);
+        let Some(blocks) = BlockTensor::from_ggml(info.ty, data, rows, cols) else {
+            return Ok(None);
+        };
+        let cfg = &self.config;
+        Ok(Some(
+            match rope_permuted_heads(hf, cfg.num_attention_heads, cfg.num_key_value_heads) {
+                Some(heads) => blocks.unpermute_rows(heads),
+                None => blocks,
+            },
+        ))
+    }
+
     /// The dtype the weights keep on the host and device: the file's float
     /// type when every matrix has the same one, else f32, which holds every
     /// dequantized value exactly (llama.cpp forms them in f32).
@@ -183,7 +206,7 @@ impl GgufModel {
                 .iter()
                 .flat_map(|&x| half::bf16::from_f32(x).to_le_bytes())
                 .collect(),
-            DType::I32 | DType::I1 => return Err(GgufError::NotAWeightDType(dtype)),
+            DType::I32 | DType::I8 | DType::I1 => return Err(GgufError::NotAWeightDType(dtype)),
         })
     }
 

@@ -160,7 +160,7 @@ fn file_type(dtype: DType) -> u32 {
         DType::F16 => 1,
         DType::BF16 => 32,
         // Weights only ever hold float tensors (`Weights::open` refuses others).
-        DType::I32 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
+        DType::I32 | DType::I8 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
     }
 }
 
@@ -169,7 +169,7 @@ fn ggml_type(dtype: DType) -> GgmlType {
         DType::F32 => GgmlType::F32,
         DType::F16 => GgmlType::F16,
         DType::BF16 => GgmlType::BF16,
-        DType::I32 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
+        DType::I32 | DType::I8 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
     }
 }
 

@@ -170,6 +170,18 @@ impl DeviceModel {
         let weights = Weights::open(dir, &config)?;
         let mut opts = opts.clone();
         opts.plan.weights = opts.device_weights.dtype(weights.dtype());
+        opts.plan.blocks = match opts.device_weights {
+            DeviceWeights::Native => weights.block_formats(),
+            DeviceWeights::F32 => Default::default(),
+        };
+        if !opts.plan.blocks.is_empty() && opts.target.kind == crate::types::DeviceKind::Cpu {
+            // Lets IREE's CPU dispatch formation fuse the block dequantization
+            // into the contraction that reads it (it blocks matmul-producer
+            // fusion on CPU by default); see `emit::llama`'s `linear`.
+            opts.target
+                .extra_flags
+                .push("--iree-dispatch-creation-block-matmul-producer-fusion=false".into());
+        }
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
         let session = instance.open(&opts.device)?;
@@ -228,6 +240,14 @@ impl DeviceModel {
             let buffer = match spec.name.as_str() {
                 "rope.cos" => self.session.upload(&spec.shape, &cos)?,
                 "rope.sin" => self.session.upload(&spec.shape, &sin)?,
+                name if self.manifest.plan.blocks.contains_key(block_of(name)) => {
+                    let (base, part) = name.rsplit_once('.').expect("a block part");
+                    let bytes = weights
+                        .blocks(base)
+                        .and_then(|b| b.part(part))
+                        .ok_or_else(|| WeightsError::UnknownTensor(name.to_string()))?;
+                    self.session.upload_bytes(spec.dtype, &spec.shape, bytes)?
+                }
                 name => {
                     let view = weights.tensor(name)?;
                     if view.dtype == spec.dtype {
@@ -550,4 +570,9 @@ impl DeviceModel {
         kv.buffer = outputs.remove(1);
         Ok(outputs)
     }
+}
+
+/// The matrix a block part's parameter name (`NAME.q`, `.d`, `.m`) belongs to.
+fn block_of(param: &str) -> &str {
+    param.rsplit_once('.').map_or(param, |(base, _)| base)
 }
