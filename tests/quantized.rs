@@ -3,7 +3,8 @@
 //! blocks on local-task, and its graphs compute what the independent f64
 //! reference computes from the same file's dequantized values: logits within
 //! the reference tolerance, greedy decoding token for token, and ragged
-//! batches reproduce each slot's single-sequence run.
+//! batches reproduce each slot's single-sequence run (one row reads the
+//! blocks, several rows the dense copy of the same values).
 
 mod common;
 
@@ -109,12 +110,28 @@ fn quantized_matrices_stay_in_blocks_and_norms_stay_dense() {
     assert!(names.contains(&"model.layers.0.mlp.down_proj.weight.m"));
     assert!(names.contains(&"model.layers.0.input_layernorm.weight"));
     // An i8 and two f16 per 32 values against 4 bytes: about 0.3 of the
-    // bytes, the norms and RoPE tables staying f32.
-    let ratio = blocks.stats().weight_bytes as f64 / widened.stats().weight_bytes as f64;
+    // bytes of the same matrices in f32.
+    let bytes = |p: &iree_llm::emit::ParamSpec| {
+        p.shape.iter().product::<i64>() as f64 * p.dtype.size_bytes() as f64
+    };
+    let params = &blocks.manifest().params;
+    let block_bytes: f64 = params
+        .iter()
+        .filter(|p| p.name.ends_with(".q") || p.name.ends_with(".d") || p.name.ends_with(".m"))
+        .map(bytes)
+        .sum();
+    let dense_bytes: f64 = params
+        .iter()
+        .filter(|p| plan.blocks.contains_key(&p.name))
+        .map(bytes)
+        .sum();
+    let ratio = block_bytes / dense_bytes;
     assert!(
         (0.25..0.35).contains(&ratio),
         "blocks take {ratio:.3} of the f32 bytes"
     );
+    // Several rows read the dense copy, kept beside the blocks.
+    assert!(blocks.stats().weight_bytes > widened.stats().weight_bytes);
 }
 
 #[test]
@@ -252,7 +269,7 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
                 "B={batch} row {i}: tokens differ from the single sequence"
             );
             // One row multiplies the blocks in a fused contraction, several
-            // rows a dense matmul of the same values: sums differ in order.
+            // rows the dense copy of the same values: sums differ in order.
             for (step, (a, b)) in got_logits[i].iter().zip(&singles[i].1).enumerate() {
                 let b64: Vec<f64> = b.iter().map(|&v| v as f64).collect();
                 let err = relative_error(a, &b64);

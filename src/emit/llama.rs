@@ -9,10 +9,11 @@
 //! - Weights are passed in the element type of [`GraphConfig::weights`] (f32,
 //!   or a checkpoint's bf16/f16 kept as is on the device) and widened to f32
 //!   where they are used; all arithmetic is f32. A matrix named in
-//!   [`GraphConfig::blocks`] is passed instead as 32-element blocks
+//!   [`GraphConfig::blocks`] is passed also as 32-element blocks
 //!   ([`BlockFormat`]): arguments `NAME.q` (i8 `[rows, cols/32, 32]`),
-//!   `NAME.d` (f16 scales `[rows, cols/32]`) and, with an offset, `NAME.m`;
-//!   it is dequantized where it is used.
+//!   `NAME.d` (f16 scales `[rows, cols/32]`) and, with an offset, `NAME.m`,
+//!   after `NAME` itself; a single row reads the blocks, dequantized inside
+//!   its contraction, more rows read `NAME` (see `linear`).
 //! - The KV caches of all slots are one tensor `[layers, 2, slots *
 //!   kv_heads, capacity, head_dim]` (index 1 = 0 for keys, 1 for values;
 //!   slot s owns heads `s * kv_heads ..`), so decode attends over every row
@@ -141,6 +142,11 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
             }),
             Some(format) => {
                 let (rows, blocks) = (shape[0], shape[1] / BLOCK);
+                v.push(ParamSpec {
+                    name: name.clone(),
+                    shape: shape.clone(),
+                    dtype: cfg.weights,
+                });
                 for &(part, dtype) in format.parts() {
                     let shape = match part {
                         "q" => vec![rows, blocks, BLOCK],
@@ -170,8 +176,9 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
 enum Weight {
     Dense(Value),
     /// Values `q` [rows, cols/32, 32] i8, scales `d` [rows, cols/32] f16 and
-    /// optional offsets `m` like `d`.
+    /// optional offsets `m` like `d`, and the same values `dense`.
     Blocks {
+        dense: Value,
         q: Value,
         d: Value,
         m: Option<Value>,
@@ -223,6 +230,7 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
         match cfg.blocks.get(&name) {
             None => Weight::Dense(next()),
             Some(format) => Weight::Blocks {
+                dense: next(),
                 q: next(),
                 d: next(),
                 m: (*format == BlockFormat::ScaledOffset).then(next),
@@ -309,13 +317,13 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
 /// contraction's dispatch (on CPU once `--iree-dispatch-creation-block-matmul-
 /// producer-fusion=false` is given, see `model`), so a step reads the blocks,
-/// not f32 weights. For more rows that fused form ran slower than a dense
-/// f32 matmul here (IREE 3.13 on AVX2, docs/performance.md), so the weight is
-/// dequantized to f32 first and multiplied densely.
+/// not f32 weights. For more rows both the fused form and dequantizing first
+/// ran slower than the dense matmul here (IREE 3.13 on AVX2,
+/// docs/performance.md), so those read the dense copy.
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     match w {
         Weight::Dense(w) => linear_dense(f, x, w),
-        Weight::Blocks { q, d, m } if x.shape()[0] == 1 => {
+        Weight::Blocks { q, d, m, .. } if x.shape()[0] == 1 => {
             let (n, g) = (q.shape()[0], q.shape()[1]);
             let w = dequantize(f, q, d, m.as_ref());
             let x3 = f.reshape(x, &[1, g, BLOCK]);
@@ -324,12 +332,7 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
             let p = f.mul(&xb, &wb);
             f.reduce_sum(&p, &[2, 3])
         }
-        Weight::Blocks { q, d, m } => {
-            let (n, g) = (q.shape()[0], q.shape()[1]);
-            let w = dequantize(f, q, d, m.as_ref());
-            let w = f.reshape(&w, &[n, g * BLOCK]);
-            linear_dense(f, x, &w)
-        }
+        Weight::Blocks { dense, .. } => linear_dense(f, x, dense),
     }
 }
 
@@ -358,7 +361,7 @@ fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
             let x = f.gather_rows(t, ids);
             f.convert(&x, DType::F32)
         }
-        Weight::Blocks { q, d, m } => {
+        Weight::Blocks { q, d, m, .. } => {
             let (v, g, rows) = (q.shape()[0], q.shape()[1], ids.shape()[0]);
             let q2 = f.reshape(q, &[v, g * BLOCK]);
             let qr = f.gather_rows(&q2, ids);

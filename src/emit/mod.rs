@@ -642,6 +642,24 @@ impl Manifest {
         }
     }
 
+    /// Bytes of parameters a call over `rows` rows reads: a block matrix's
+    /// blocks for one row, its dense copy for more (see `llama::linear`).
+    pub fn weight_bytes_read(&self, rows: i64) -> u64 {
+        let blocks = &self.plan.blocks;
+        self.params
+            .iter()
+            .filter(|p| {
+                let part_of = p.name.rsplit_once('.').map(|(base, _)| base);
+                if part_of.is_some_and(|base| blocks.contains_key(base)) {
+                    rows == 1
+                } else {
+                    !(blocks.contains_key(&p.name) && rows == 1)
+                }
+            })
+            .map(|p| p.shape.iter().product::<i64>() as u64 * p.dtype.size_bytes() as u64)
+            .sum()
+    }
+
     pub fn to_json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).expect("manifest serializes");
         s.push('\n');
