@@ -315,9 +315,9 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 ///
 /// A block weight times one row is one contraction over (block, value)
 /// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
-/// contraction's dispatch (on CPU once `--iree-dispatch-creation-block-matmul-
-/// producer-fusion=false` is given, see `model`), so a step reads the blocks,
-/// not f32 weights. For more rows both the fused form and dequantizing first
+/// contraction's dispatch (on CPU with the aggressive fusion of the CPU flags,
+/// `compile::Target`; tests/lowering.rs checks it), so a step reads the
+/// blocks, not f32 weights. For more rows both the fused form and dequantizing first
 /// ran slower than the dense matmul here (IREE 3.13 on AVX2,
 /// docs/performance.md), so those read the dense copy.
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
@@ -359,6 +359,10 @@ fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
     match table {
         Weight::Dense(t) => {
             let x = f.gather_rows(t, ids);
+            f.convert(&x, DType::F32)
+        }
+        Weight::Blocks { dense, .. } if ids.shape()[0] > 1 => {
+            let x = f.gather_rows(dense, ids);
             f.convert(&x, DType::F32)
         }
         Weight::Blocks { q, d, m, .. } => {

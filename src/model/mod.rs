@@ -174,14 +174,6 @@ impl DeviceModel {
             DeviceWeights::Native => weights.block_formats(),
             DeviceWeights::F32 => Default::default(),
         };
-        if !opts.plan.blocks.is_empty() && opts.target.kind == crate::types::DeviceKind::Cpu {
-            // Lets IREE's CPU dispatch formation fuse the block dequantization
-            // into the contraction that reads it (it blocks matmul-producer
-            // fusion on CPU by default); see `emit::llama`'s `linear`.
-            opts.target
-                .extra_flags
-                .push("--iree-dispatch-creation-block-matmul-producer-fusion=false".into());
-        }
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
         let session = instance.open(&opts.device)?;
