@@ -216,7 +216,8 @@ impl DeviceModel {
     }
 
     /// Uploads the parameters in the manifest's order: weights as stored, or
-    /// widened to f32 when the graphs take f32, and the RoPE tables.
+    /// widened to f32 when the graphs take f32, a block matrix's parts
+    /// (`NAME.q`, `.d`, `.m`) as the GGUF reader made them, and the RoPE tables.
     fn upload_params(&mut self, weights: &Weights, progress: &dyn LoadProgress) -> Result<()> {
         let start = Instant::now();
         let (cos, sin) = self.config.rope_tables(self.capacity());
