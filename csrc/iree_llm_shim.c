@@ -132,6 +132,9 @@ static int ill_dtype_to_iree(ill_dtype dtype, iree_hal_element_type_t* out) {
     case ILL_DTYPE_I32:
       *out = IREE_HAL_ELEMENT_TYPE_INT_32;
       return 1;
+    case ILL_DTYPE_I8:
+      *out = IREE_HAL_ELEMENT_TYPE_INT_8;
+      return 1;
   }
   return 0;
 }
@@ -154,13 +157,25 @@ static int ill_dtype_from_iree(iree_hal_element_type_t type, ill_dtype* out) {
     case IREE_HAL_ELEMENT_TYPE_SINT_32:
       *out = ILL_DTYPE_I32;
       return 1;
+    case IREE_HAL_ELEMENT_TYPE_INT_8:
+    case IREE_HAL_ELEMENT_TYPE_SINT_8:
+      *out = ILL_DTYPE_I8;
+      return 1;
     default:
       return 0;
   }
 }
 
 static size_t ill_dtype_size(ill_dtype dtype) {
-  return dtype == ILL_DTYPE_F32 || dtype == ILL_DTYPE_I32 ? 4 : 2;
+  switch (dtype) {
+    case ILL_DTYPE_F32:
+    case ILL_DTYPE_I32:
+      return 4;
+    case ILL_DTYPE_I8:
+      return 1;
+    default:
+      return 2;
+  }
 }
 
 /* ---- instance ----------------------------------------------------------- */

@@ -35,6 +35,7 @@ typedef enum ill_dtype {
   ILL_DTYPE_F16 = 1,
   ILL_DTYPE_BF16 = 2,
   ILL_DTYPE_I32 = 3,
+  ILL_DTYPE_I8 = 4, /* block-quantized weight values */
 } ill_dtype;
 
 /* Broad error classes, so callers can react without parsing text. */

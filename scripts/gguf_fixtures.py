@@ -23,6 +23,10 @@ Fixtures:
   and k_proj in Hugging Face row order, dequantized by the gguf package and
   un-permuted here, for the un-permute check.
 - tied-llama.gguf: a smaller one without output.weight (tied embeddings).
+- quant/<type>.f32 and <type>.bin for Q8_0, Q4_0, Q4_1: f32 values (blocks of
+  varied scale and sign, one all zero) and the blocks gguf.quants.quantize
+  (llama.cpp's reference quantizers in numpy) makes of them, for the writer's
+  quantizer. `--quant-only` writes just these.
 - mistral.gguf: a file whose general.architecture is not llama.
 """
 import argparse
@@ -81,6 +85,29 @@ def write_dequant(rng):
         with open(os.path.join(out, f"{name.lower()}.f32"), "wb") as f:
             f.write(values.tobytes())
     print(f"wrote {len(TYPES)} dequantization fixtures of {n} elements to {out}")
+
+
+QUANT_TYPES = ["Q8_0", "Q4_0", "Q4_1"]
+
+
+def write_quant(rng):
+    out = os.path.join(ROOT, "quant")
+    os.makedirs(out, exist_ok=True)
+    blocks = 24
+    scales = rng.uniform(0.001, 2.0, size=(blocks, 1)).astype(np.float32)
+    shifts = rng.uniform(-1.0, 1.0, size=(blocks, 1)).astype(np.float32)
+    values = (rng.standard_normal((blocks, 32)).astype(np.float32) * scales + shifts * scales)
+    values[5] = 0.0  # an all-zero block: scale 0, every value 0
+    values[9] = np.abs(values[9])  # one-signed blocks: Q4_1's minimum is positive
+    values[10] = -np.abs(values[10])
+    values = values.astype("<f4").reshape(1, -1)
+    for name in QUANT_TYPES:
+        data = gguf.quants.quantize(values, T[name])
+        with open(os.path.join(out, f"{name.lower()}.f32"), "wb") as f:
+            f.write(values.tobytes())
+        with open(os.path.join(out, f"{name.lower()}.bin"), "wb") as f:
+            f.write(data.tobytes())
+    print(f"wrote {len(QUANT_TYPES)} quantization fixtures of {values.size} elements to {out}")
 
 
 def permute(w, n_head):
@@ -246,13 +273,18 @@ def check_export(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--check-export", metavar="FILE")
+    ap.add_argument("--quant-only", action="store_true")
     args = ap.parse_args()
     if args.check_export:
         sys.exit(check_export(args.check_export))
+    if args.quant_only:
+        write_quant(np.random.default_rng(20261124))
+        return
     rng = np.random.default_rng(20261123)
     os.makedirs(ROOT, exist_ok=True)
     write_dequant(rng)
     write_models(rng)
+    write_quant(np.random.default_rng(20261124))
 
 
 if __name__ == "__main__":

@@ -256,7 +256,7 @@ pub fn graph_bench(
             let ms = median(times).as_secs_f64() * 1e3;
             let attends = w.unwrap_or(opts.capacity);
             let bytes = bandwidth::decode_step_bytes(
-                stats.weight_bytes as u64,
+                model.manifest().weight_bytes_read(batch),
                 kv_bytes_per_position * attends as u64,
                 batch as u64,
             );

@@ -86,6 +86,10 @@ pub enum Command {
         /// hf: a Hugging Face model directory; gguf: one GGUF file that llama.cpp loads.
         #[arg(long, value_enum, default_value = "hf")]
         format: SynthFormat,
+        /// With --format gguf: quantize every matrix (the embedding too) to
+        /// q8_0, q4_0 or q4_1 blocks, as llama.cpp's llama-quantize would.
+        #[arg(long, value_enum)]
+        quant: Option<crate::gguf::Quant>,
     },
 }
 
@@ -457,7 +461,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             out,
             dtype,
             format,
-        } => synth(preset, &out, dtype, format),
+            quant,
+        } => synth(preset, &out, dtype, format, quant),
     }
 }
 
@@ -538,9 +543,15 @@ fn synth(
     out: &std::path::Path,
     dtype: Option<DType>,
     format: SynthFormat,
+    quant: Option<crate::gguf::Quant>,
 ) -> Result<(), CliError> {
     let dtype = dtype.unwrap_or(preset.default_dtype());
     match format {
+        SynthFormat::Hf if quant.is_some() => {
+            return Err(CliError::Usage(
+                "--quant writes GGUF blocks; add --format gguf".into(),
+            ));
+        }
         SynthFormat::Hf => crate::preset::synth(preset, dtype, out)?,
         SynthFormat::Gguf => {
             // Converted from the cached HF directory of the same dtype, so
@@ -550,11 +561,15 @@ fn synth(
                 dtype,
                 &crate::compile::cache_root().join("presets"),
             )?;
-            crate::gguf::export_hf_dir(&dir, dtype, out)?;
+            match quant {
+                Some(q) => crate::gguf::export_hf_dir_quantized(&dir, dtype, q, out)?,
+                None => crate::gguf::export_hf_dir(&dir, dtype, out)?,
+            }
         }
     }
+    let quantized = quant.map_or(String::new(), |q| format!(", matrices in {}", q.name()));
     eprintln!(
-        "wrote preset {preset} ({}) to {}",
+        "wrote preset {preset} ({}{quantized}) to {}",
         dtype.name(),
         out.display()
     );
@@ -570,15 +585,18 @@ fn emit(
 ) -> Result<(), CliError> {
     let dir = resolve_model_dir(model)?;
     let config = ModelConfig::from_dir(&dir)?;
-    // Only native placement needs the checkpoint's dtype.
-    let stored = match weights {
-        crate::model::DeviceWeights::F32 => DType::F32,
-        crate::model::DeviceWeights::Native => crate::weights::Weights::open(&dir, &config)
-            .map_err(crate::model::ModelError::from)?
-            .dtype(),
+    // Only native placement needs the checkpoint's dtype and blocks.
+    let (stored, blocks) = match weights {
+        crate::model::DeviceWeights::F32 => (DType::F32, Default::default()),
+        crate::model::DeviceWeights::Native => {
+            let w = crate::weights::Weights::open(&dir, &config)
+                .map_err(crate::model::ModelError::from)?;
+            (w.dtype(), w.block_formats())
+        }
     };
     let elem = weights.dtype(stored);
-    let plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
+    let mut plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
+    plan.blocks = blocks;
     plan.check(&config)?;
     let manifest = crate::emit::write_dir(&LlamaShape::from(&config), &plan, out)?;
     eprintln!(

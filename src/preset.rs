@@ -448,7 +448,9 @@ fn fill_tensor(out: &mut [u8], cols: usize, dtype: DType, tensor_seed: u64, init
                     DType::F32 => cell.copy_from_slice(&x.to_le_bytes()),
                     DType::F16 => cell.copy_from_slice(&half::f16::from_f32(x).to_le_bytes()),
                     DType::BF16 => cell.copy_from_slice(&half::bf16::from_f32(x).to_le_bytes()),
-                    DType::I32 | DType::I1 => unreachable!("synth_config refuses {dtype}"),
+                    DType::I32 | DType::I8 | DType::I1 => {
+                        unreachable!("synth_config refuses {dtype}")
+                    }
                 }
             }
         }

@@ -108,6 +108,7 @@ impl TensorView<'_> {
                 .chunks_exact(4)
                 .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32)
                 .collect(),
+            DType::I8 => d.iter().map(|&b| f32::from(b as i8)).collect(),
             DType::I1 => d.iter().map(|&b| f32::from(u8::from(b != 0))).collect(),
             DType::F32 => d
                 .chunks_exact(4)
@@ -132,6 +133,7 @@ impl TensorView<'_> {
                 .chunks_exact(4)
                 .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
                 .collect(),
+            DType::I8 => d.iter().map(|&b| f64::from(b as i8)).collect(),
             DType::I1 => d.iter().map(|&b| f64::from(u8::from(b != 0))).collect(),
             DType::F32 => d
                 .chunks_exact(4)
@@ -167,6 +169,9 @@ pub struct Weights {
     entries: HashMap<String, Entry>,
     order: Vec<String>,
     dtype: DType,
+    /// A quantized GGUF's Q8_0/Q4_0/Q4_1 matrices as the device can keep
+    /// them, besides their dequantized values in `entries`.
+    blocks: HashMap<String, crate::gguf::BlockTensor>,
 }
 
 impl fmt::Debug for Weights {
@@ -304,13 +309,15 @@ impl Weights {
             entries,
             order,
             dtype,
+            blocks: HashMap::new(),
         })
     }
 
     /// Reads a GGUF checkpoint: each tensor dequantized (Q/K rows restored
     /// to Hugging Face order) into host memory in the file's native dtype
-    /// (see [`crate::gguf::GgufModel::native_dtype`]); the file itself stays mapped
-    /// only while this runs.
+    /// (see [`crate::gguf::GgufModel::native_dtype`]), and its Q8_0, Q4_0 and
+    /// Q4_1 matrices also in device blocks ([`Weights::blocks`]); the file
+    /// itself stays mapped only while this runs.
     pub fn open_gguf(path: &Path, cfg: &ModelConfig) -> Result<Self, WeightsError> {
         let model = crate::gguf::GgufModel::open(path)?;
         if model.config() != cfg {
@@ -323,7 +330,11 @@ impl Weights {
         let mut data = Vec::new();
         let mut entries = HashMap::new();
         let mut order = Vec::new();
+        let mut blocks = HashMap::new();
         for (name, shape) in checkpoint::tensors(cfg) {
+            if let Some(b) = model.tensor_blocks(&name)? {
+                blocks.insert(name.clone(), b);
+            }
             let bytes = model.tensor_bytes(&name, dtype)?;
             let start = data.len();
             data.extend_from_slice(&bytes);
@@ -344,7 +355,22 @@ impl Weights {
             entries,
             order,
             dtype,
+            blocks,
         })
+    }
+
+    /// The matrices held in device blocks, with their formats (empty unless
+    /// read from a GGUF with Q8_0, Q4_0 or Q4_1 matrices).
+    pub fn block_formats(&self) -> std::collections::BTreeMap<String, crate::types::BlockFormat> {
+        self.blocks
+            .iter()
+            .map(|(name, b)| (name.clone(), b.format))
+            .collect()
+    }
+
+    /// The matrix `name` in device blocks, if it is held so.
+    pub fn blocks(&self, name: &str) -> Option<&crate::gguf::BlockTensor> {
+        self.blocks.get(name)
     }
 
     /// The dtype every weight tensor is stored in.

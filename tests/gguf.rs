@@ -1,12 +1,13 @@
 //! GGUF checkpoints: every supported type's dequantization equals the PyPI
 //! `gguf` package's numpy reference, metadata becomes the Hugging Face config
 //! it stands for, llama.cpp's Q/K row order is undone, and the errors name
-//! what is wrong. Fixtures come from scripts/gguf_fixtures.py.
+//! what is wrong; the writer's Q8_0/Q4_0/Q4_1 quantizer makes the same blocks
+//! as the package's quantizer. Fixtures come from scripts/gguf_fixtures.py.
 
 use std::path::{Path, PathBuf};
 
 use iree_llm::config::ModelConfig;
-use iree_llm::gguf::{GgmlType, GgufError, GgufFile, GgufModel, dequantize};
+use iree_llm::gguf::{GgmlType, GgufError, GgufFile, GgufModel, Quant, dequantize, quantize};
 use iree_llm::preset::{self, Preset};
 use iree_llm::weights::{DType, Weights};
 
@@ -248,6 +249,90 @@ fn an_exported_preset_reads_back_with_the_same_config_and_weights() {
         from_gguf.encode(text, false).unwrap(),
         from_dir.encode(text, false).unwrap()
     );
+}
+
+/// Quantizes the fixture values with `quant` and compares the blocks with
+/// those `gguf.quants.quantize` made, byte for byte.
+fn quantizes_like_the_reference(quant: Quant) {
+    let stem = quant.name();
+    let values = read_f32(&fixture(&format!("quant/{stem}.f32")));
+    let want = std::fs::read(fixture(&format!("quant/{stem}.bin"))).unwrap();
+    let got = quantize(quant, &values).unwrap();
+    assert_eq!(got.len(), want.len(), "{stem}: byte count");
+    let diffs: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
+    assert!(
+        diffs.is_empty(),
+        "{stem}: {} of {} bytes differ from gguf.quants.quantize, first at {:?}",
+        diffs.len(),
+        want.len(),
+        &diffs[..diffs.len().min(5)]
+    );
+}
+
+#[test]
+fn quantizes_q8_0_like_the_gguf_package() {
+    quantizes_like_the_reference(Quant::Q8_0);
+}
+#[test]
+fn quantizes_q4_0_like_the_gguf_package() {
+    quantizes_like_the_reference(Quant::Q4_0);
+}
+#[test]
+fn quantizes_q4_1_like_the_gguf_package() {
+    quantizes_like_the_reference(Quant::Q4_1);
+}
+
+#[test]
+fn a_quantized_export_stores_matrices_in_blocks_within_half_a_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let hf = dir.path().join("tiny");
+    preset::synth(Preset::Tiny, DType::F32, &hf).unwrap();
+    let cfg = Preset::Tiny.config();
+    let weights = Weights::open(&hf, &cfg).unwrap();
+    for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
+        let out = dir.path().join(format!("tiny-{}.gguf", quant.name()));
+        iree_llm::gguf::export_hf_dir_quantized(&hf, DType::F32, quant, &out).unwrap();
+        let model = GgufModel::open(&out).unwrap();
+        assert_eq!(model.config(), &cfg);
+        let file = model.file();
+        for (g, ty) in [
+            ("token_embd.weight", quant.ggml_type()),
+            ("blk.0.attn_q.weight", quant.ggml_type()),
+            ("blk.0.ffn_down.weight", quant.ggml_type()),
+            ("blk.0.attn_norm.weight", GgmlType::F32),
+        ] {
+            assert_eq!(file.tensor_info(g).unwrap().ty, ty, "{quant:?} {g}");
+        }
+        // Every value read back (dequantized, Q/K rows restored) is within a
+        // step of its block's range of the original: rows permute whole.
+        for (name, shape) in iree_llm::checkpoint::tensors(&cfg) {
+            let want = weights.to_f32(&name).unwrap();
+            let got = model.tensor_f32(&name).unwrap();
+            if shape.len() == 1 {
+                assert_eq!(got, want, "{name}: norms stay f32");
+                continue;
+            }
+            for (b, (w, g)) in want.chunks(32).zip(got.chunks(32)).enumerate() {
+                let lo = w.iter().copied().fold(f32::INFINITY, f32::min);
+                let hi = w.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let amax = lo.abs().max(hi.abs());
+                let step = match quant {
+                    Quant::Q8_0 => amax / 127.0,
+                    Quant::Q4_0 => amax / 8.0,
+                    Quant::Q4_1 => (hi - lo) / 15.0,
+                };
+                // Half a step, Q4_0's clamped extreme a whole one, plus the
+                // f16 rounding of the scales.
+                let bound = step * if quant == Quant::Q4_0 { 1.0 } else { 0.5 } + amax / 256.0;
+                for (x, y) in w.iter().zip(g) {
+                    assert!(
+                        (x - y).abs() <= bound,
+                        "{quant:?} {name} block {b}: {x} read back as {y} (bound {bound})"
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -7,8 +7,9 @@
 //! iree-llm runs here at the model level (prefill, then one decode step per
 //! token, host argmax over the device's f32 logits), because the fixture goes on
 //! past EOS and the engine stops there; the graphs and the argmax are the ones
-//! the engine's greedy path uses. The weights are dequantized to f32 (the file's
-//! native dtype for mixed Q4_1/Q8_0), as in the fixture.
+//! the engine's greedy path uses. The weights stay in their Q4_1/Q8_0 blocks on
+//! the device and are dequantized inside the graphs to the same f32 values the
+//! fixture's transformers run used.
 //!
 //! A step where the two engines choose differently is a **near-tie** when
 //! transformers' top-1 minus top-2 logit margin is below [`NEAR_TIE`] and
@@ -104,6 +105,8 @@ fn greedy_streams_equal_transformers_on_every_fixture_prompt_up_to_near_ties() {
     let mut graphs: Vec<GraphKind> = plan.prefill_kinds(1, Output::Logits);
     graphs.extend(plan.decode_kinds(1, Output::Logits));
     let mut model = load(&path, "local-task", CAPACITY, graphs);
+    let blocks = model.manifest().plan.blocks.len();
+    assert!(blocks > 0, "the Q4_1/Q8_0 matrices stay in blocks");
 
     let (mut identical, mut near_ties, mut failures) = (0, Vec::new(), Vec::new());
     for (n, case) in fixture.cases.iter().enumerate() {
@@ -144,8 +147,8 @@ fn greedy_streams_equal_transformers_on_every_fixture_prompt_up_to_near_ties() {
     }
     let cases = fixture.cases.len();
     eprintln!(
-        "SmolLM2 vs transformers: {identical}/{cases} prompts token-identical over {} steps, \
-         {} near-ties (margin < {NEAR_TIE}), {} divergences",
+        "SmolLM2 vs transformers ({blocks} matrices in device blocks): {identical}/{cases} \
+         prompts token-identical over {} steps, {} near-ties (margin < {NEAR_TIE}), {} divergences",
         fixture.steps_per_prompt,
         near_ties.len(),
         failures.len()

@@ -219,3 +219,107 @@ fn chunk_graphs_update_the_cache_in_place() {
         });
     }
 }
+
+/// The tiny model's graphs with every matrix in blocks (Q4_1-style, the
+/// embedding Q8_0-style): they lower for CPU, CUDA and Metal, and on CPU (its
+/// flags) a SmolLM2-sized one-row decode dequantizes inside its
+/// contractions: no dispatch of its own turns i8 blocks into f32 weights.
+#[test]
+fn graphs_with_block_weights_compile_and_fuse_the_dequantization() {
+    use iree_llm::emit::{BlockFormat, EmitPlan};
+    let cfg = Preset::Tiny.config();
+    let m = LlamaShape::from(&cfg);
+    let mut plan = EmitPlan::new(128, &[4]).unwrap();
+    for (name, shape) in iree_llm::checkpoint::tensors(&cfg) {
+        if shape.len() == 2 {
+            let format = if name == iree_llm::checkpoint::EMBEDDING {
+                BlockFormat::Scaled
+            } else {
+                BlockFormat::ScaledOffset
+            };
+            plan.blocks.insert(name, format);
+        }
+    }
+    let out = tempfile::tempdir().unwrap();
+    let compiler = common::compiler();
+    let cpu = Target::new(DeviceKind::Cpu);
+    for kind in [
+        GraphKind::Prefill {
+            slots: 1,
+            tokens: 16,
+            output: Output::Logits,
+        },
+        GraphKind::Decode {
+            batch: 1,
+            output: Output::Argmax,
+            window: Some(64),
+        },
+        GraphKind::Decode {
+            batch: 4,
+            output: Output::Logits,
+            window: Some(64),
+        },
+    ] {
+        let graph = emit_graph(&m, &plan.graph_config(), kind);
+        assert!(graph.mlir.contains("x32xi8>"), "{}: blocks", graph.name());
+        let input = out.path().join(format!("{}.mlir", graph.name()));
+        std::fs::write(&input, &graph.mlir).unwrap();
+        for target in [
+            cpu.clone(),
+            Target::new(DeviceKind::Cuda),
+            Target::new(DeviceKind::Metal),
+        ] {
+            compiler
+                .compile_file(
+                    &input,
+                    &target,
+                    &input.with_extension(format!("{}.vmfb", target.label())),
+                )
+                .unwrap_or_else(|e| panic!("{} for {}: {e}", graph.name(), target.label()));
+        }
+    }
+    // Fusion heuristics depend on sizes: check a SmolLM2-sized layer.
+    let wide = LlamaShape {
+        vocab: 1024,
+        hidden: 576,
+        intermediate: 1536,
+        layers: 1,
+        heads: 9,
+        kv_heads: 3,
+        head_dim: 64,
+        rms_eps: 1e-5,
+        tied_embeddings: true,
+    };
+    let mut wide_plan = EmitPlan::new(128, &[]).unwrap();
+    for (name, shape) in wide.tensor_layout().tensors() {
+        if shape.len() == 2 {
+            wide_plan.blocks.insert(name, BlockFormat::ScaledOffset);
+        }
+    }
+    let graph = emit_graph(
+        &wide,
+        &wide_plan.graph_config(),
+        GraphKind::Decode {
+            batch: 1,
+            output: Output::Logits,
+            window: None,
+        },
+    );
+    let input = out.path().join("b1.mlir");
+    std::fs::write(&input, &graph.mlir).unwrap();
+    let flow = compiler.compile_to_text(&input, &cpu, "flow").unwrap();
+    let dequant_dispatches: Vec<&str> = flow
+        .lines()
+        .filter(|l| l.contains("flow.dispatch @") && l.contains("elementwise") && l.contains("i8x"))
+        .collect();
+    assert!(
+        dequant_dispatches.is_empty(),
+        "dequantization in dispatches of its own:\n{}",
+        dequant_dispatches.join("\n")
+    );
+    assert!(
+        flow.lines()
+            .any(|l| l.contains("flow.dispatch @") && l.contains("x32_f32")),
+        "the block contractions are dispatches over (block, value)"
+    );
+}

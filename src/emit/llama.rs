@@ -8,7 +8,12 @@
 //!   `ModelConfig::rope_tables`).
 //! - Weights are passed in the element type of [`GraphConfig::weights`] (f32,
 //!   or a checkpoint's bf16/f16 kept as is on the device) and widened to f32
-//!   where they are used; all arithmetic is f32.
+//!   where they are used; all arithmetic is f32. A matrix named in
+//!   [`GraphConfig::blocks`] is passed also as 32-element blocks
+//!   ([`BlockFormat`]): arguments `NAME.q` (i8 `[rows, cols/32, 32]`),
+//!   `NAME.d` (f16 scales `[rows, cols/32]`) and, with an offset, `NAME.m`,
+//!   after `NAME` itself; a single row reads the blocks, dequantized inside
+//!   its contraction, more rows read `NAME` (see `linear`).
 //! - The KV caches of all slots are one tensor `[layers, 2, slots *
 //!   kv_heads, capacity, head_dim]` (index 1 = 0 for keys, 1 for values;
 //!   slot s owns heads `s * kv_heads ..`), so decode attends over every row
@@ -21,6 +26,9 @@
 //! - Attention reads only positions `<= pos` of its own slot; positions after
 //!   that may hold stale values from earlier requests and are never seen.
 //! - RoPE follows Hugging Face's `rotate_half` layout (first half, second half).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::builder::{Cmp, FuncBuilder, TensorType, Value};
 use super::sample;
@@ -102,13 +110,17 @@ impl Output {
 }
 
 /// Settings shared by every graph of one model on one device.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GraphConfig {
     /// Tokens per slot cache.
     pub capacity: i64,
     /// Element type of the weight arguments (f32, bf16 or f16).
     pub weights: DType,
+    /// Matrices kept in 32-element blocks on the device, by Hugging Face name.
+    pub blocks: Arc<BTreeMap<String, BlockFormat>>,
 }
+
+pub use crate::types::{BLOCK, BlockFormat};
 
 /// A named parameter tensor passed to every graph.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -119,18 +131,39 @@ pub struct ParamSpec {
 }
 
 /// The parameters every graph takes, in argument order: the checkpoint's
-/// tensors in its canonical order, then the RoPE tables.
+/// tensors in its canonical order (a block matrix as its parts, see
+/// [`BlockFormat::parts`]), then the RoPE tables.
 pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
-    let mut v: Vec<ParamSpec> = m
-        .tensor_layout()
-        .tensors()
-        .into_iter()
-        .map(|(name, shape)| ParamSpec {
-            name,
-            shape: shape.into_iter().map(|d| d as i64).collect(),
-            dtype: cfg.weights,
-        })
-        .collect();
+    let mut v = Vec::new();
+    for (name, shape) in m.tensor_layout().tensors() {
+        let shape: Vec<i64> = shape.into_iter().map(|d| d as i64).collect();
+        match cfg.blocks.get(&name) {
+            None => v.push(ParamSpec {
+                name,
+                shape,
+                dtype: cfg.weights,
+            }),
+            Some(format) => {
+                let (rows, blocks) = (shape[0], shape[1] / BLOCK);
+                v.push(ParamSpec {
+                    name: name.clone(),
+                    shape: shape.clone(),
+                    dtype: cfg.weights,
+                });
+                for &(part, dtype) in format.parts() {
+                    let shape = match part {
+                        "q" => vec![rows, blocks, BLOCK],
+                        _ => vec![rows, blocks],
+                    };
+                    v.push(ParamSpec {
+                        name: format!("{name}.{part}"),
+                        shape,
+                        dtype,
+                    });
+                }
+            }
+        }
+    }
     for name in ["rope.cos", "rope.sin"] {
         v.push(ParamSpec {
             name: name.into(),
@@ -141,23 +174,47 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
     v
 }
 
+/// A weight matrix as the graph receives it.
+#[derive(Clone)]
+enum Weight {
+    Dense(Value),
+    /// Values `q` [rows, cols/32, 32] i8, scales `d` [rows, cols/32] f16 and
+    /// optional offsets `m` like `d`, and the same values `dense`.
+    Blocks {
+        dense: Value,
+        q: Value,
+        d: Value,
+        m: Option<Value>,
+    },
+}
+
+impl Weight {
+    /// A tensor that is never block-quantized (the norms).
+    fn dense(self) -> Value {
+        match self {
+            Weight::Dense(v) => v,
+            Weight::Blocks { .. } => panic!("only matrices are block-quantized"),
+        }
+    }
+}
+
 struct Layer {
     in_norm: Value,
-    wq: Value,
-    wk: Value,
-    wv: Value,
-    wo: Value,
+    wq: Weight,
+    wk: Weight,
+    wv: Weight,
+    wo: Weight,
     post_norm: Value,
-    gate: Value,
-    up: Value,
-    down: Value,
+    gate: Weight,
+    up: Weight,
+    down: Weight,
 }
 
 struct Params {
-    embed: Value,
+    embed: Weight,
     layers: Vec<Layer>,
     norm: Value,
-    lm_head: Value,
+    lm_head: Weight,
     cos: Value,
     sin: Value,
 }
@@ -165,30 +222,46 @@ struct Params {
 fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Params {
     let mut args = param_specs(m, cfg)
         .into_iter()
-        .map(|p| f.arg(TensorType::new(&p.shape, p.dtype), None));
-    let mut next = || args.next().expect("parameter list");
-    let embed = next();
+        .map(|p| f.arg(TensorType::new(&p.shape, p.dtype), None))
+        .collect::<Vec<_>>()
+        .into_iter();
+    let mut names = m.tensor_layout().tensors().into_iter().map(|(n, _)| n);
+    // The next checkpoint tensor, as one argument or as its block parts.
+    let mut weight = || {
+        let name = names.next().expect("tensor list");
+        let mut next = || args.next().expect("parameter list");
+        match cfg.blocks.get(&name) {
+            None => Weight::Dense(next()),
+            Some(format) => Weight::Blocks {
+                dense: next(),
+                q: next(),
+                d: next(),
+                m: (*format == BlockFormat::ScaledOffset).then(next),
+            },
+        }
+    };
+    let embed = weight();
     let layers = (0..m.layers)
         .map(|_| Layer {
-            in_norm: next(),
-            wq: next(),
-            wk: next(),
-            wv: next(),
-            wo: next(),
-            post_norm: next(),
-            gate: next(),
-            up: next(),
-            down: next(),
+            in_norm: weight().dense(),
+            wq: weight(),
+            wk: weight(),
+            wv: weight(),
+            wo: weight(),
+            post_norm: weight().dense(),
+            gate: weight(),
+            up: weight(),
+            down: weight(),
         })
         .collect();
-    let norm = next();
+    let norm = weight().dense();
     let lm_head = if m.tied_embeddings {
         embed.clone()
     } else {
-        next()
+        weight()
     };
-    let cos = next();
-    let sin = next();
+    let cos = args.next().expect("rope.cos");
+    let sin = args.next().expect("rope.sin");
     Params {
         embed,
         layers,
@@ -227,7 +300,7 @@ const MIN_MATMUL_ROWS: i64 = 8;
 /// four rows cost more CPU time than eight). This is the shape of every
 /// batch-1 and batch-4 decode and of prefill's last-token output head; the
 /// weights, not the extra rows, decide the cost.
-fn linear(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     // Narrow weights are widened inside the matmul's dispatch (IREE fuses
     // the conversion into it), so only the narrow bytes are read.
     let w = &f.convert(w, DType::F32);
@@ -239,6 +312,73 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         return f.slice(&y, &[0, 0], &[rows, w.shape()[0]]);
     }
     f.dot_general(x, w, (&[], &[]), (&[1], &[1]))
+}
+
+/// `x @ w^T` for a weight `w` [out, in], dense or in blocks.
+///
+/// A block weight times one row is one contraction over (block, value)
+/// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
+/// contraction's dispatch (on CPU with the aggressive fusion of the CPU flags,
+/// `compile::Target`; tests/lowering.rs checks it), so a step reads the
+/// blocks, not f32 weights. For more rows both the fused form and dequantizing first
+/// ran slower than the dense matmul here (IREE 3.13 on AVX2,
+/// docs/performance.md), so those read the dense copy.
+fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
+    match w {
+        Weight::Dense(w) => linear_dense(f, x, w),
+        Weight::Blocks { q, d, m, .. } if x.shape()[0] == 1 => {
+            let (n, g) = (q.shape()[0], q.shape()[1]);
+            let w = dequantize(f, q, d, m.as_ref());
+            let x3 = f.reshape(x, &[1, g, BLOCK]);
+            let xb = f.broadcast(&x3, &[1, n, g, BLOCK], &[0, 2, 3]);
+            let wb = f.broadcast(&w, &[1, n, g, BLOCK], &[1, 2, 3]);
+            let p = f.mul(&xb, &wb);
+            f.reduce_sum(&p, &[2, 3])
+        }
+        Weight::Blocks { dense, .. } => linear_dense(f, x, dense),
+    }
+}
+
+/// The f32 values `d * q (+ m)` [rows, blocks, 32] of block weights.
+fn dequantize(f: &mut FuncBuilder, q: &Value, d: &Value, m: Option<&Value>) -> Value {
+    let shape = q.shape().to_vec();
+    let qf = f.convert(q, DType::F32);
+    let df = f.convert(d, DType::F32);
+    let db = f.broadcast(&df, &shape, &[0, 1]);
+    let w = f.mul(&qf, &db);
+    match m {
+        None => w,
+        Some(m) => {
+            let mf = f.convert(m, DType::F32);
+            let mb = f.broadcast(&mf, &shape, &[0, 1]);
+            f.add(&w, &mb)
+        }
+    }
+}
+
+/// The f32 embedding rows of `ids` [M]: a dense table's rows, or the block
+/// rows gathered and only those dequantized.
+fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
+    match table {
+        Weight::Dense(t) => {
+            let x = f.gather_rows(t, ids);
+            f.convert(&x, DType::F32)
+        }
+        Weight::Blocks { dense, .. } if ids.shape()[0] > 1 => {
+            let x = f.gather_rows(dense, ids);
+            f.convert(&x, DType::F32)
+        }
+        Weight::Blocks { q, d, m, .. } => {
+            let (v, g, rows) = (q.shape()[0], q.shape()[1], ids.shape()[0]);
+            let q2 = f.reshape(q, &[v, g * BLOCK]);
+            let qr = f.gather_rows(&q2, ids);
+            let qr = f.reshape(&qr, &[rows, g, BLOCK]);
+            let dr = f.gather_rows(d, ids);
+            let mr = m.as_ref().map(|m| f.gather_rows(m, ids));
+            let x = dequantize(f, &qr, &dr, mr.as_ref());
+            f.reshape(&x, &[rows, g * BLOCK])
+        }
+    }
 }
 
 /// Rotates `x` [N, heads, D] by per-row angles with `cos`/`sin` [N, D/2].
@@ -390,8 +530,7 @@ pub fn prefill(
     let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, 1));
 
     f.comment("embeddings and the rotary angles of positions 0..t");
-    let x = f.gather_rows(&p.embed, &tokens);
-    let mut x = f.convert(&x, DType::F32);
+    let mut x = embed_rows(&mut f, &p.embed, &tokens);
     let cos = f.slice(&p.cos, &[0, 0], &[t, d / 2]);
     let sin = f.slice(&p.sin, &[0, 0], &[t, d / 2]);
     f.comment("causal mask: query i sees keys j <= i");
@@ -510,8 +649,7 @@ pub fn decode(
     let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, b));
 
     f.comment("embeddings and each row's rotary angles at its own position");
-    let x = f.gather_rows(&p.embed, &tokens);
-    let mut x = f.convert(&x, DType::F32);
+    let mut x = embed_rows(&mut f, &p.embed, &tokens);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
     f.comment("each row sees the cached keys before its position: s < pos[i]");

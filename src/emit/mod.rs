@@ -23,12 +23,13 @@ pub mod chunks;
 pub mod llama;
 pub mod sample;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, chunk_plan};
-pub use llama::{GraphConfig, LlamaShape, Output, ParamSpec};
+pub use llama::{BLOCK, BlockFormat, GraphConfig, LlamaShape, Output, ParamSpec};
 
 use crate::config::ModelConfig;
 use crate::types::DType;
@@ -93,6 +94,10 @@ pub struct EmitPlan {
     /// f16 kept as is on the device (widened inside the graphs).
     #[serde(default = "default_weights")]
     pub weights: DType,
+    /// Matrices kept in 32-element blocks on the device (from a quantized
+    /// GGUF), by Hugging Face name; every other weight is in `weights`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub blocks: BTreeMap<String, BlockFormat>,
 }
 
 impl EmitPlan {
@@ -112,6 +117,7 @@ impl EmitPlan {
             prefill_buckets: prefill_buckets(capacity),
             decode_windows: decode_windows(capacity),
             weights: DType::F32,
+            blocks: BTreeMap::new(),
         })
     }
 
@@ -193,6 +199,7 @@ impl EmitPlan {
         GraphConfig {
             capacity: self.capacity,
             weights: self.weights,
+            blocks: std::sync::Arc::new(self.blocks.clone()),
         }
     }
 }
@@ -573,10 +580,13 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
             window,
         } => llama::decode(m, cfg, batch, output, window.unwrap_or(capacity), &name),
     };
-    let weights = match cfg.weights {
+    let mut weights = match cfg.weights {
         DType::F32 => String::new(),
         other => format!(", {} weights", other.name()),
     };
+    if !cfg.blocks.is_empty() {
+        weights.push_str(&format!(", {} matrices in blocks", cfg.blocks.len()));
+    }
     let header = format!(
         "{name}: emitted by iree-llm {} (graph format {MANIFEST_FORMAT}).\n\
          Llama: vocab {}, hidden {}, layers {}, heads {}/{} kv, head_dim {}, context {capacity}{weights}.",
@@ -723,6 +733,24 @@ impl Manifest {
             params: llama::param_specs(m, &plan.graph_config()),
             functions,
         }
+    }
+
+    /// Bytes of parameters a call over `rows` rows reads: a block matrix's
+    /// blocks for one row, its dense copy for more (see `llama::linear`).
+    pub fn weight_bytes_read(&self, rows: i64) -> u64 {
+        let blocks = &self.plan.blocks;
+        self.params
+            .iter()
+            .filter(|p| {
+                let part_of = p.name.rsplit_once('.').map(|(base, _)| base);
+                if part_of.is_some_and(|base| blocks.contains_key(base)) {
+                    rows == 1
+                } else {
+                    !(blocks.contains_key(&p.name) && rows == 1)
+                }
+            })
+            .map(|p| p.shape.iter().product::<i64>() as u64 * p.dtype.size_bytes() as u64)
+            .sum()
     }
 
     pub fn to_json(&self) -> String {

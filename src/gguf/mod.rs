@@ -1,7 +1,8 @@
 //! GGUF checkpoints, llama.cpp's single-file format: reading a `llama` file
 //! into the crate's [`ModelConfig`] and Hugging Face-layout f32 tensors
 //! (dequantized, Q/K rows un-permuted), and writing a Hugging Face model
-//! directory out as a GGUF file that llama.cpp loads.
+//! directory out as a GGUF file that llama.cpp loads, its matrices in a float
+//! type or quantized to Q8_0, Q4_0 or Q4_1 blocks ([`quantize`]).
 //!
 //! The container parser and the dequantizers are this crate's own: of the
 //! crates for the format, `ggus` reads only version 3 and its `ggml-quants`
@@ -11,21 +12,25 @@
 //! dequantization is tested against the PyPI `gguf` package's numpy
 //! reference (tests/gguf.rs, fixtures from scripts/gguf_fixtures.py).
 
+mod blocks;
 mod dequant;
 mod hparams;
 mod names;
+mod quant;
 mod reader;
 mod types;
 mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use blocks::BlockTensor;
 pub use dequant::{DequantError, byte_len, dequantize};
 pub use hparams::model_config;
 pub use names::{gguf_name, hf_name, permute_rows, rope_permuted_heads, unpermute_rows};
+pub use quant::{Quant, QuantError, quantize};
 pub use reader::{GgufFile, MetaValue, TensorInfo};
 pub use types::{BlockLayout, GgmlType};
-pub use writer::{GgufWriter, TensorData, export_hf_dir};
+pub use writer::{GgufWriter, TensorData, export_hf_dir, export_hf_dir_quantized};
 
 use crate::config::{ConfigError, ModelConfig};
 use crate::weights::DType;
@@ -87,6 +92,12 @@ pub enum GgufError {
     Config(#[source] ConfigError),
     #[error("cannot export to GGUF: {0}")]
     Export(String),
+    #[error("tensor `{name}` cannot be quantized: {source}")]
+    Quantize {
+        name: String,
+        #[source]
+        source: QuantError,
+    },
     #[error("weights cannot be loaded as {0}: use f32, f16 or bf16")]
     NotAWeightDType(DType),
 }
@@ -140,6 +151,27 @@ impl GgufModel {
         )
     }
 
+    /// Tensor `hf` in device blocks (Q/K rows in Hugging Face order) if it
+    /// is a Q8_0, Q4_0 or Q4_1 matrix; `None` for any other tensor.
+    pub fn tensor_blocks(&self, hf: &str) -> Result<Option<BlockTensor>, GgufError> {
+        let info = self.info(hf)?;
+        if info.dims.len() != 2 {
+            return Ok(None);
+        }
+        let (info, data) = self.file.tensor_bytes(&info.name.clone())?;
+        let (cols, rows) = (info.dims[0] as usize, info.dims[1] as usize);
+        let Some(blocks) = BlockTensor::from_ggml(info.ty, data, rows, cols) else {
+            return Ok(None);
+        };
+        let cfg = &self.config;
+        Ok(Some(
+            match rope_permuted_heads(hf, cfg.num_attention_heads, cfg.num_key_value_heads) {
+                Some(heads) => blocks.unpermute_rows(heads),
+                None => blocks,
+            },
+        ))
+    }
+
     /// The dtype the weights keep on the host and device: the file's float
     /// type when every matrix has the same one, else f32, which holds every
     /// dequantized value exactly (llama.cpp forms them in f32).
@@ -174,7 +206,7 @@ impl GgufModel {
                 .iter()
                 .flat_map(|&x| half::bf16::from_f32(x).to_le_bytes())
                 .collect(),
-            DType::I32 | DType::I1 => return Err(GgufError::NotAWeightDType(dtype)),
+            DType::I32 | DType::I8 | DType::I1 => return Err(GgufError::NotAWeightDType(dtype)),
         })
     }
 

@@ -3,7 +3,8 @@
 //! [`export_hf_dir`], which writes a Hugging Face Llama directory as the file
 //! llama.cpp's converter would produce: `llama.*` hyperparameters, the byte-level
 //! BPE tokenizer (`gpt2` model, `gpt-2` pre-tokenizer) with its special tokens
-//! and chat template, Q/K rows permuted, norms in f32, matrices in the chosen dtype.
+//! and chat template, Q/K rows permuted, norms in f32, matrices in the chosen
+//! dtype or quantized to Q8_0 / Q4_0 / Q4_1 blocks.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -13,6 +14,7 @@ use half::{bf16, f16};
 use serde_json::Value;
 
 use super::names::{gguf_name, permute_rows, rope_permuted_heads};
+use super::quant::{Quant, quantize};
 use super::reader::{DEFAULT_ALIGNMENT, MAGIC, MetaValue};
 use super::types::GgmlType;
 use super::{GgufError, dequant};
@@ -158,7 +160,7 @@ fn file_type(dtype: DType) -> u32 {
         DType::F16 => 1,
         DType::BF16 => 32,
         // Weights only ever hold float tensors (`Weights::open` refuses others).
-        DType::I32 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
+        DType::I32 | DType::I8 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
     }
 }
 
@@ -167,7 +169,7 @@ fn ggml_type(dtype: DType) -> GgmlType {
         DType::F32 => GgmlType::F32,
         DType::F16 => GgmlType::F16,
         DType::BF16 => GgmlType::BF16,
-        DType::I32 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
+        DType::I32 | DType::I8 | DType::I1 => unreachable!("{dtype:?} is not a weight dtype"),
     }
 }
 
@@ -175,6 +177,22 @@ fn ggml_type(dtype: DType) -> GgmlType {
 /// tokenizer.json, tokenizer_config.json) as a GGUF file at `out`, matrices in
 /// `dtype` and 1-D tensors in f32 (as llama.cpp's converter does).
 pub fn export_hf_dir(dir: &Path, dtype: DType, out: &Path) -> Result<(), GgufError> {
+    export(dir, dtype, None, out)
+}
+
+/// [`export_hf_dir`] with every matrix (the embedding too) quantized to
+/// `quant` blocks from its `dtype` values, as llama.cpp's `llama-quantize`
+/// lays them out; 1-D tensors stay f32.
+pub fn export_hf_dir_quantized(
+    dir: &Path,
+    dtype: DType,
+    quant: Quant,
+    out: &Path,
+) -> Result<(), GgufError> {
+    export(dir, dtype, Some(quant), out)
+}
+
+fn export(dir: &Path, dtype: DType, quant: Option<Quant>, out: &Path) -> Result<(), GgufError> {
     let cfg = ModelConfig::from_dir(dir).map_err(GgufError::Config)?;
     let weights = Weights::open(dir, &cfg).map_err(|e| GgufError::Export(e.to_string()))?;
     let mut w = GgufWriter::new();
@@ -182,7 +200,8 @@ pub fn export_hf_dir(dir: &Path, dtype: DType, out: &Path) -> Result<(), GgufErr
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "model".into());
-    hparams_meta(&mut w, &cfg, &name, dtype);
+    let file_type = quant.map_or_else(|| file_type(dtype), Quant::file_type);
+    hparams_meta(&mut w, &cfg, &name, file_type);
     tokenizer_meta(&mut w, &cfg, dir)?;
 
     let rope_divisors = rope_divisors(&cfg);
@@ -191,10 +210,10 @@ pub fn export_hf_dir(dir: &Path, dtype: DType, out: &Path) -> Result<(), GgufErr
     }
     for (hf, shape) in crate::checkpoint::tensors(&cfg) {
         let g = gguf_name(&hf).expect("every Llama tensor has a GGUF name");
-        let ty = if shape.len() == 1 {
-            GgmlType::F32
-        } else {
-            ggml_type(dtype)
+        let ty = match (shape.len(), quant) {
+            (1, _) => GgmlType::F32,
+            (_, Some(q)) => q.ggml_type(),
+            (_, None) => ggml_type(dtype),
         };
         w.tensor(&g, shape.iter().rev().map(|&d| d as u64).collect(), ty);
     }
@@ -223,7 +242,14 @@ pub fn export_hf_dir(dir: &Path, dtype: DType, out: &Path) -> Result<(), GgufErr
                 .iter()
                 .flat_map(|&x| bf16::from_f32(x).to_le_bytes())
                 .collect(),
-            _ => values.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            GgmlType::F32 => values.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            _ => {
+                let q = quant.expect("only matrices of a quantized export have block types");
+                quantize(q, &values).map_err(|source| GgufError::Quantize {
+                    name: t.name.clone(),
+                    source,
+                })?
+            }
         })
     })?;
     fs::rename(&tmp, out).map_err(|source| GgufError::Io {
@@ -232,12 +258,12 @@ pub fn export_hf_dir(dir: &Path, dtype: DType, out: &Path) -> Result<(), GgufErr
     })
 }
 
-fn hparams_meta(w: &mut GgufWriter, cfg: &ModelConfig, name: &str, dtype: DType) {
+fn hparams_meta(w: &mut GgufWriter, cfg: &ModelConfig, name: &str, file_type: u32) {
     let u32v = |n: usize| MetaValue::U32(n as u32);
     w.meta("general.architecture", MetaValue::Str("llama".into()))
         .meta("general.type", MetaValue::Str("model".into()))
         .meta("general.name", MetaValue::Str(name.into()))
-        .meta("general.file_type", MetaValue::U32(file_type(dtype)))
+        .meta("general.file_type", MetaValue::U32(file_type))
         .meta("general.quantization_version", MetaValue::U32(2))
         .meta("llama.vocab_size", u32v(cfg.vocab_size))
         .meta("llama.context_length", u32v(cfg.max_position_embeddings))

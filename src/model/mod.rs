@@ -176,6 +176,10 @@ impl DeviceModel {
         let weights = Weights::open(dir, &config)?;
         let mut opts = opts.clone();
         opts.plan.weights = opts.device_weights.dtype(weights.dtype());
+        opts.plan.blocks = match opts.device_weights {
+            DeviceWeights::Native => weights.block_formats(),
+            DeviceWeights::F32 => Default::default(),
+        };
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
         let session = instance.open(&opts.device)?;
@@ -218,7 +222,8 @@ impl DeviceModel {
     }
 
     /// Uploads the parameters in the manifest's order: weights as stored, or
-    /// widened to f32 when the graphs take f32, and the RoPE tables.
+    /// widened to f32 when the graphs take f32, a block matrix's parts
+    /// (`NAME.q`, `.d`, `.m`) as the GGUF reader made them, and the RoPE tables.
     fn upload_params(&mut self, weights: &Weights, progress: &dyn LoadProgress) -> Result<()> {
         let start = Instant::now();
         let (cos, sin) = self.config.rope_tables(self.capacity());
@@ -234,6 +239,14 @@ impl DeviceModel {
             let buffer = match spec.name.as_str() {
                 "rope.cos" => self.session.upload(&spec.shape, &cos)?,
                 "rope.sin" => self.session.upload(&spec.shape, &sin)?,
+                name if self.manifest.plan.blocks.contains_key(block_of(name)) => {
+                    let (base, part) = name.rsplit_once('.').expect("a block part");
+                    let bytes = weights
+                        .blocks(base)
+                        .and_then(|b| b.part(part))
+                        .ok_or_else(|| WeightsError::UnknownTensor(name.to_string()))?;
+                    self.session.upload_bytes(spec.dtype, &spec.shape, bytes)?
+                }
                 name => {
                     let view = weights.tensor(name)?;
                     if view.dtype == spec.dtype {
@@ -556,4 +569,9 @@ impl DeviceModel {
         kv.buffer = outputs.remove(1);
         Ok(outputs)
     }
+}
+
+/// The matrix a block part's parameter name (`NAME.q`, `.d`, `.m`) belongs to.
+fn block_of(param: &str) -> &str {
+    param.rsplit_once('.').map_or(param, |(base, _)| base)
 }

@@ -42,6 +42,7 @@ impl DType {
             DType::F16 => Ok(b::ill_dtype::ILL_DTYPE_F16),
             DType::BF16 => Ok(b::ill_dtype::ILL_DTYPE_BF16),
             DType::I32 => Ok(b::ill_dtype::ILL_DTYPE_I32),
+            DType::I8 => Ok(b::ill_dtype::ILL_DTYPE_I8),
             DType::I1 => Err(ShimError {
                 kind: ShimErrorKind::InvalidArgument,
                 message: "i1 buffers cannot be moved between host and device; use i32".into(),
@@ -56,6 +57,7 @@ impl DType {
             b::ill_dtype::ILL_DTYPE_F16 => Some(DType::F16),
             b::ill_dtype::ILL_DTYPE_BF16 => Some(DType::BF16),
             b::ill_dtype::ILL_DTYPE_I32 => Some(DType::I32),
+            b::ill_dtype::ILL_DTYPE_I8 => Some(DType::I8),
             _ => None,
         }
     }

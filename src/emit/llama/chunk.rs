@@ -4,8 +4,8 @@
 //! whose sizes follow its length (see [`crate::emit::chunks`]).
 
 use super::{
-    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, declare_params, head, layer,
-    masked_softmax, sample, scalar_i32,
+    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, declare_params, embed_rows, head,
+    layer, masked_softmax, sample, scalar_i32,
 };
 use crate::emit::GraphConfig;
 
@@ -52,8 +52,7 @@ pub fn prefill_chunk(
     let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, 1));
 
     f.comment("embeddings and the rotary angles of positions start..start + t");
-    let x = f.gather_rows(&p.embed, &tokens);
-    let mut x = f.convert(&x, DType::F32);
+    let mut x = embed_rows(&mut f, &p.embed, &tokens);
     let zero = scalar_i32(&mut f, 0);
     let one = scalar_i32(&mut f, 1);
     let cos = f.dynamic_slice(&p.cos, &[start.clone(), zero.clone()], &[t, d / 2]);

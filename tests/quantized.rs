@@ -1,0 +1,283 @@
+//! Weights kept in blocks on the device: a tiny model written as a Q8_0,
+//! Q4_0 or Q4_1 GGUF (by the writer's quantizer) keeps its matrices in
+//! blocks on local-task, and its graphs compute what the independent f64
+//! reference computes from the same file's dequantized values: logits within
+//! the reference tolerance, greedy decoding token for token, and ragged
+//! batches reproduce each slot's single-sequence run (one row reads the
+//! blocks, several rows the dense copy of the same values).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{load, load_with, prompt, relative_error};
+use iree_llm::config::ModelConfig;
+use iree_llm::emit::{BlockFormat, EmitPlan, GraphKind, Output};
+use iree_llm::gguf::Quant;
+use iree_llm::model::{DeviceModel, DeviceWeights};
+use iree_llm::preset::Preset;
+use iree_llm::reference::Reference;
+use iree_llm::types::TokenId;
+use iree_llm::weights::{DType, Weights};
+
+const CAPACITY: i64 = 128;
+
+/// The tiny preset (f32) written as a GGUF whose matrices are in `quant`.
+fn quantized_tiny(quant: Quant) -> PathBuf {
+    let root = common::models_root();
+    let path = root.join(format!("tiny-{}.gguf", quant.name()));
+    if path.exists() {
+        return path;
+    }
+    let hf = common::tiny_dir(DType::F32);
+    let tmp = root.join(format!(
+        ".tmp-{}-{}-{:?}.gguf",
+        quant.name(),
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    iree_llm::gguf::export_hf_dir_quantized(&hf, DType::F32, quant, &tmp).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    path
+}
+
+fn reference(path: &std::path::Path) -> Reference {
+    let cfg = ModelConfig::from_dir(path).unwrap();
+    Reference::new(&cfg, &Weights::open(path, &cfg).unwrap()).unwrap()
+}
+
+fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
+    let plan = EmitPlan::new(CAPACITY, batches).unwrap();
+    let mut g = plan.prefill_kinds(1, Output::Logits);
+    for &batch in batches {
+        g.extend(plan.prefill_kinds(batch, Output::Logits));
+        g.extend(plan.decode_kinds(batch, Output::Logits));
+    }
+    let mut seen = std::collections::HashSet::new();
+    g.retain(|k| seen.insert(*k));
+    g
+}
+
+fn argmax_graphs() -> Vec<GraphKind> {
+    let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
+    let mut g = plan.prefill_kinds(1, Output::Argmax);
+    g.extend(plan.decode_kinds(1, Output::Argmax));
+    g
+}
+
+fn host_argmax(logits: &[f32]) -> TokenId {
+    let mut best = 0;
+    for (i, v) in logits.iter().enumerate() {
+        if *v > logits[best] {
+            best = i;
+        }
+    }
+    TokenId(best as u32)
+}
+
+#[test]
+fn quantized_matrices_stay_in_blocks_and_norms_stay_dense() {
+    let path = quantized_tiny(Quant::Q4_1);
+    let blocks = load(&path, "local-task", CAPACITY, argmax_graphs());
+    let widened = load_with(
+        &path,
+        "local-task",
+        CAPACITY,
+        argmax_graphs(),
+        DeviceWeights::F32,
+    );
+    let cfg = Preset::Tiny.config();
+    let matrices = iree_llm::checkpoint::tensors(&cfg)
+        .into_iter()
+        .filter(|(_, shape)| shape.len() == 2)
+        .count();
+    let plan = &blocks.manifest().plan;
+    assert_eq!(plan.blocks.len(), matrices, "every matrix is in blocks");
+    assert!(
+        plan.blocks
+            .values()
+            .all(|&f| f == BlockFormat::ScaledOffset),
+        "Q4_1 keeps its offsets"
+    );
+    assert!(widened.manifest().plan.blocks.is_empty(), "--weights f32");
+    let names: Vec<&str> = blocks
+        .manifest()
+        .params
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert!(names.contains(&"model.embed_tokens.weight.q"));
+    assert!(names.contains(&"model.layers.0.mlp.down_proj.weight.m"));
+    assert!(names.contains(&"model.layers.0.input_layernorm.weight"));
+    // An i8 and two f16 per 32 values against 4 bytes: about 0.3 of the
+    // bytes of the same matrices in f32.
+    let bytes = |p: &iree_llm::emit::ParamSpec| {
+        p.shape.iter().product::<i64>() as f64 * p.dtype.size_bytes() as f64
+    };
+    let params = &blocks.manifest().params;
+    let block_bytes: f64 = params
+        .iter()
+        .filter(|p| p.name.ends_with(".q") || p.name.ends_with(".d") || p.name.ends_with(".m"))
+        .map(bytes)
+        .sum();
+    let dense_bytes: f64 = params
+        .iter()
+        .filter(|p| plan.blocks.contains_key(&p.name))
+        .map(bytes)
+        .sum();
+    let ratio = block_bytes / dense_bytes;
+    assert!(
+        (0.25..0.35).contains(&ratio),
+        "blocks take {ratio:.3} of the f32 bytes"
+    );
+    // Several rows read the dense copy, kept beside the blocks.
+    assert!(blocks.stats().weight_bytes > widened.stats().weight_bytes);
+}
+
+#[test]
+fn prefill_and_decode_logits_match_the_reference_fed_the_dequantized_weights() {
+    for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
+        let path = quantized_tiny(quant);
+        let reference = reference(&path);
+        let mut model = load(&path, "local-task", CAPACITY, logits_graphs(&[1]));
+        assert!(!model.manifest().plan.blocks.is_empty());
+        let vocab = model.vocab();
+        let mut worst = 0f64;
+        for (len, seed) in [(1, 1), (7, 2), (17, 4), (33, 5)] {
+            let tokens = prompt(len, seed, vocab);
+            let mut kv = model.new_kv().unwrap();
+            let mut seq = reference.new_sequence();
+            let want = seq.forward(&reference, &tokens).unwrap();
+            let got = model.prefill_logits(&mut kv, &tokens).unwrap();
+            let err = relative_error(&got, &want);
+            assert!(
+                err <= 1e-4,
+                "{quant:?} prefill of {len}: relative error {err:.2e}"
+            );
+            worst = worst.max(err);
+            let mut next = host_argmax(&got);
+            let mut logits = Vec::new();
+            for step in 0..8 {
+                let pos = len + step;
+                model
+                    .decode_logits(&mut kv, &[next], &[pos], &mut logits)
+                    .unwrap();
+                let want = seq.forward(&reference, &[next]).unwrap();
+                let err = relative_error(&logits, &want);
+                assert!(
+                    err <= 1e-4,
+                    "{quant:?} decode at {pos}: relative error {err:.2e}"
+                );
+                worst = worst.max(err);
+                next = host_argmax(&logits);
+            }
+        }
+        eprintln!("{quant:?}: worst relative error vs the f64 reference {worst:.2e}");
+    }
+}
+
+fn device_greedy(model: &mut DeviceModel, tokens: &[TokenId], n: usize) -> Vec<TokenId> {
+    let mut kv = model.new_kv().unwrap();
+    let mut next = model.prefill_argmax(&mut kv, tokens).unwrap();
+    let mut out = vec![next];
+    for step in 1..n {
+        let pos = tokens.len() + step - 1;
+        next = model.decode_argmax(&mut kv, &[next], &[pos]).unwrap()[0];
+        out.push(next);
+    }
+    out
+}
+
+#[test]
+fn greedy_decoding_matches_the_reference_token_for_token() {
+    for quant in [Quant::Q8_0, Quant::Q4_1] {
+        let path = quantized_tiny(quant);
+        let reference = reference(&path);
+        let mut model = load(&path, "local-task", CAPACITY, argmax_graphs());
+        for (len, seed) in [(3, 11), (20, 13), (50, 14)] {
+            let tokens = prompt(len, seed, model.vocab());
+            let want = reference.greedy(&tokens, 32).unwrap();
+            let got = device_greedy(&mut model, &tokens, 32);
+            assert_eq!(got, want, "{quant:?}: prompt of {len} tokens");
+        }
+    }
+}
+
+/// `steps` greedy tokens of one prompt through the batch-1 logits graphs.
+fn single_sequence(
+    model: &mut DeviceModel,
+    tokens: &[TokenId],
+    steps: usize,
+) -> (Vec<TokenId>, Vec<Vec<f32>>) {
+    let mut kv = model.new_kv().unwrap();
+    let mut logits = model.prefill_logits(&mut kv, tokens).unwrap();
+    let mut out = Vec::new();
+    let mut all = Vec::new();
+    for step in 0..steps {
+        let next = host_argmax(&logits);
+        out.push(next);
+        all.push(logits.clone());
+        model
+            .decode_logits(&mut kv, &[next], &[tokens.len() + step], &mut logits)
+            .unwrap();
+    }
+    (out, all)
+}
+
+#[test]
+fn ragged_decode_reproduces_each_slots_single_sequence_result() {
+    let path = quantized_tiny(Quant::Q4_1);
+    let mut model = load(&path, "local-task", CAPACITY, logits_graphs(&[1, 4, 8]));
+    let vocab = model.vocab();
+    let steps = 12;
+    for batch in [4usize, 8] {
+        let prompts: Vec<Vec<TokenId>> = (0..batch - 1)
+            .map(|i| prompt(2 + 5 * i, 40 + i as u32, vocab))
+            .collect();
+        let singles: Vec<_> = prompts
+            .iter()
+            .map(|p| single_sequence(&mut model, p, steps))
+            .collect();
+        let mut kv = model.new_kv_slots(batch).unwrap();
+        let mut next = vec![TokenId(0); batch];
+        let mut pos = vec![0usize; batch];
+        let mut got_tokens = vec![Vec::new(); batch - 1];
+        let mut got_logits: Vec<Vec<Vec<f32>>> = vec![Vec::new(); batch - 1];
+        for (i, p) in prompts.iter().enumerate() {
+            let logits = model.prefill_logits_at(&mut kv, i, p).unwrap();
+            next[i] = host_argmax(&logits);
+            pos[i] = p.len();
+            got_tokens[i].push(next[i]);
+            got_logits[i].push(logits);
+        }
+        let mut logits = Vec::new();
+        for _ in 1..steps {
+            model
+                .decode_logits(&mut kv, &next, &pos, &mut logits)
+                .unwrap();
+            for i in 0..batch - 1 {
+                let row = &logits[i * vocab..(i + 1) * vocab];
+                next[i] = host_argmax(row);
+                pos[i] += 1;
+                got_tokens[i].push(next[i]);
+                got_logits[i].push(row.to_vec());
+            }
+        }
+        for i in 0..batch - 1 {
+            assert_eq!(
+                got_tokens[i], singles[i].0,
+                "B={batch} row {i}: tokens differ from the single sequence"
+            );
+            // One row multiplies the blocks in a fused contraction, several
+            // rows the dense copy of the same values: sums differ in order.
+            for (step, (a, b)) in got_logits[i].iter().zip(&singles[i].1).enumerate() {
+                let b64: Vec<f64> = b.iter().map(|&v| v as f64).collect();
+                let err = relative_error(a, &b64);
+                assert!(
+                    err <= 1e-5,
+                    "B={batch} row {i} step {step}: logits differ by {err:.2e}"
+                );
+            }
+        }
+    }
+}
