@@ -670,7 +670,7 @@ ill_error* ill_buffer_copy(ill_session* session, const ill_buffer* source,
 /* ---- calls -------------------------------------------------------------- */
 
 /* The error for result |index| of a call having an element type the shim
- * does not move (a graph returning, say, i8 or f64). */
+ * does not move (a graph returning, say, i16 or f64). */
 static ill_error* ill_unsupported_result(const char* context, size_t index,
                                          iree_hal_element_type_t type) {
   char name[32];
@@ -684,7 +684,7 @@ static ill_error* ill_unsupported_result(const char* context, size_t index,
   return ill_error_printf(
       ILL_ERROR_UNSUPPORTED_TYPE,
       "%s: result %zu has element type %s, which iree-llm cannot read back "
-      "(it moves f32, f16, bf16 and i32 tensors only)",
+      "(it moves f32, f16, bf16, i32 and i8 tensors only)",
       context, index, name);
 }
 

@@ -179,7 +179,7 @@ fn a_result_of_an_element_type_the_shim_does_not_move_is_an_error_not_f32() {
             "{device}: {err}"
         );
         let text = err.to_string();
-        for needle in ["with_bytes", "result 1", "i8", "f32, f16, bf16 or i32"] {
+        for needle in ["with_bytes", "result 1", "i16", "f32, f16, bf16, i32 or i8"] {
             assert!(
                 text.contains(needle),
                 "{device}: {needle:?} missing in {text}"

@@ -54,7 +54,7 @@ pub enum RuntimeError {
     #[error("the device is out of memory: {0}\nUse a smaller model, context or batch.")]
     OutOfMemory(String),
     #[error(
-        "{0}\nA graph must return f32, f16, bf16 or i32 tensors; change the graph's result type."
+        "{0}\nA graph must return f32, f16, bf16, i32 or i8 tensors; change the graph's result type."
     )]
     UnsupportedElementType(String),
     #[error("a buffer or function from another session was passed to this session")]
