@@ -532,7 +532,12 @@ impl EmitPlan {
 
     /// The logits chunk graphs of the plan of a prompt of `prompt` tokens
     /// (none if it does not fit the capacity).
-    pub fn prompt_chunk_kinds(&self, slots: i64, prompt: usize, max_chunk: usize) -> Vec<GraphKind> {
+    pub fn prompt_chunk_kinds(
+        &self,
+        slots: i64,
+        prompt: usize,
+        max_chunk: usize,
+    ) -> Vec<GraphKind> {
         if prompt == 0 || prompt as i64 > self.capacity {
             return Vec::new();
         }
