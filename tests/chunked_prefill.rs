@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{load, prompt, relative_error};
+use common::{host_argmax, load, prompt, relative_error};
 use iree_llm::config::ModelConfig;
 use iree_llm::emit::{EmitPlan, GraphKind, Output, chunk_plan};
 use iree_llm::model::{DeviceModel, KvCache};
@@ -56,16 +56,6 @@ fn reference(dir: &std::path::Path) -> Reference {
     let cfg = ModelConfig::from_dir(dir).unwrap();
     let w = Weights::open(dir, &cfg).unwrap();
     Reference::new(&cfg, &w).unwrap()
-}
-
-fn host_argmax(logits: &[f32]) -> TokenId {
-    let mut best = 0;
-    for (i, v) in logits.iter().enumerate() {
-        if *v > logits[best] {
-            best = i;
-        }
-    }
-    TokenId(best as u32)
 }
 
 /// Greedy continuation of a prefilled slot: `n` tokens from `logits`, the

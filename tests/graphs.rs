@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{load, prompt, relative_error};
+use common::{device_greedy, host_argmax, load, prompt, relative_error};
 use iree_llm::config::ModelConfig;
 use iree_llm::emit::{EmitPlan, GraphKind, Output};
 use iree_llm::fit::FitError;
@@ -59,16 +59,6 @@ fn prefill_logits_at(
     model.prefill_logits_at(kv, slot, tokens).unwrap()
 }
 
-fn host_argmax(logits: &[f32]) -> TokenId {
-    let mut best = 0;
-    for (i, v) in logits.iter().enumerate() {
-        if *v > logits[best] {
-            best = i;
-        }
-    }
-    TokenId(best as u32)
-}
-
 #[test]
 fn prefill_and_decode_logits_match_the_f64_reference() {
     let dir = common::tiny_dir(WeightDType::F32);
@@ -106,19 +96,6 @@ fn prefill_and_decode_logits_match_the_f64_reference() {
         }
     }
     eprintln!("worst relative error vs the f64 reference: {worst:.2e}");
-}
-
-/// Greedy decoding on the device's argmax graphs, `n` tokens.
-fn device_greedy(model: &mut DeviceModel, tokens: &[TokenId], n: usize) -> Vec<TokenId> {
-    let mut kv = model.new_kv().unwrap();
-    let mut next = model.prefill_argmax(&mut kv, tokens).unwrap();
-    let mut out = vec![next];
-    for step in 1..n {
-        let pos = tokens.len() + step - 1;
-        next = model.decode_argmax(&mut kv, &[next], &[pos]).unwrap()[0];
-        out.push(next);
-    }
-    out
 }
 
 #[test]

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{load, load_with, prompt, relative_error};
+use common::{device_greedy, host_argmax, load, load_with, prompt, relative_error};
 use iree_llm::config::ModelConfig;
 use iree_llm::emit::{BlockFormat, EmitPlan, GraphKind, Output};
 use iree_llm::gguf::Quant;
@@ -63,16 +63,6 @@ fn argmax_graphs() -> Vec<GraphKind> {
     let mut g = plan.prefill_kinds(1, Output::Argmax);
     g.extend(plan.decode_kinds(1, Output::Argmax));
     g
-}
-
-fn host_argmax(logits: &[f32]) -> TokenId {
-    let mut best = 0;
-    for (i, v) in logits.iter().enumerate() {
-        if *v > logits[best] {
-            best = i;
-        }
-    }
-    TokenId(best as u32)
 }
 
 #[test]
@@ -174,18 +164,6 @@ fn prefill_and_decode_logits_match_the_reference_fed_the_dequantized_weights() {
         }
         eprintln!("{quant:?}: worst relative error vs the f64 reference {worst:.2e}");
     }
-}
-
-fn device_greedy(model: &mut DeviceModel, tokens: &[TokenId], n: usize) -> Vec<TokenId> {
-    let mut kv = model.new_kv().unwrap();
-    let mut next = model.prefill_argmax(&mut kv, tokens).unwrap();
-    let mut out = vec![next];
-    for step in 1..n {
-        let pos = tokens.len() + step - 1;
-        next = model.decode_argmax(&mut kv, &[next], &[pos]).unwrap()[0];
-        out.push(next);
-    }
-    out
 }
 
 #[test]

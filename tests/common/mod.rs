@@ -284,3 +284,28 @@ pub fn wait_for_listening(child: &mut std::process::Child) -> (u16, String) {
     std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     (port, line)
 }
+
+/// The first index of the largest logit: the greedy token, computed on the
+/// host as the tests' own check of the device's choice.
+pub fn host_argmax(logits: &[f32]) -> TokenId {
+    let mut best = 0;
+    for (i, v) in logits.iter().enumerate() {
+        if *v > logits[best] {
+            best = i;
+        }
+    }
+    TokenId(best as u32)
+}
+
+/// Greedy decoding on the device's argmax graphs, `n` tokens.
+pub fn device_greedy(model: &mut DeviceModel, tokens: &[TokenId], n: usize) -> Vec<TokenId> {
+    let mut kv = model.new_kv().unwrap();
+    let mut next = model.prefill_argmax(&mut kv, tokens).unwrap();
+    let mut out = vec![next];
+    for step in 1..n {
+        let pos = tokens.len() + step - 1;
+        next = model.decode_argmax(&mut kv, &[next], &[pos]).unwrap()[0];
+        out.push(next);
+    }
+    out
+}
