@@ -610,7 +610,7 @@ fn emit(
     Ok(())
 }
 
-/// `iree-llm generate`: one prompt through the batch engine, streamed to
+/// `iree-llm generate`: one prompt through a one-slot batch engine, streamed to
 /// stdout, with a timing line on stderr.
 fn generate(args: GenerateArgs) -> Result<(), CliError> {
     use crate::emit::GraphUse;
@@ -638,7 +638,9 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         Some(user) => chat_tokens(&dir, args.system.as_deref(), user, tokenizer.as_ref())?,
         None => prompt_tokens(&dir, args.prompt, args.prompt_ids, tokenizer.as_ref())?,
     };
-    let batch = 4;
+    // One slot: a single prompt gains nothing from more, and at one row the
+    // graphs read a quantized file's blocks instead of their f32 copy.
+    let batch = 1;
     let plan = EmitPlan::new(context_for(&config, args.context), &[batch])?;
     plan.check(&config)?;
     let use_ = GraphUse::Prompt {
