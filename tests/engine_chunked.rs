@@ -10,10 +10,8 @@ mod common;
 use std::path::Path;
 
 use common::{drain, prompt, single_engine};
-use iree_llm::emit::{EmitPlan, chunk_plan};
+use iree_llm::emit::chunk_plan;
 use iree_llm::engine::{BatchEngine, BatchOptions, Engine, Event, Fault, FinishReason, Request};
-use iree_llm::model::{DeviceModel, LoadOptions, Quiet};
-use iree_llm::runtime::Instance;
 use iree_llm::types::RequestId;
 use iree_llm::weights::DType as WeightDType;
 
@@ -22,19 +20,16 @@ const CAPACITY: i64 = 128;
 const MAX_CHUNK: usize = 16;
 
 fn engine(dir: &Path, batch: usize) -> BatchEngine {
-    let plan = EmitPlan::new(CAPACITY, &[batch as i64]).unwrap();
-    let mut opts = LoadOptions::batched(common::device("local-task"), plan, batch as i64);
-    opts.cache = common::test_cache();
-    let model = DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap();
-    BatchEngine::new(
-        model,
+    common::batch_engine_opts(
+        dir,
+        CAPACITY,
+        &[],
         BatchOptions {
             batch,
             max_queue: 64,
             max_chunk: MAX_CHUNK,
         },
     )
-    .unwrap()
 }
 
 fn tokens_of(events: &[Event], id: RequestId) -> usize {

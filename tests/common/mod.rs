@@ -158,20 +158,32 @@ pub fn batch_engine_with(
     capacity: i64,
     extra: &[GraphKind],
 ) -> BatchEngine {
-    let plan = EmitPlan::new(capacity, &[batch as i64]).unwrap();
-    let mut opts = LoadOptions::batched(device("local-task"), plan, batch as i64);
-    opts.graphs.extend_from_slice(extra);
-    opts.cache = test_cache();
-    let model = DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap();
-    BatchEngine::new(
-        model,
+    batch_engine_opts(
+        dir,
+        capacity,
+        extra,
         BatchOptions {
             batch,
             max_queue: 64,
             ..Default::default()
         },
     )
-    .unwrap()
+}
+
+/// [`batch_engine_with`] with the engine's options given whole.
+pub fn batch_engine_opts(
+    dir: &Path,
+    capacity: i64,
+    extra: &[GraphKind],
+    options: BatchOptions,
+) -> BatchEngine {
+    let batch = options.batch as i64;
+    let plan = EmitPlan::new(capacity, &[batch]).unwrap();
+    let mut opts = LoadOptions::batched(device("local-task"), plan, batch);
+    opts.graphs.extend_from_slice(extra);
+    opts.cache = test_cache();
+    let model = DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap();
+    BatchEngine::new(model, options).unwrap()
 }
 
 /// The single-sequence argmax engine for `dir` on local-task.
