@@ -584,10 +584,28 @@ pub fn prefill(
         });
     }
 
+    finish_prompt(f, m, &p, &x, [&len, &zero, &one], output, draw.as_ref(), kv)
+}
+
+/// The end of a prompt graph (whole prefill or chunk): the head on the last
+/// real row of `x` (row `len - 1`), returned as the graph's output form
+/// beside the updated cache `kv`. `zero` and `one` are the graph's i32
+/// scalars.
+#[allow(clippy::too_many_arguments)]
+fn finish_prompt(
+    mut f: FuncBuilder,
+    m: &LlamaShape,
+    p: &Params,
+    x: &Value,
+    [len, zero, one]: [&Value; 3],
+    output: Output,
+    draw: Option<&sample::SampleInputs>,
+    kv: Value,
+) -> String {
     f.comment("the last real token: row len - 1");
-    let last_index = f.sub(&len, &one);
-    let last = f.dynamic_slice(&x, &[last_index, zero], &[1, m.hidden]);
-    let logits = head(&mut f, m, &p, &last);
+    let last_index = f.sub(len, one);
+    let last = f.dynamic_slice(x, &[last_index, zero.clone()], &[1, m.hidden]);
+    let logits = head(&mut f, m, p, &last);
     let (out, tail) = match output {
         Output::Logits => (f.reshape(&logits, &[m.vocab]), None),
         Output::Argmax => {
@@ -596,7 +614,7 @@ pub fn prefill(
         }
         Output::Sample => {
             let draw = draw.expect("declared for Sample");
-            let id = sample::gumbel_max(&mut f, &logits, &draw);
+            let id = sample::gumbel_max(&mut f, &logits, draw);
             let logits = f.reshape(&logits, &[m.vocab]);
             (f.reshape(&id, &[]), Some(logits))
         }

@@ -4,8 +4,8 @@
 //! whose sizes follow its length (see [`crate::emit::chunks`]).
 
 use super::{
-    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, declare_params, embed_rows, head,
-    layer, masked_softmax, sample, scalar_i32,
+    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, declare_params, embed_rows,
+    finish_prompt, layer, masked_softmax, sample, scalar_i32,
 };
 use crate::emit::GraphConfig;
 
@@ -142,25 +142,5 @@ pub fn prefill_chunk(
         &[zero.clone(), zero.clone(), first_head, start, zero.clone()],
     );
 
-    f.comment("the last real token: row len - 1");
-    let last_index = f.sub(&len, &one);
-    let last = f.dynamic_slice(&x, &[last_index, zero], &[1, m.hidden]);
-    let logits = head(&mut f, m, &p, &last);
-    let (out, tail) = match output {
-        Output::Logits => (f.reshape(&logits, &[m.vocab]), None),
-        Output::Argmax => {
-            let logits = f.reshape(&logits, &[m.vocab]);
-            (f.argmax_last(&logits), None)
-        }
-        Output::Sample => {
-            let draw = draw.expect("declared for Sample");
-            let id = sample::gumbel_max(&mut f, &logits, &draw);
-            let logits = f.reshape(&logits, &[m.vocab]);
-            (f.reshape(&id, &[]), Some(logits))
-        }
-    };
-    let mut results = vec![out, kv];
-    results.extend(tail);
-    f.ret(&results);
-    f.finish()
+    finish_prompt(f, m, &p, &x, [&len, &zero, &one], output, draw.as_ref(), kv)
 }
