@@ -136,6 +136,32 @@ fn main() {
     }
     cc.compile("iree_llm_shim");
 
+    // --- 2b. Hand-written CPU kernels that compiled modules link in. -----------
+    // The object is not linked into this binary: src/emit/kernels.rs embeds its
+    // bytes and hands them to iree-compile (`#hal.executable.object`).
+    // Freestanding because IREE's embedded ELF loader provides no libc.
+    println!("cargo:rustc-check-cfg=cfg(iree_llm_x86_64_kernels)");
+    if target_arch == "x86_64" {
+        let objects = cc::Build::new()
+            .file(manifest_dir.join("csrc/kernels/x86_64_blocks.c"))
+            .opt_level(3)
+            .debug(false)
+            .warnings(true)
+            .extra_warnings(true)
+            .flag("-std=c11")
+            .flag("-ffreestanding")
+            .flag("-fno-stack-protector")
+            .flag("-fno-plt")
+            .flag("-mavx2")
+            .flag("-mfma")
+            .flag("-mf16c")
+            .compile_intermediates();
+        assert_eq!(objects.len(), 1, "one kernel source, one object");
+        std::fs::copy(&objects[0], out_dir.join("x86_64_blocks.o"))
+            .expect("copy the kernel object into OUT_DIR");
+        println!("cargo:rustc-cfg=iree_llm_x86_64_kernels");
+    }
+
     // --- 3. Link the runtime archives after the shim that uses them. ------------
     println!("cargo:rustc-link-search=native={}", build_dir.display());
     println!(

@@ -64,6 +64,12 @@ pub enum Command {
         /// inside the graphs) or f32.
         #[arg(long, default_value = "native")]
         weights: crate::model::DeviceWeights,
+        /// Hand-written kernels the graphs call for a quantized file's block
+        /// matrices: portable (StableHLO only, lowers for every target) or
+        /// x86-64 (AVX2; the kernel object is written next to the graphs;
+        /// compile with --iree-hal-executable-object-search-path=OUT).
+        #[arg(long, default_value = "portable")]
+        kernels: crate::emit::Kernels,
     },
     /// Generate text from a prompt, streaming it to stdout.
     Generate(GenerateArgs),
@@ -452,7 +458,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             batch,
             context,
             weights,
-        } => emit(&model, &out, &batch, context, weights),
+            kernels,
+        } => emit(&model, &out, &batch, context, weights, kernels),
         Command::GraphBench(args) => graph_bench(args),
         Command::Generate(args) => generate(args),
         Command::Bench(args) => bench(args),
@@ -582,6 +589,7 @@ fn emit(
     batch: &[i64],
     context: Option<i64>,
     weights: crate::model::DeviceWeights,
+    kernels: crate::emit::Kernels,
 ) -> Result<(), CliError> {
     let dir = resolve_model_dir(model)?;
     let config = ModelConfig::from_dir(&dir)?;
@@ -597,6 +605,7 @@ fn emit(
     let elem = weights.dtype(stored);
     let mut plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
     plan.blocks = blocks;
+    plan.kernels = kernels;
     plan.check(&config)?;
     let manifest = crate::emit::write_dir(&LlamaShape::from(&config), &plan, out)?;
     eprintln!(

@@ -237,9 +237,14 @@ impl Compiler {
                 source,
             });
         }
+        // Hand-written kernel objects named by the graph lie next to it
+        // (`emit::kernels`).
+        let mut search = std::ffi::OsString::from("--iree-hal-executable-object-search-path=");
+        search.push(input.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")));
         let out = Command::new(&self.exe)
             .args(target.flags())
             .args(extra)
+            .arg(search)
             .arg(input)
             .output()
             .map_err(|source| CompileError::Spawn {
@@ -387,6 +392,9 @@ impl ModuleCache {
             source,
         };
         std::fs::create_dir_all(&self.dir).map_err(cache_err)?;
+        if crate::emit::kernels::called_by(mlir) {
+            crate::emit::kernels::write_object(&self.dir).map_err(cache_err)?;
+        }
         // Write on private names and rename into place: concurrent compiles
         // of the same module (threads or processes) never see each other's
         // half-written files. All of them compile the source under its one

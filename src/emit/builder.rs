@@ -555,6 +555,41 @@ impl FuncBuilder {
         )
     }
 
+    // ---- calls into hand-written executables ------------------------------------------
+
+    /// `flow.dispatch` of an export of an executable declared in the same
+    /// module (see `emit::kernels`): `workload` sizes its workgroup count;
+    /// the export's function takes one binding per tensor operand, one for
+    /// the result, then the `indices` as `index` values.
+    pub fn dispatch_extern(
+        &mut self,
+        export: &str,
+        workload: i64,
+        operands: &[Value],
+        indices: &[i64],
+        result: TensorType,
+    ) -> Value {
+        let scalar = |this: &mut Self, value: i64| {
+            let name = format!("%{}", this.next);
+            this.next += 1;
+            let _ = writeln!(this.body, "{}{name} = arith.constant {value} : index", this.indent);
+            name
+        };
+        let workload = scalar(self, workload);
+        let mut args: Vec<String> = operands.iter().map(|v| v.name.clone()).collect();
+        let mut types: Vec<String> = operands.iter().map(|v| v.ty.to_string()).collect();
+        for &i in indices {
+            args.push(scalar(self, i));
+            types.push("index".to_string());
+        }
+        let rhs = format!(
+            "flow.dispatch {export}[{workload}]({}) : ({}) -> {result}",
+            args.join(", "),
+            types.join(", ")
+        );
+        self.emit(result, rhs)
+    }
+
     // ---- contractions and reductions ----------------------------------------------------
 
     /// `stablehlo.dot_general`. The result dimensions are the batch

@@ -31,6 +31,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::builder::{Cmp, FuncBuilder, TensorType, Value};
+use super::kernels::{self, Kernels};
 use super::sample;
 use crate::checkpoint::TensorLayout;
 use crate::types::DType;
@@ -118,6 +119,8 @@ pub struct GraphConfig {
     pub weights: DType,
     /// Matrices kept in 32-element blocks on the device, by Hugging Face name.
     pub blocks: Arc<BTreeMap<String, BlockFormat>>,
+    /// Hand-written kernels the graphs call for block matrices (see `linear`).
+    pub kernels: Kernels,
 }
 
 pub use crate::types::{BLOCK, BlockFormat};
@@ -179,12 +182,14 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
 enum Weight {
     Dense(Value),
     /// Values `q` [rows, cols/32, 32] i8, scales `d` [rows, cols/32] f16 and
-    /// optional offsets `m` like `d`, and the same values `dense`.
+    /// optional offsets `m` like `d`, and the same values `dense`; `kernels`
+    /// says whether a few rows call a hand-written kernel on them.
     Blocks {
         dense: Value,
         q: Value,
         d: Value,
         m: Option<Value>,
+        kernels: Kernels,
     },
 }
 
@@ -237,6 +242,7 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
                 q: next(),
                 d: next(),
                 m: (*format == BlockFormat::ScaledOffset).then(next),
+                kernels: cfg.kernels,
             },
         }
     };
@@ -316,7 +322,9 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 
 /// `x @ w^T` for a weight `w` [out, in], dense or in blocks.
 ///
-/// A block weight times one row is one contraction over (block, value)
+/// With the x86-64 kernels (`GraphConfig::kernels`), a block weight times up
+/// to `kernels::MAX_ROWS` rows calls the hand-written kernel, which reads
+/// the blocks. Otherwise a block weight times one row is one contraction over (block, value)
 /// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
 /// contraction's dispatch (on CPU with the aggressive fusion of the CPU flags,
 /// `compile::Target`; tests/lowering.rs checks it), so a step reads the
@@ -326,6 +334,11 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     match w {
         Weight::Dense(w) => linear_dense(f, x, w),
+        Weight::Blocks {
+            q, d, m, kernels, ..
+        } if !kernels.is_portable() && x.shape()[0] <= kernels::MAX_ROWS => {
+            kernels::blocks_matmul(f, x, q, d, m.as_ref())
+        }
         Weight::Blocks { q, d, m, .. } if x.shape()[0] == 1 => {
             let (n, g) = (q.shape()[0], q.shape()[1]);
             let w = dequantize(f, q, d, m.as_ref());

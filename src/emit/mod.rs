@@ -20,6 +20,7 @@
 
 pub mod builder;
 pub mod chunks;
+pub mod kernels;
 pub mod llama;
 pub mod sample;
 
@@ -29,6 +30,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, chunk_plan};
+pub use kernels::Kernels;
 pub use llama::{BLOCK, BlockFormat, GraphConfig, LlamaShape, Output, ParamSpec};
 
 use crate::config::ModelConfig;
@@ -98,6 +100,10 @@ pub struct EmitPlan {
     /// GGUF), by Hugging Face name; every other weight is in `weights`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub blocks: BTreeMap<String, BlockFormat>,
+    /// Hand-written kernels the graphs call for block matrices
+    /// (`kernels::Kernels`); portable graphs lower for every target.
+    #[serde(default, skip_serializing_if = "Kernels::is_portable")]
+    pub kernels: Kernels,
 }
 
 impl EmitPlan {
@@ -118,6 +124,7 @@ impl EmitPlan {
             decode_windows: decode_windows(capacity),
             weights: DType::F32,
             blocks: BTreeMap::new(),
+            kernels: Kernels::Portable,
         })
     }
 
@@ -200,6 +207,7 @@ impl EmitPlan {
             capacity: self.capacity,
             weights: self.weights,
             blocks: std::sync::Arc::new(self.blocks.clone()),
+            kernels: self.kernels,
         }
     }
 }
@@ -605,7 +613,11 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
     );
     Graph {
         kind,
-        mlir: builder::module(&name, &header, &[func]),
+        mlir: if kernels::called_by(&func) {
+            builder::module(&name, &header, &[kernels::executable(), func])
+        } else {
+            builder::module(&name, &header, &[func])
+        },
     }
 }
 
@@ -741,17 +753,19 @@ impl Manifest {
     }
 
     /// Bytes of parameters a call over `rows` rows reads: a block matrix's
-    /// blocks for one row, its dense copy for more (see `llama::linear`).
+    /// blocks for one row (up to `kernels::MAX_ROWS` with the kernels), its
+    /// dense copy for more (see `llama::linear`).
     pub fn weight_bytes_read(&self, rows: i64) -> u64 {
         let blocks = &self.plan.blocks;
+        let reads_blocks = rows == 1 || (!self.plan.kernels.is_portable() && rows <= kernels::MAX_ROWS);
         self.params
             .iter()
             .filter(|p| {
                 let part_of = p.name.rsplit_once('.').map(|(base, _)| base);
                 if part_of.is_some_and(|base| blocks.contains_key(base)) {
-                    rows == 1
+                    reads_blocks
                 } else {
-                    !(blocks.contains_key(&p.name) && rows == 1)
+                    !(blocks.contains_key(&p.name) && reads_blocks)
                 }
             })
             .map(|p| p.shape.iter().product::<i64>() as u64 * p.dtype.size_bytes() as u64)
@@ -776,6 +790,12 @@ pub fn write_dir(m: &LlamaShape, plan: &EmitPlan, out: &Path) -> Result<Manifest
     for graph in emit_graphs(m, plan) {
         let path = out.join(format!("{}.mlir", graph.name()));
         std::fs::write(&path, &graph.mlir).map_err(io(&path))?;
+        // The graphs name the kernel object by file name; next to them is
+        // where `iree-compile --iree-hal-executable-object-search-path=OUT`
+        // (and iree-llm's own compiles) find it.
+        if kernels::called_by(&graph.mlir) {
+            kernels::write_object(out).map_err(io(out))?;
+        }
     }
     let path = out.join("manifest.json");
     std::fs::write(&path, manifest.to_json()).map_err(io(&path))?;

@@ -19,10 +19,10 @@ pub use graphs::GraphSet;
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
 pub use crate::emit::DeviceWeights;
-use crate::emit::{EmitError, EmitPlan, GraphKind, GraphUse, LlamaShape, Manifest, Output};
+use crate::emit::{EmitError, EmitPlan, GraphKind, GraphUse, Kernels, LlamaShape, Manifest, Output};
 use crate::fit::{self, FitError};
 use crate::runtime::{Buffer, Function, Instance, RuntimeError, Session};
-use crate::types::{DType, DeviceUri, TokenId};
+use crate::types::{DType, DeviceKind, DeviceUri, TokenId};
 use crate::weights::{Weights, WeightsError};
 
 #[derive(Debug, thiserror::Error)]
@@ -179,6 +179,13 @@ impl DeviceModel {
         opts.plan.blocks = match opts.device_weights {
             DeviceWeights::Native => weights.block_formats(),
             DeviceWeights::F32 => Default::default(),
+        };
+        // Block matrices on a CPU take the hand-written kernel where this
+        // host can run it (the modules are compiled for this host anyway).
+        opts.plan.kernels = if !opts.plan.blocks.is_empty() && opts.target.kind == DeviceKind::Cpu {
+            Kernels::for_host_cpu()
+        } else {
+            Kernels::Portable
         };
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);

@@ -1,0 +1,281 @@
+//! Hand-written CPU kernels that graphs call in place of IREE's generated
+//! code, and how a graph declares and calls them.
+//!
+//! One kernel so far, `csrc/kernels/x86_64_blocks.c` (AVX2, FMA, F16C): `x .
+//! W^T` for a weight kept in 32-element blocks, for up to [`MAX_ROWS`] rows
+//! of `x`. build.rs compiles it freestanding; its object is embedded in this
+//! binary and linked into modules by iree-compile through
+//! `#hal.executable.object`. A graph calls it with `flow.dispatch` on the
+//! tensors it already has, so the kernel reads the same device buffers as
+//! the rest of the graph.
+//!
+//! Why: on this project's CPUs IREE 3.13 turns a one-row block contraction
+//! into code that reduces each 32-value block to a scalar in a serial chain,
+//! and reads an f32 copy of the weights for 4 or 8 rows; the kernel does
+//! both at about twice the speed (docs/performance.md, "Hand-written block
+//! kernel").
+//!
+//! The object's file name carries a hash of its bytes, so an MLIR text that
+//! names it names exactly those bytes, and the module cache (keyed by a hash
+//! of the text) can never pair a module with another build's kernel.
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::builder::{FuncBuilder, TensorType, Value};
+use crate::types::DType;
+
+/// Which hand-written kernels the graphs of a plan call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kernels {
+    /// StableHLO only: graphs lower for every target (CPU, CUDA, Metal).
+    #[default]
+    Portable,
+    /// Block-weight contractions of up to [`MAX_ROWS`] rows call the x86-64
+    /// AVX2 kernel; the modules then run only on such CPUs.
+    X86_64,
+}
+
+impl Kernels {
+    /// What a CPU device of this host should use: the x86-64 kernels when
+    /// this build has them and the CPU has AVX2, FMA and F16C, unless
+    /// `IREE_LLM_KERNELS=portable` asks for IREE's code only (to compare the
+    /// two, or to step around a kernel).
+    pub fn for_host_cpu() -> Self {
+        if std::env::var("IREE_LLM_KERNELS").is_ok_and(|v| v == "portable") {
+            return Kernels::Portable;
+        }
+        if OBJECT.is_some() && host_has_avx2_fma_f16c() {
+            Kernels::X86_64
+        } else {
+            Kernels::Portable
+        }
+    }
+
+    pub fn is_portable(&self) -> bool {
+        *self == Kernels::Portable
+    }
+}
+
+impl std::str::FromStr for Kernels {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "portable" => Ok(Kernels::Portable),
+            "x86-64" | "x86_64" if OBJECT.is_some() => Ok(Kernels::X86_64),
+            "x86-64" | "x86_64" => Err("this build of iree-llm has no x86-64 kernels \
+                 (it was built for another architecture); use portable"
+                .into()),
+            _ => Err(format!("'{s}' is not a kernel set; use portable or x86-64")),
+        }
+    }
+}
+
+/// Rows of `x` up to which a block contraction calls the kernel: every
+/// decode step and a prompt's last token. Prefill's many rows read the
+/// dense copy, where IREE's matmul code does well.
+pub const MAX_ROWS: i64 = 8;
+
+/// Weight rows one workgroup of the kernel computes.
+const ROWS_PER_WORKGROUP: i64 = 32;
+
+#[cfg(iree_llm_x86_64_kernels)]
+const OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(env!("OUT_DIR"), "/x86_64_blocks.o")));
+#[cfg(not(iree_llm_x86_64_kernels))]
+const OBJECT: Option<&[u8]> = None;
+
+fn host_has_avx2_fma_f16c() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("f16c")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+static OBJECT_NAME: LazyLock<Option<String>> = LazyLock::new(|| {
+    OBJECT.map(|bytes| {
+        let digest = Sha256::digest(bytes);
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        format!("iree-llm-x86_64-blocks-{hex}.o")
+    })
+});
+
+/// The symbol every graph that calls a kernel refers to.
+const EXECUTABLE: &str = "iree_llm_kernels";
+
+/// Whether an MLIR text calls the kernels (and so needs their object).
+pub fn called_by(mlir: &str) -> bool {
+    mlir.contains(&format!("@{EXECUTABLE}::"))
+}
+
+/// Writes the kernel object into `dir` under the name the graphs use,
+/// unless it is there already; iree-compile finds it there when `dir` is
+/// on its object search path (`compile::Compiler` puts the input's
+/// directory there).
+pub fn write_object(dir: &Path) -> std::io::Result<()> {
+    let (Some(bytes), Some(name)) = (OBJECT, OBJECT_NAME.as_ref()) else {
+        return Err(std::io::Error::other(
+            "this build of iree-llm has no x86-64 kernels (built for another architecture)",
+        ));
+    };
+    let path = dir.join(name);
+    if std::fs::read(&path).is_ok_and(|have| have == bytes) {
+        return Ok(());
+    }
+    // Private name, then rename: a concurrent compile never reads half a file.
+    let partial = dir.join(format!("{name}.{}.partial", std::process::id()));
+    std::fs::write(&partial, bytes)?;
+    std::fs::rename(&partial, &path)
+}
+
+/// The `stream.executable` that declares the kernel; a module that calls it
+/// holds this next to its function. Its object is keyed by the generic
+/// x86-64 CPU target, so the compiler places the kernel in the same
+/// executable (same target, one library) as the graph's generated
+/// dispatches; a variant with a target of its own failed to load (IREE
+/// looked the generated exports up in the kernel's library).
+pub fn executable() -> String {
+    let object = OBJECT_NAME
+        .as_deref()
+        .expect("graphs call the kernels only in builds that have them");
+    // Arguments: bindings x, q, d, m (d again when there is no offset), y;
+    // then rows of x, weight rows n, columns k, whether m is read.
+    let bindings = [("f32", "xf32"), ("i8", "xi8"), ("f16", "xf16"), ("f16", "xf16"), ("f32", "xf32")];
+    let mut body = String::new();
+    let mut call_args = Vec::new();
+    let mut call_types = Vec::new();
+    for (i, (elem, suffix)) in bindings.iter().enumerate() {
+        body.push_str(&format!(
+            "          %m{i} = stream.binding.subspan %b{i}[%c0] : !stream.binding -> memref<?{suffix}>{{%n}}\n\
+             \x20         %p{i}, %o{i}, %s{i}, %t{i} = iree_codegen.extract_strided_metadata %m{i} : memref<?{suffix}> -> memref<{elem}>, index, index, index\n"
+        ));
+        call_args.push(format!("%p{i}, %o{i}"));
+        call_types.push(format!("memref<{elem}>, index"));
+    }
+    let sig = format!("{}, index, index, index, index, index, index", call_types.join(", "));
+    format!(
+        "  // Hand-written kernel (csrc/kernels/x86_64_blocks.c), linked from {object}.\n\
+         \x20 stream.executable private @{EXECUTABLE} attributes {{hal.executable.objects = #hal.executable.objects<{{\
+         #hal.executable.target<\"llvm-cpu\", \"embedded-elf-x86_64\"> = [#hal.executable.object<{{path = \"{object}\"}}>]}}>}} {{\n\
+         \x20   stream.executable.export public @blocks_matmul workgroups(%n: index) -> (index, index, index) {{\n\
+         \x20     %x = affine.apply affine_map<()[s0] -> (s0 ceildiv {ROWS_PER_WORKGROUP})>()[%n]\n\
+         \x20     %c1 = arith.constant 1 : index\n\
+         \x20     stream.return %x, %c1, %c1 : index, index, index\n\
+         \x20   }}\n\
+         \x20   builtin.module {{\n\
+         \x20     func.func private @iree_llm_blocks_matmul_workgroup({sig}) attributes {{hal.import.static, llvm.bareptr = true}}\n\
+         \x20     func.func @blocks_matmul(%b0: !stream.binding, %b1: !stream.binding, %b2: !stream.binding, %b3: !stream.binding, %b4: !stream.binding, %rows: index, %n: index, %k: index, %offset: index) {{\n\
+         \x20       %c0 = arith.constant 0 : index\n\
+         \x20       %per = arith.constant {ROWS_PER_WORKGROUP} : index\n\
+         \x20       %wg = stream.dispatch.workgroup.id[0] : index\n\
+         \x20       %first = arith.muli %wg, %per : index\n\
+         {body}\
+         \x20       func.call @iree_llm_blocks_matmul_workgroup({}, %rows, %n, %k, %offset, %first, %per) : ({sig}) -> ()\n\
+         \x20       return\n\
+         \x20     }}\n\
+         \x20   }}\n\
+         \x20 }}\n",
+        call_args.join(", ")
+    )
+}
+
+/// `x . W^T` [rows, n] for `x` [rows, k] (rows <= [`MAX_ROWS`]) and a block
+/// weight W [n, k] given as its parts `q` [n, k/32, 32] i8, `d` [n, k/32]
+/// f16 and optional offsets `m` like `d`.
+pub fn blocks_matmul(
+    f: &mut FuncBuilder,
+    x: &Value,
+    q: &Value,
+    d: &Value,
+    m: Option<&Value>,
+) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let (n, blocks) = (q.shape()[0], q.shape()[1]);
+    assert!(rows <= MAX_ROWS, "the kernel is for a few rows, got {rows}");
+    assert_eq!(blocks * super::BLOCK, k, "weight columns match x");
+    let m_or_d = m.unwrap_or(d);
+    f.dispatch_extern(
+        &format!("@{EXECUTABLE}::@blocks_matmul"),
+        n,
+        &[x.clone(), q.clone(), d.clone(), m_or_d.clone()],
+        &[rows, n, k, m.is_some() as i64],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_graph_that_calls_the_kernel_is_recognized_by_its_symbol() {
+        assert!(called_by("%3 = flow.dispatch @iree_llm_kernels::@blocks_matmul[%0]"));
+        assert!(!called_by("%3 = stablehlo.dot_general %1, %2"));
+    }
+
+    /// The tiny preset's graphs with every matrix in Q4_1-style blocks.
+    #[cfg(iree_llm_x86_64_kernels)]
+    fn tiny_graph(kernels: Kernels, kind: crate::emit::GraphKind) -> String {
+        use crate::emit::{BlockFormat, EmitPlan, LlamaShape};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let mut plan = EmitPlan::new(64, &[8]).unwrap();
+        for (name, shape) in crate::checkpoint::tensors(&cfg) {
+            if shape.len() == 2 {
+                plan.blocks.insert(name, BlockFormat::ScaledOffset);
+            }
+        }
+        plan.kernels = kernels;
+        crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), kind).mlir
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn with_the_kernels_every_block_matrix_of_a_decode_step_calls_the_kernel() {
+        use crate::emit::{GraphKind, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let decode = GraphKind::Decode { batch: 8, output: Output::Logits, window: None };
+        let calls = |mlir: &str| mlir.matches("flow.dispatch @iree_llm_kernels::@blocks_matmul").count();
+        let with = tiny_graph(Kernels::X86_64, decode);
+        // Seven matrices per layer, and the tied embedding as the output head.
+        assert_eq!(calls(&with), 7 * cfg.num_hidden_layers + 1);
+        assert!(with.contains("stream.executable private @iree_llm_kernels"));
+        let portable = tiny_graph(Kernels::Portable, decode);
+        assert_eq!(calls(&portable), 0);
+        assert!(!called_by(&portable));
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn a_prompt_reads_the_dense_copy_and_only_its_last_token_calls_the_kernel() {
+        use crate::emit::{GraphKind, Output};
+        let prefill = GraphKind::Prefill { slots: 1, tokens: 16, output: Output::Logits };
+        let mlir = tiny_graph(Kernels::X86_64, prefill);
+        assert_eq!(mlir.matches("@iree_llm_kernels::@blocks_matmul[").count(), 1);
+        let call = mlir.lines().find(|l| l.contains("@blocks_matmul[")).unwrap();
+        assert!(call.contains(": (tensor<1x"), "the head's one row: {call}");
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn the_object_is_written_once_under_a_name_that_carries_its_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        write_object(dir.path()).unwrap();
+        write_object(dir.path()).unwrap();
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        assert!(names[0].starts_with("iree-llm-x86_64-blocks-") && names[0].ends_with(".o"));
+        assert!(executable().contains(&names[0]));
+    }
+}
