@@ -143,7 +143,7 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(iree_llm_x86_64_kernels)");
     if target_arch == "x86_64" {
         let objects = cc::Build::new()
-            .file(manifest_dir.join("csrc/kernels/x86_64_blocks.c"))
+            .file(manifest_dir.join("csrc/kernels/x86_64_matmul.c"))
             .opt_level(3)
             .debug(false)
             .warnings(true)
@@ -157,7 +157,7 @@ fn main() {
             .flag("-mf16c")
             .compile_intermediates();
         assert_eq!(objects.len(), 1, "one kernel source, one object");
-        std::fs::copy(&objects[0], out_dir.join("x86_64_blocks.o"))
+        std::fs::copy(&objects[0], out_dir.join("x86_64_kernels.o"))
             .expect("copy the kernel object into OUT_DIR");
         println!("cargo:rustc-cfg=iree_llm_x86_64_kernels");
     }

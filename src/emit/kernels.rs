@@ -1,7 +1,7 @@
 //! Hand-written CPU kernels that graphs call in place of IREE's generated
 //! code, and how a graph declares and calls them.
 //!
-//! One kernel so far, `csrc/kernels/x86_64_blocks.c` (AVX2, FMA, F16C): `x .
+//! One kernel so far, `csrc/kernels/x86_64_matmul.c` (AVX2, FMA, F16C): `x .
 //! W^T` for a weight kept in 32-element blocks, for up to [`MAX_ROWS`] rows
 //! of `x`. build.rs compiles it freestanding; its object is embedded in this
 //! binary and linked into modules by iree-compile through
@@ -84,7 +84,7 @@ pub const MAX_ROWS: i64 = 8;
 const ROWS_PER_WORKGROUP: i64 = 32;
 
 #[cfg(iree_llm_x86_64_kernels)]
-const OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(env!("OUT_DIR"), "/x86_64_blocks.o")));
+const OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(env!("OUT_DIR"), "/x86_64_kernels.o")));
 #[cfg(not(iree_llm_x86_64_kernels))]
 const OBJECT: Option<&[u8]> = None;
 
@@ -105,7 +105,7 @@ static OBJECT_NAME: LazyLock<Option<String>> = LazyLock::new(|| {
     OBJECT.map(|bytes| {
         let digest = Sha256::digest(bytes);
         let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-        format!("iree-llm-x86_64-blocks-{hex}.o")
+        format!("iree-llm-x86_64-kernels-{hex}.o")
     })
 });
 
@@ -114,7 +114,7 @@ const EXECUTABLE: &str = "iree_llm_kernels";
 
 /// Whether an MLIR text calls the kernels (and so needs their object).
 pub fn called_by(mlir: &str) -> bool {
-    mlir.contains(&format!("@{EXECUTABLE}::"))
+    mlir.contains(&format!("flow.dispatch @{EXECUTABLE}_"))
 }
 
 /// Writes the kernel object into `dir` under the name the graphs use,
@@ -137,55 +137,114 @@ pub fn write_object(dir: &Path) -> std::io::Result<()> {
     std::fs::rename(&partial, &path)
 }
 
-/// The `stream.executable` that declares the kernel; a module that calls it
-/// holds this next to its function. Its object is keyed by the generic
-/// x86-64 CPU target, so the compiler places the kernel in the same
-/// executable (same target, one library) as the graph's generated
-/// dispatches; a variant with a target of its own failed to load (IREE
-/// looked the generated exports up in the kernel's library).
-pub fn executable() -> String {
+/// One export of the kernel executable: its name, the C function its
+/// workgroups call, the element types of its bindings (the last one is
+/// written) and the names of its `index` arguments.
+struct Export {
+    name: &'static str,
+    symbol: &'static str,
+    bindings: &'static [&'static str],
+    indices: &'static [&'static str],
+}
+
+const EXPORTS: [Export; 2] = [
+    // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
+    // rows of x, weight rows n, columns k, whether m is read.
+    Export {
+        name: "blocks_matmul",
+        symbol: "iree_llm_blocks_matmul_workgroup",
+        bindings: &["f32", "i8", "f16", "f16", "f32"],
+        indices: &["rows", "n", "k", "offset"],
+    },
+    // y = x . W^T for a dense bf16 W: x, w (as 16-bit words), y.
+    Export {
+        name: "bf16_matmul",
+        symbol: "iree_llm_bf16_matmul_workgroup",
+        bindings: &["f32", "bf16", "f32"],
+        indices: &["rows", "n", "k"],
+    },
+];
+
+impl Export {
+    /// How a graph names this export in `flow.dispatch`.
+    fn callee(&self) -> String {
+        format!("@{EXECUTABLE}_{}::@{}", self.name, self.name)
+    }
+
+    /// The export's workgroup count and its function, which turns bindings
+    /// into (pointer, offset) pairs and calls the C function with the
+    /// indices and its range of weight rows.
+    fn text(&self) -> String {
+        let mut args = Vec::new();
+        let mut body = String::new();
+        let mut call_args = Vec::new();
+        let mut call_types = Vec::new();
+        for (i, elem) in self.bindings.iter().enumerate() {
+            args.push(format!("%b{i}: !stream.binding"));
+            body.push_str(&format!(
+                "        %m{i} = stream.binding.subspan %b{i}[%c0] : !stream.binding -> memref<?x{elem}>{{%n}}\n\
+                 \x20       %p{i}, %o{i}, %s{i}, %t{i} = iree_codegen.extract_strided_metadata %m{i} : memref<?x{elem}> -> memref<{elem}>, index, index, index\n"
+            ));
+            call_args.push(format!("%p{i}, %o{i}"));
+            call_types.push(format!("memref<{elem}>, index"));
+        }
+        for name in self.indices {
+            args.push(format!("%{name}: index"));
+            call_args.push(format!("%{name}"));
+            call_types.push("index".into());
+        }
+        call_args.push("%first, %per".into());
+        call_types.push("index, index".into());
+        let (name, symbol) = (self.name, self.symbol);
+        let sig = call_types.join(", ");
+        format!(
+            "    stream.executable.export public @{name} workgroups(%n: index) -> (index, index, index) {{\n\
+             \x20     %x = affine.apply affine_map<()[s0] -> (s0 ceildiv {ROWS_PER_WORKGROUP})>()[%n]\n\
+             \x20     %c1 = arith.constant 1 : index\n\
+             \x20     stream.return %x, %c1, %c1 : index, index, index\n\
+             \x20   }}\n\
+             \x20   builtin.module {{\n\
+             \x20     func.func private @{symbol}({sig}) attributes {{hal.import.static, llvm.bareptr = true}}\n\
+             \x20     func.func @{name}({}) {{\n\
+             \x20       %c0 = arith.constant 0 : index\n\
+             \x20       %per = arith.constant {ROWS_PER_WORKGROUP} : index\n\
+             \x20       %wg = stream.dispatch.workgroup.id[0] : index\n\
+             \x20       %first = arith.muli %wg, %per : index\n\
+             {body}\
+             \x20       func.call @{symbol}({}) : ({sig}) -> ()\n\
+             \x20       return\n\
+             \x20     }}\n\
+             \x20   }}\n",
+            args.join(", "),
+            call_args.join(", "),
+        )
+    }
+}
+
+/// The `stream.executable`s that declare the kernels `func` calls, to sit
+/// next to it in its module. Their object is keyed by the generic x86-64 CPU
+/// target, so the compiler places each kernel in the same executable (same
+/// target, one library) as the graph's generated dispatches; a variant with
+/// a target of its own failed to load (IREE looked the generated exports up
+/// in the kernel's library).
+pub fn declarations(func: &str) -> String {
     let object = OBJECT_NAME
         .as_deref()
         .expect("graphs call the kernels only in builds that have them");
-    // Arguments: bindings x, q, d, m (d again when there is no offset), y;
-    // then rows of x, weight rows n, columns k, whether m is read.
-    let bindings = [("f32", "xf32"), ("i8", "xi8"), ("f16", "xf16"), ("f16", "xf16"), ("f32", "xf32")];
-    let mut body = String::new();
-    let mut call_args = Vec::new();
-    let mut call_types = Vec::new();
-    for (i, (elem, suffix)) in bindings.iter().enumerate() {
-        body.push_str(&format!(
-            "          %m{i} = stream.binding.subspan %b{i}[%c0] : !stream.binding -> memref<?{suffix}>{{%n}}\n\
-             \x20         %p{i}, %o{i}, %s{i}, %t{i} = iree_codegen.extract_strided_metadata %m{i} : memref<?{suffix}> -> memref<{elem}>, index, index, index\n"
+    let mut out = format!("  // Hand-written kernels (csrc/kernels/x86_64_matmul.c), linked from {object}.\n");
+    for export in EXPORTS.iter().filter(|e| func.contains(&e.callee())) {
+        // One executable per export: its builtin.module holds that export's
+        // functions.
+        out.push_str(&format!(
+            "  stream.executable private @{EXECUTABLE}_{} attributes {{hal.executable.objects = #hal.executable.objects<{{\
+             #hal.executable.target<\"llvm-cpu\", \"embedded-elf-x86_64\"> = [#hal.executable.object<{{path = \"{object}\"}}>]}}>}} {{\n\
+             {}\
+             \x20 }}\n",
+            export.name,
+            export.text()
         ));
-        call_args.push(format!("%p{i}, %o{i}"));
-        call_types.push(format!("memref<{elem}>, index"));
     }
-    let sig = format!("{}, index, index, index, index, index, index", call_types.join(", "));
-    format!(
-        "  // Hand-written kernel (csrc/kernels/x86_64_blocks.c), linked from {object}.\n\
-         \x20 stream.executable private @{EXECUTABLE} attributes {{hal.executable.objects = #hal.executable.objects<{{\
-         #hal.executable.target<\"llvm-cpu\", \"embedded-elf-x86_64\"> = [#hal.executable.object<{{path = \"{object}\"}}>]}}>}} {{\n\
-         \x20   stream.executable.export public @blocks_matmul workgroups(%n: index) -> (index, index, index) {{\n\
-         \x20     %x = affine.apply affine_map<()[s0] -> (s0 ceildiv {ROWS_PER_WORKGROUP})>()[%n]\n\
-         \x20     %c1 = arith.constant 1 : index\n\
-         \x20     stream.return %x, %c1, %c1 : index, index, index\n\
-         \x20   }}\n\
-         \x20   builtin.module {{\n\
-         \x20     func.func private @iree_llm_blocks_matmul_workgroup({sig}) attributes {{hal.import.static, llvm.bareptr = true}}\n\
-         \x20     func.func @blocks_matmul(%b0: !stream.binding, %b1: !stream.binding, %b2: !stream.binding, %b3: !stream.binding, %b4: !stream.binding, %rows: index, %n: index, %k: index, %offset: index) {{\n\
-         \x20       %c0 = arith.constant 0 : index\n\
-         \x20       %per = arith.constant {ROWS_PER_WORKGROUP} : index\n\
-         \x20       %wg = stream.dispatch.workgroup.id[0] : index\n\
-         \x20       %first = arith.muli %wg, %per : index\n\
-         {body}\
-         \x20       func.call @iree_llm_blocks_matmul_workgroup({}, %rows, %n, %k, %offset, %first, %per) : ({sig}) -> ()\n\
-         \x20       return\n\
-         \x20     }}\n\
-         \x20   }}\n\
-         \x20 }}\n",
-        call_args.join(", ")
-    )
+    out
 }
 
 /// `x . W^T` [rows, n] for `x` [rows, k] (rows <= [`MAX_ROWS`]) and a block
@@ -204,12 +263,34 @@ pub fn blocks_matmul(
     assert_eq!(blocks * super::BLOCK, k, "weight columns match x");
     let m_or_d = m.unwrap_or(d);
     f.dispatch_extern(
-        &format!("@{EXECUTABLE}::@blocks_matmul"),
+        &EXPORTS[0].callee(),
         n,
         &[x.clone(), q.clone(), d.clone(), m_or_d.clone()],
         &[rows, n, k, m.is_some() as i64],
         TensorType::new(&[rows, n], DType::F32),
     )
+}
+
+/// `x . W^T` [rows, n] for `x` [rows, k] (rows <= [`MAX_ROWS`]) and a dense
+/// bf16 weight W [n, k] (k a multiple of 8, see [`takes_bf16`]).
+pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0];
+    assert!(takes_bf16(x, w), "bf16 kernel on {rows} rows of {k}, weight {:?}", w.shape());
+    f.dispatch_extern(
+        &EXPORTS[1].callee(),
+        n,
+        &[x.clone(), w.clone()],
+        &[rows, n, k],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+/// Whether the bf16 kernel takes `x` [rows, k] times `w` [n, k]: a few
+/// rows, bf16 weights, k in whole vectors of 8.
+pub fn takes_bf16(x: &Value, w: &Value) -> bool {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    w.elem() == DType::BF16 && rows <= MAX_ROWS && k % 8 == 0 && w.shape()[1] == k
 }
 
 #[cfg(test)]
@@ -218,7 +299,7 @@ mod tests {
 
     #[test]
     fn a_graph_that_calls_the_kernel_is_recognized_by_its_symbol() {
-        assert!(called_by("%3 = flow.dispatch @iree_llm_kernels::@blocks_matmul[%0]"));
+        assert!(called_by("%3 = flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul[%0]"));
         assert!(!called_by("%3 = stablehlo.dot_general %1, %2"));
     }
 
@@ -243,14 +324,32 @@ mod tests {
         use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
         let decode = GraphKind::Decode { batch: 8, output: Output::Logits, window: None };
-        let calls = |mlir: &str| mlir.matches("flow.dispatch @iree_llm_kernels::@blocks_matmul").count();
+        let calls = |mlir: &str| mlir.matches("flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul").count();
         let with = tiny_graph(Kernels::X86_64, decode);
         // Seven matrices per layer, and the tied embedding as the output head.
         assert_eq!(calls(&with), 7 * cfg.num_hidden_layers + 1);
-        assert!(with.contains("stream.executable private @iree_llm_kernels"));
+        assert!(with.contains("stream.executable private @iree_llm_kernels_blocks_matmul"));
         let portable = tiny_graph(Kernels::Portable, decode);
         assert_eq!(calls(&portable), 0);
         assert!(!called_by(&portable));
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn bf16_weights_call_the_bf16_kernel_and_only_its_executable_is_declared() {
+        use crate::emit::{EmitPlan, GraphKind, LlamaShape, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let mut plan = EmitPlan::new(64, &[4]).unwrap().with_weights(DType::BF16);
+        plan.kernels = Kernels::X86_64;
+        let decode = GraphKind::Decode { batch: 4, output: Output::Logits, window: None };
+        let mlir = crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), decode).mlir;
+        // Seven matrices per layer and the output head.
+        assert_eq!(
+            mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[").count(),
+            7 * cfg.num_hidden_layers + 1,
+        );
+        assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_matmul"));
+        assert!(!mlir.contains("stream.executable private @iree_llm_kernels_blocks_matmul"));
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
@@ -259,7 +358,7 @@ mod tests {
         use crate::emit::{GraphKind, Output};
         let prefill = GraphKind::Prefill { slots: 1, tokens: 16, output: Output::Logits };
         let mlir = tiny_graph(Kernels::X86_64, prefill);
-        assert_eq!(mlir.matches("@iree_llm_kernels::@blocks_matmul[").count(), 1);
+        assert_eq!(mlir.matches("@blocks_matmul[").count(), 1);
         let call = mlir.lines().find(|l| l.contains("@blocks_matmul[")).unwrap();
         assert!(call.contains(": (tensor<1x"), "the head's one row: {call}");
     }
@@ -275,7 +374,9 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
-        assert!(names[0].starts_with("iree-llm-x86_64-blocks-") && names[0].ends_with(".o"));
-        assert!(executable().contains(&names[0]));
+        assert!(names[0].starts_with("iree-llm-x86_64-kernels-") && names[0].ends_with(".o"));
+        let uses = "flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[%0]";
+        assert!(declarations(uses).contains(&names[0]));
     }
 }
+

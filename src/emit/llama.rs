@@ -180,7 +180,9 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
 /// A weight matrix as the graph receives it.
 #[derive(Clone)]
 enum Weight {
-    Dense(Value),
+    /// Dense values; `kernels` says whether a few rows call a hand-written
+    /// kernel on them (bf16 weights on x86-64).
+    Dense(Value, Kernels),
     /// Values `q` [rows, cols/32, 32] i8, scales `d` [rows, cols/32] f16 and
     /// optional offsets `m` like `d`, and the same values `dense`; `kernels`
     /// says whether a few rows call a hand-written kernel on them.
@@ -197,7 +199,7 @@ impl Weight {
     /// A tensor that is never block-quantized (the norms).
     fn dense(self) -> Value {
         match self {
-            Weight::Dense(v) => v,
+            Weight::Dense(v, _) => v,
             Weight::Blocks { .. } => panic!("only matrices are block-quantized"),
         }
     }
@@ -236,7 +238,7 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
         let name = names.next().expect("tensor list");
         let mut next = || args.next().expect("parameter list");
         match cfg.blocks.get(&name) {
-            None => Weight::Dense(next()),
+            None => Weight::Dense(next(), cfg.kernels),
             Some(format) => Weight::Blocks {
                 dense: next(),
                 q: next(),
@@ -322,9 +324,9 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 
 /// `x @ w^T` for a weight `w` [out, in], dense or in blocks.
 ///
-/// With the x86-64 kernels (`GraphConfig::kernels`), a block weight times up
-/// to `kernels::MAX_ROWS` rows calls the hand-written kernel, which reads
-/// the blocks. Otherwise a block weight times one row is one contraction over (block, value)
+/// With the x86-64 kernels (`GraphConfig::kernels`), a block weight or a
+/// dense bf16 weight times up to `kernels::MAX_ROWS` rows calls a
+/// hand-written kernel, which reads the blocks or the bf16 values. Otherwise a block weight times one row is one contraction over (block, value)
 /// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
 /// contraction's dispatch (on CPU with the aggressive fusion of the CPU flags,
 /// `compile::Target`; tests/lowering.rs checks it), so a step reads the
@@ -333,7 +335,10 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// docs/performance.md), so those read the dense copy.
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     match w {
-        Weight::Dense(w) => linear_dense(f, x, w),
+        Weight::Dense(w, kernels) if !kernels.is_portable() && kernels::takes_bf16(x, w) => {
+            kernels::bf16_matmul(f, x, w)
+        }
+        Weight::Dense(w, _) => linear_dense(f, x, w),
         Weight::Blocks {
             q, d, m, kernels, ..
         } if !kernels.is_portable() && x.shape()[0] <= kernels::MAX_ROWS => {
@@ -373,7 +378,7 @@ fn dequantize(f: &mut FuncBuilder, q: &Value, d: &Value, m: Option<&Value>) -> V
 /// rows gathered and only those dequantized.
 fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
     match table {
-        Weight::Dense(t) => {
+        Weight::Dense(t, _) => {
             let x = f.gather_rows(t, ids);
             f.convert(&x, DType::F32)
         }

@@ -614,7 +614,7 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
     Graph {
         kind,
         mlir: if kernels::called_by(&func) {
-            builder::module(&name, &header, &[kernels::executable(), func])
+            builder::module(&name, &header, &[kernels::declarations(&func), func])
         } else {
             builder::module(&name, &header, &[func])
         },

@@ -180,9 +180,11 @@ impl DeviceModel {
             DeviceWeights::Native => weights.block_formats(),
             DeviceWeights::F32 => Default::default(),
         };
-        // Block matrices on a CPU take the hand-written kernel where this
-        // host can run it (the modules are compiled for this host anyway).
-        opts.plan.kernels = if !opts.plan.blocks.is_empty() && opts.target.kind == DeviceKind::Cpu {
+        // Block and bf16 matrices on a CPU take the hand-written kernels
+        // where this host can run them (the modules are compiled for this
+        // host anyway).
+        let has_kernel_weights = !opts.plan.blocks.is_empty() || opts.plan.weights == DType::BF16;
+        opts.plan.kernels = if has_kernel_weights && opts.target.kind == DeviceKind::Cpu {
             Kernels::for_host_cpu()
         } else {
             Kernels::Portable
