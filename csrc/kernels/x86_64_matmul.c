@@ -115,12 +115,13 @@ void iree_llm_blocks_matmul_workgroup(
   }
 }
 
-// ---- Dense bf16 weights --------------------------------------------------
+// ---- Dense bf16 weights, one row ------------------------------------------
 //
-// The same contraction for a weight W [n, k] stored as bf16 (the checkpoint's
-// own bytes): widening bf16 to f32 is a 16-bit shift, done once per 8 weights
-// for all rows of x. IREE's code for these few-row matmuls runs at a third of
-// the FMA rate here (docs/performance.md).
+// The same contraction for one row of x and a weight W [n, k] stored as
+// bf16 (the checkpoint's own bytes): widening bf16 to f32 is a 16-bit shift.
+// Only for one row: at 8 rows IREE's own code measured twice as fast as a
+// kernel of this shape (docs/performance.md), so graphs call it for B=1
+// decode steps and a prompt's last token.
 
 // Eight bf16 values widened to f32 lanes.
 INLINE __m256 widen_bf16x8(const uint16_t* p) {
@@ -128,60 +129,30 @@ INLINE __m256 widen_bf16x8(const uint16_t* p) {
   return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
 }
 
-INLINE void bf16_weight_row(const int rows, const float* x, size_t k,
-                            const uint16_t* w, float* y, size_t ystride) {
-  if (rows == 1) {
-    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-    size_t j = 0;
-    for (; j + 32 <= k; j += 32) {
-      a0 = _mm256_fmadd_ps(widen_bf16x8(w + j), _mm256_loadu_ps(x + j), a0);
-      a1 = _mm256_fmadd_ps(widen_bf16x8(w + j + 8), _mm256_loadu_ps(x + j + 8), a1);
-      a2 = _mm256_fmadd_ps(widen_bf16x8(w + j + 16), _mm256_loadu_ps(x + j + 16), a2);
-      a3 = _mm256_fmadd_ps(widen_bf16x8(w + j + 24), _mm256_loadu_ps(x + j + 24), a3);
-    }
-    for (; j < k; j += 8)
-      a0 = _mm256_fmadd_ps(widen_bf16x8(w + j), _mm256_loadu_ps(x + j), a0);
-    y[0] = hsum8(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
-    return;
-  }
-  __m256 acc[8];
-  for (int r = 0; r < rows; ++r) acc[r] = _mm256_setzero_ps();
-  for (size_t j = 0; j < k; j += 8) {
-    const __m256 wj = widen_bf16x8(w + j);
-    for (int r = 0; r < rows; ++r)
-      acc[r] = _mm256_fmadd_ps(wj, _mm256_loadu_ps(x + r * k + j), acc[r]);
-  }
-  for (int r = 0; r < rows; ++r) y[r * ystride] = hsum8(acc[r]);
-}
-
-#define BF16_WEIGHT_ROWS(ROWS)     \
-  for (size_t i = first; i < last; ++i) \
-    bf16_weight_row(ROWS, xt, k, w + i * k, yt + i, n);
-
-// One workgroup: weight rows [first, first + count) for all rows of x.
-// x [rows, k] f32, w [n, k] bf16 (k a multiple of 8), y [rows, n] f32.
-void iree_llm_bf16_matmul_workgroup(const float* restrict x, size_t x_offset,
+// One workgroup: y[i] = w[i, :] . x for weight rows [first, first + count).
+// x [k] f32, w [n, k] bf16 (k a multiple of 8), y [n] f32.
+void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
                                     const uint16_t* restrict w, size_t w_offset,
-                                    float* restrict y, size_t y_offset,
-                                    size_t rows, size_t n, size_t k,
-                                    size_t first, size_t count) {
+                                    float* restrict y, size_t y_offset, size_t n,
+                                    size_t k, size_t first, size_t count) {
   x += x_offset;
   w += w_offset;
   y += y_offset;
   size_t last = first + count;
   if (last > n) last = n;
-  for (size_t r0 = 0; r0 < rows; r0 += 8) {
-    const float* xt = x + r0 * k;
-    float* yt = y + r0 * n;
-    switch (rows - r0 < 8 ? rows - r0 : 8) {
-      case 1: BF16_WEIGHT_ROWS(1) break;
-      case 2: BF16_WEIGHT_ROWS(2) break;
-      case 3: BF16_WEIGHT_ROWS(3) break;
-      case 4: BF16_WEIGHT_ROWS(4) break;
-      case 5: BF16_WEIGHT_ROWS(5) break;
-      case 6: BF16_WEIGHT_ROWS(6) break;
-      case 7: BF16_WEIGHT_ROWS(7) break;
-      default: BF16_WEIGHT_ROWS(8) break;
+  for (size_t i = first; i < last; ++i) {
+    const uint16_t* wi = w + i * k;
+    // Four accumulators hide the FMA latency.
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    size_t j = 0;
+    for (; j + 32 <= k; j += 32) {
+      a0 = _mm256_fmadd_ps(widen_bf16x8(wi + j), _mm256_loadu_ps(x + j), a0);
+      a1 = _mm256_fmadd_ps(widen_bf16x8(wi + j + 8), _mm256_loadu_ps(x + j + 8), a1);
+      a2 = _mm256_fmadd_ps(widen_bf16x8(wi + j + 16), _mm256_loadu_ps(x + j + 16), a2);
+      a3 = _mm256_fmadd_ps(widen_bf16x8(wi + j + 24), _mm256_loadu_ps(x + j + 24), a3);
     }
+    for (; j < k; j += 8)
+      a0 = _mm256_fmadd_ps(widen_bf16x8(wi + j), _mm256_loadu_ps(x + j), a0);
+    y[i] = hsum8(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
   }
 }

@@ -156,12 +156,12 @@ const EXPORTS: [Export; 2] = [
         bindings: &["f32", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "offset"],
     },
-    // y = x . W^T for a dense bf16 W: x, w (as 16-bit words), y.
+    // y = W . x for a dense bf16 W and one row x: x, w, y; n, k.
     Export {
-        name: "bf16_matmul",
-        symbol: "iree_llm_bf16_matmul_workgroup",
+        name: "bf16_matvec",
+        symbol: "iree_llm_bf16_matvec_workgroup",
         bindings: &["f32", "bf16", "f32"],
-        indices: &["rows", "n", "k"],
+        indices: &["n", "k"],
     },
 ];
 
@@ -271,26 +271,26 @@ pub fn blocks_matmul(
     )
 }
 
-/// `x . W^T` [rows, n] for `x` [rows, k] (rows <= [`MAX_ROWS`]) and a dense
-/// bf16 weight W [n, k] (k a multiple of 8, see [`takes_bf16`]).
-pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
-    let (rows, k) = (x.shape()[0], x.shape()[1]);
-    let n = w.shape()[0];
-    assert!(takes_bf16(x, w), "bf16 kernel on {rows} rows of {k}, weight {:?}", w.shape());
+/// `x . W^T` [1, n] for one row `x` [1, k] and a dense bf16 weight W
+/// [n, k] (k a multiple of 8, see [`takes_bf16`]).
+pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let (n, k) = (w.shape()[0], w.shape()[1]);
+    assert!(takes_bf16(x, w), "bf16 kernel on x {:?}, weight {:?}", x.shape(), w.shape());
     f.dispatch_extern(
         &EXPORTS[1].callee(),
         n,
         &[x.clone(), w.clone()],
-        &[rows, n, k],
-        TensorType::new(&[rows, n], DType::F32),
+        &[n, k],
+        TensorType::new(&[1, n], DType::F32),
     )
 }
 
-/// Whether the bf16 kernel takes `x` [rows, k] times `w` [n, k]: a few
-/// rows, bf16 weights, k in whole vectors of 8.
+/// Whether the bf16 kernel takes `x` [rows, k] times `w` [n, k]: one row,
+/// bf16 weights, k in whole vectors of 8. At more rows IREE's own code is
+/// faster than this kernel's shape was (docs/performance.md).
 pub fn takes_bf16(x: &Value, w: &Value) -> bool {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
-    w.elem() == DType::BF16 && rows <= MAX_ROWS && k % 8 == 0 && w.shape()[1] == k
+    w.elem() == DType::BF16 && rows == 1 && k % 8 == 0 && w.shape()[1] == k
 }
 
 #[cfg(test)]
@@ -336,20 +336,23 @@ mod tests {
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn bf16_weights_call_the_bf16_kernel_and_only_its_executable_is_declared() {
+    fn one_row_of_bf16_weights_calls_the_bf16_kernel_and_only_its_executable_is_declared() {
         use crate::emit::{EmitPlan, GraphKind, LlamaShape, Output};
         let cfg = crate::preset::Preset::Tiny.config();
         let mut plan = EmitPlan::new(64, &[4]).unwrap().with_weights(DType::BF16);
         plan.kernels = Kernels::X86_64;
-        let decode = GraphKind::Decode { batch: 4, output: Output::Logits, window: None };
-        let mlir = crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), decode).mlir;
-        // Seven matrices per layer and the output head.
-        assert_eq!(
-            mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[").count(),
-            7 * cfg.num_hidden_layers + 1,
-        );
-        assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_matmul"));
-        assert!(!mlir.contains("stream.executable private @iree_llm_kernels_blocks_matmul"));
+        let graph = |batch| {
+            let decode = GraphKind::Decode { batch, output: Output::Logits, window: None };
+            crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), decode).mlir
+        };
+        let calls = |mlir: &str| mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[").count();
+        // One row: seven matrices per layer and the output head.
+        let one = graph(1);
+        assert_eq!(calls(&one), 7 * cfg.num_hidden_layers + 1);
+        assert!(one.contains("stream.executable private @iree_llm_kernels_bf16_matvec"));
+        assert!(!one.contains("stream.executable private @iree_llm_kernels_blocks_matmul"));
+        // Four rows: IREE's matmul.
+        assert_eq!(calls(&graph(4)), 0);
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
@@ -375,7 +378,7 @@ mod tests {
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
         assert!(names[0].starts_with("iree-llm-x86_64-kernels-") && names[0].ends_with(".o"));
-        let uses = "flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[%0]";
+        let uses = "flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[%0]";
         assert!(declarations(uses).contains(&names[0]));
     }
 }

@@ -324,9 +324,10 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 
 /// `x @ w^T` for a weight `w` [out, in], dense or in blocks.
 ///
-/// With the x86-64 kernels (`GraphConfig::kernels`), a block weight or a
-/// dense bf16 weight times up to `kernels::MAX_ROWS` rows calls a
-/// hand-written kernel, which reads the blocks or the bf16 values. Otherwise a block weight times one row is one contraction over (block, value)
+/// With the x86-64 kernels (`GraphConfig::kernels`), a block weight times up
+/// to `kernels::MAX_ROWS` rows, and a bf16 weight times one row, call a
+/// hand-written kernel. Otherwise a block weight times one row is one
+/// contraction over (block, value)
 /// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
 /// contraction's dispatch (on CPU with the aggressive fusion of the CPU flags,
 /// `compile::Target`; tests/lowering.rs checks it), so a step reads the
@@ -336,7 +337,7 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     match w {
         Weight::Dense(w, kernels) if !kernels.is_portable() && kernels::takes_bf16(x, w) => {
-            kernels::bf16_matmul(f, x, w)
+            kernels::bf16_matvec(f, x, w)
         }
         Weight::Dense(w, _) => linear_dense(f, x, w),
         Weight::Blocks {
