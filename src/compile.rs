@@ -240,7 +240,12 @@ impl Compiler {
         // Hand-written kernel objects named by the graph lie next to it
         // (`emit::kernels`).
         let mut search = std::ffi::OsString::from("--iree-hal-executable-object-search-path=");
-        search.push(input.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")));
+        search.push(
+            input
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new(".")),
+        );
         let out = Command::new(&self.exe)
             .args(target.flags())
             .args(extra)

@@ -572,7 +572,11 @@ impl FuncBuilder {
         let scalar = |this: &mut Self, value: i64| {
             let name = format!("%{}", this.next);
             this.next += 1;
-            let _ = writeln!(this.body, "{}{name} = arith.constant {value} : index", this.indent);
+            let _ = writeln!(
+                this.body,
+                "{}{name} = arith.constant {value} : index",
+                this.indent
+            );
             name
         };
         let workload = scalar(self, workload);

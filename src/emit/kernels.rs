@@ -84,7 +84,10 @@ pub const MAX_ROWS: i64 = 8;
 const ROWS_PER_WORKGROUP: i64 = 32;
 
 #[cfg(iree_llm_x86_64_kernels)]
-const OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(env!("OUT_DIR"), "/x86_64_kernels.o")));
+const OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/x86_64_kernels.o"
+)));
 #[cfg(not(iree_llm_x86_64_kernels))]
 const OBJECT: Option<&[u8]> = None;
 
@@ -231,7 +234,9 @@ pub fn declarations(func: &str) -> String {
     let object = OBJECT_NAME
         .as_deref()
         .expect("graphs call the kernels only in builds that have them");
-    let mut out = format!("  // Hand-written kernels (csrc/kernels/x86_64_matmul.c), linked from {object}.\n");
+    let mut out = format!(
+        "  // Hand-written kernels (csrc/kernels/x86_64_matmul.c), linked from {object}.\n"
+    );
     for export in EXPORTS.iter().filter(|e| func.contains(&e.callee())) {
         // One executable per export: its builtin.module holds that export's
         // functions.
@@ -275,7 +280,12 @@ pub fn blocks_matmul(
 /// [n, k] (k a multiple of 8, see [`takes_bf16`]).
 pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     let (n, k) = (w.shape()[0], w.shape()[1]);
-    assert!(takes_bf16(x, w), "bf16 kernel on x {:?}, weight {:?}", x.shape(), w.shape());
+    assert!(
+        takes_bf16(x, w),
+        "bf16 kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
     f.dispatch_extern(
         &EXPORTS[1].callee(),
         n,
@@ -299,7 +309,9 @@ mod tests {
 
     #[test]
     fn a_graph_that_calls_the_kernel_is_recognized_by_its_symbol() {
-        assert!(called_by("%3 = flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul[%0]"));
+        assert!(called_by(
+            "%3 = flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul[%0]"
+        ));
         assert!(!called_by("%3 = stablehlo.dot_general %1, %2"));
     }
 
@@ -323,8 +335,15 @@ mod tests {
     fn with_the_kernels_every_block_matrix_of_a_decode_step_calls_the_kernel() {
         use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
-        let decode = GraphKind::Decode { batch: 8, output: Output::Logits, window: None };
-        let calls = |mlir: &str| mlir.matches("flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul").count();
+        let decode = GraphKind::Decode {
+            batch: 8,
+            output: Output::Logits,
+            window: None,
+        };
+        let calls = |mlir: &str| {
+            mlir.matches("flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul")
+                .count()
+        };
         let with = tiny_graph(Kernels::X86_64, decode);
         // Seven matrices per layer, and the tied embedding as the output head.
         assert_eq!(calls(&with), 7 * cfg.num_hidden_layers + 1);
@@ -342,10 +361,17 @@ mod tests {
         let mut plan = EmitPlan::new(64, &[4]).unwrap().with_weights(DType::BF16);
         plan.kernels = Kernels::X86_64;
         let graph = |batch| {
-            let decode = GraphKind::Decode { batch, output: Output::Logits, window: None };
+            let decode = GraphKind::Decode {
+                batch,
+                output: Output::Logits,
+                window: None,
+            };
             crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), decode).mlir
         };
-        let calls = |mlir: &str| mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[").count();
+        let calls = |mlir: &str| {
+            mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[")
+                .count()
+        };
         // One row: seven matrices per layer and the output head.
         let one = graph(1);
         assert_eq!(calls(&one), 7 * cfg.num_hidden_layers + 1);
@@ -359,10 +385,17 @@ mod tests {
     #[test]
     fn a_prompt_reads_the_dense_copy_and_only_its_last_token_calls_the_kernel() {
         use crate::emit::{GraphKind, Output};
-        let prefill = GraphKind::Prefill { slots: 1, tokens: 16, output: Output::Logits };
+        let prefill = GraphKind::Prefill {
+            slots: 1,
+            tokens: 16,
+            output: Output::Logits,
+        };
         let mlir = tiny_graph(Kernels::X86_64, prefill);
         assert_eq!(mlir.matches("@blocks_matmul[").count(), 1);
-        let call = mlir.lines().find(|l| l.contains("@blocks_matmul[")).unwrap();
+        let call = mlir
+            .lines()
+            .find(|l| l.contains("@blocks_matmul["))
+            .unwrap();
         assert!(call.contains(": (tensor<1x"), "the head's one row: {call}");
     }
 
@@ -382,4 +415,3 @@ mod tests {
         assert!(declarations(uses).contains(&names[0]));
     }
 }
-

@@ -757,7 +757,8 @@ impl Manifest {
     /// dense copy for more (see `llama::linear`).
     pub fn weight_bytes_read(&self, rows: i64) -> u64 {
         let blocks = &self.plan.blocks;
-        let reads_blocks = rows == 1 || (!self.plan.kernels.is_portable() && rows <= kernels::MAX_ROWS);
+        let reads_blocks =
+            rows == 1 || (!self.plan.kernels.is_portable() && rows <= kernels::MAX_ROWS);
         self.params
             .iter()
             .filter(|p| {

@@ -19,7 +19,9 @@ pub use graphs::GraphSet;
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
 pub use crate::emit::DeviceWeights;
-use crate::emit::{EmitError, EmitPlan, GraphKind, GraphUse, Kernels, LlamaShape, Manifest, Output};
+use crate::emit::{
+    EmitError, EmitPlan, GraphKind, GraphUse, Kernels, LlamaShape, Manifest, Output,
+};
 use crate::fit::{self, FitError};
 use crate::runtime::{Buffer, Function, Instance, RuntimeError, Session};
 use crate::types::{DType, DeviceKind, DeviceUri, TokenId};
