@@ -117,21 +117,19 @@ fn chunked_prefill_logits_match_the_f64_reference_and_decode_continues_from_its_
         worst = worst.max(err);
         // The cache the chunks wrote is the prompt's: decode continues
         // within the reference tolerance.
-        let mut next = host_argmax(&got);
-        let mut logits = Vec::new();
-        for pos in len..(len + 3).min(CAPACITY as usize) {
-            model
-                .decode_logits(&mut kv, &[next], &[pos], &mut logits)
-                .unwrap();
-            let want = seq.forward(&reference, &[next]).unwrap();
-            let err = relative_error(&logits, &want);
-            assert!(
-                err <= 1e-4,
-                "decode at {pos} after a chunked prefill of {len}: relative error {err:.2e}"
-            );
-            worst = worst.max(err);
-            next = host_argmax(&logits);
-        }
+        let steps = (len + 3).min(CAPACITY as usize) - len;
+        let case = format!("after a chunked prefill of {len}");
+        worst = worst.max(common::decode_matches_reference(
+            &mut model,
+            &mut kv,
+            &reference,
+            &mut seq,
+            host_argmax(&got),
+            len,
+            steps,
+            1e-4,
+            &case,
+        ));
     }
     eprintln!("worst relative error vs the f64 reference: {worst:.2e}");
 }

@@ -78,22 +78,11 @@ fn prefill_and_decode_logits_match_the_f64_reference() {
             "prefill of {len} tokens: relative error {err:.2e}"
         );
         worst = worst.max(err);
-        let mut next = host_argmax(&got);
-        let mut logits = Vec::new();
-        for step in 0..8 {
-            let pos = len + step;
-            model
-                .decode_logits(&mut kv, &[next], &[pos], &mut logits)
-                .unwrap();
-            let want = seq.forward(&reference, &[next]).unwrap();
-            let err = relative_error(&logits, &want);
-            assert!(
-                err <= 1e-4,
-                "decode at position {pos}: relative error {err:.2e}"
-            );
-            worst = worst.max(err);
-            next = host_argmax(&logits);
-        }
+        let first = host_argmax(&got);
+        let case = format!("prompt of {len}");
+        worst = worst.max(common::decode_matches_reference(
+            &mut model, &mut kv, &reference, &mut seq, first, len, 8, 1e-4, &case,
+        ));
     }
     eprintln!("worst relative error vs the f64 reference: {worst:.2e}");
 }
@@ -297,21 +286,18 @@ fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
         );
         // Decode steps too: on x86-64 their bf16 matmuls are the
         // hand-written kernel's (csrc/kernels), the prompt's are IREE's.
-        let mut next = host_argmax(&got);
-        let mut logits = Vec::new();
-        for step in 0..6 {
-            let pos = len + step;
-            model
-                .decode_logits(&mut kv, &[next], &[pos], &mut logits)
-                .unwrap();
-            let want = seq.forward(&reference, &[next]).unwrap();
-            let err = relative_error(&logits, &want);
-            assert!(
-                err <= 1e-4,
-                "bf16 decode at position {pos}: relative error {err:.2e}"
-            );
-            next = host_argmax(&logits);
-        }
+        let case = format!("bf16, prompt of {len}");
+        common::decode_matches_reference(
+            &mut model,
+            &mut kv,
+            &reference,
+            &mut seq,
+            host_argmax(&got),
+            len,
+            6,
+            1e-4,
+            &case,
+        );
     }
 }
 

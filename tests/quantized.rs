@@ -155,22 +155,18 @@ fn prefill_and_decode_logits_match_the_reference_fed_the_dequantized_weights() {
                 "{quant:?} prefill of {len}: relative error {err:.2e}"
             );
             worst = worst.max(err);
-            let mut next = host_argmax(&got);
-            let mut logits = Vec::new();
-            for step in 0..8 {
-                let pos = len + step;
-                model
-                    .decode_logits(&mut kv, &[next], &[pos], &mut logits)
-                    .unwrap();
-                let want = seq.forward(&reference, &[next]).unwrap();
-                let err = relative_error(&logits, &want);
-                assert!(
-                    err <= 1e-4,
-                    "{quant:?} decode at {pos}: relative error {err:.2e}"
-                );
-                worst = worst.max(err);
-                next = host_argmax(&logits);
-            }
+            let case = format!("{quant:?}, prompt of {len}");
+            worst = worst.max(common::decode_matches_reference(
+                &mut model,
+                &mut kv,
+                &reference,
+                &mut seq,
+                host_argmax(&got),
+                len,
+                8,
+                1e-4,
+                &case,
+            ));
         }
         eprintln!("{quant:?}: worst relative error vs the f64 reference {worst:.2e}");
     }

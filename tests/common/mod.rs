@@ -321,3 +321,38 @@ pub fn device_greedy(model: &mut DeviceModel, tokens: &[TokenId], n: usize) -> V
     }
     out
 }
+
+/// Greedy decode from `first` at positions `start..start + steps`, one row,
+/// each step's logits held to the f64 reference `seq` (which has seen the
+/// same prompt) within `tol`; returns the worst relative error. `case`
+/// names the case in a failure.
+#[allow(clippy::too_many_arguments)]
+pub fn decode_matches_reference(
+    model: &mut DeviceModel,
+    kv: &mut iree_llm::model::KvCache,
+    reference: &iree_llm::reference::Reference,
+    seq: &mut iree_llm::reference::RefSequence,
+    first: TokenId,
+    start: usize,
+    steps: usize,
+    tol: f64,
+    case: &str,
+) -> f64 {
+    let mut worst = 0f64;
+    let mut next = first;
+    let mut logits = Vec::new();
+    for pos in start..start + steps {
+        model
+            .decode_logits(kv, &[next], &[pos], &mut logits)
+            .unwrap();
+        let want = seq.forward(reference, &[next]).unwrap();
+        let err = relative_error(&logits, &want);
+        assert!(
+            err <= tol,
+            "{case}: decode at {pos}: relative error {err:.2e}"
+        );
+        worst = worst.max(err);
+        next = host_argmax(&logits);
+    }
+    worst
+}
