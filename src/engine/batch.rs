@@ -322,6 +322,7 @@ impl BatchEngine {
             .and_then(|()| self.decode_call(host_rows));
         self.stats.decode_steps += 1;
         self.stats.decode_time += start.elapsed();
+        self.stats.decode_rows += self.slots.iter().flatten().count() as u64;
         if let Ok(bytes) = result {
             self.stats.readback_bytes += bytes as u64;
             if host_rows {
@@ -476,9 +477,11 @@ impl Engine for BatchEngine {
     }
 
     fn step(&mut self) -> Vec<Event> {
+        let start = Instant::now();
         let mut events = self.queue.take_reported();
         self.admit(&mut events);
         self.decode(&mut events);
+        self.stats.step_time += start.elapsed();
         events
     }
 

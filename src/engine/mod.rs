@@ -162,6 +162,13 @@ pub struct EngineStats {
     pub prefill_time: Duration,
     pub decode_steps: u64,
     pub decode_time: Duration,
+    /// Active rows summed over the decode steps: `decode_steps * slots`
+    /// minus this is the rows that ran empty (a free slot, a slot whose
+    /// prompt is being prefilled, the tail of a run).
+    pub decode_rows: u64,
+    /// Time inside [`Engine::step`]: what is not prefill or decode in it is
+    /// host work (sampling, stop checks, bookkeeping, uploads).
+    pub step_time: Duration,
     pub tokens: u64,
     /// Decode steps whose rows were all sampled on the device (only token
     /// ids read back), and steps that read the logits back for the host.
