@@ -363,6 +363,8 @@ pub struct EngineBenchOptions {
     pub single_parity: bool,
     /// The engine's largest prefill chunk ([`BatchOptions::max_chunk`]).
     pub max_chunk: usize,
+    /// [`BatchOptions::decode_chunks`].
+    pub decode_chunks: bool,
 }
 
 /// The deterministic greedy requests of the benchmark: prompt lengths and
@@ -405,6 +407,10 @@ pub struct RunSummary {
     pub decode_rows: u64,
     /// Time inside the engine's steps ([`EngineStats::step_time`]).
     pub step_time: Duration,
+    /// Decode steps that carried a prefill chunk, and their time
+    /// ([`EngineStats::mixed_steps`]); not in `decode_*` or `prefill_time`.
+    pub mixed_steps: u64,
+    pub mixed_time: Duration,
     /// Every wait between two consecutive tokens of one request, as the
     /// caller saw it (tokens of one step arrive together).
     pub gaps: Vec<Duration>,
@@ -470,13 +476,23 @@ impl RunSummary {
         let decode = self.decode_time.as_secs_f64() / wall;
         let in_step = self.step_time.as_secs_f64() / wall;
         let prefill = self.prefill_time.as_secs_f64() / wall;
+        let mixed = self.mixed_time.as_secs_f64() / wall;
         TimeShares {
+            decode_with_chunk: mixed,
             decode_full: decode * (1.0 - empty / row_steps),
             decode_empty: decode * empty / row_steps,
             prefill,
-            host_in_step: (in_step - decode - prefill).max(0.0),
+            host_in_step: (in_step - decode - prefill - mixed).max(0.0),
             outside_steps: (1.0 - in_step).max(0.0),
         }
+    }
+    /// Mean prefill time of a prompt: its chunk calls, and for a chunk
+    /// carried by a decode step the time that step took beyond a plain
+    /// decode step.
+    pub fn mean_prefill_ms(&self) -> f64 {
+        let carried =
+            self.mixed_time.as_secs_f64() * 1e3 - self.mixed_steps as f64 * self.step_ms();
+        (self.prefill_time.as_secs_f64() * 1e3 + carried.max(0.0)) / self.prefills.max(1) as f64
     }
     pub fn mean_ttft_ms(&self) -> f64 {
         let n = self.results.len().max(1) as f64;
@@ -498,7 +514,9 @@ pub struct TimeShares {
     /// slots whose prompt is being prefilled, the end of the run): what the
     /// raw decode rate counts and the run did not deliver.
     pub decode_empty: f64,
-    /// Prefill chunk calls.
+    /// Decode steps that carried a prefill chunk (one call for both).
+    pub decode_with_chunk: f64,
+    /// Prefill chunk calls of their own.
     pub prefill: f64,
     /// The rest of the engine's steps: sampling, stop checks, uploads,
     /// bookkeeping.
@@ -574,6 +592,8 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         prefill_time: after.prefill_time - before.prefill_time,
         decode_rows: after.decode_rows - before.decode_rows,
         step_time: after.step_time - before.step_time,
+        mixed_steps: after.mixed_steps - before.mixed_steps,
+        mixed_time: after.mixed_time - before.mixed_time,
         gaps,
     })
 }
@@ -659,6 +679,7 @@ pub fn engine_bench(
             batch: opts.batch,
             max_queue: opts.requests.max(1),
             max_chunk: opts.max_chunk,
+            decode_chunks: opts.decode_chunks,
         };
         let plan = EmitPlan::new(opts.capacity, &[opts.batch as i64])?;
         let mut load = LoadOptions::batched(device.clone(), plan, opts.batch as i64);
@@ -696,7 +717,7 @@ pub fn engine_bench(
             run.tok_s(),
             run.step_ms(),
             run.mean_ttft_ms(),
-            run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
+            run.mean_prefill_ms(),
         ));
         log(&format!(
             "{device}: at saturation ({} requests for {} slots): {:.1} tok/s = {:.0}% of the raw decode rate \
@@ -721,17 +742,28 @@ pub fn engine_bench(
         let shares = run.time_shares(opts.batch);
         log(&format!(
             "{device}: where the time went: decode {:.1}% (rows with a request {:.1}%, empty rows {:.1}%: \
-             {} of {} row-steps), prefill {:.1}% ({} chunk calls), host work in steps {:.1}%, \
-             outside steps {:.1}%",
+             {} of {} row-steps), decode steps carrying a chunk {:.1}%, prefill calls {:.1}%, \
+             host work in steps {:.1}%, outside steps {:.1}%",
             (shares.decode_full + shares.decode_empty) * 100.0,
             shares.decode_full * 100.0,
             shares.decode_empty * 100.0,
             (run.decode_steps * opts.batch as u64).saturating_sub(run.decode_rows),
             run.decode_steps * opts.batch as u64,
+            shares.decode_with_chunk * 100.0,
             shares.prefill * 100.0,
-            run.prefill_chunks,
             shares.host_in_step * 100.0,
             shares.outside_steps * 100.0,
+        ));
+        let alone = run.prefill_chunks - run.mixed_steps;
+        log(&format!(
+            "{device}: {} prefill chunks: {} carried by a decode step (mean step {:.1} ms, a plain decode step {:.1} ms), \
+             {} alone (mean {:.1} ms)",
+            run.prefill_chunks,
+            run.mixed_steps,
+            run.mixed_time.as_secs_f64() * 1e3 / run.mixed_steps.max(1) as f64,
+            run.step_ms(),
+            alone,
+            run.prefill_time.as_secs_f64() * 1e3 / alone.max(1) as f64,
         ));
 
         let mut parity_ok = 0;
@@ -785,7 +817,7 @@ pub fn engine_bench(
                     ttft_p99_ms: run.ttft_percentile_ms(99.0),
                     raw_decode_tok_s: run.raw_decode_tok_s(opts.batch),
                     decode_share: run.decode_share(opts.batch),
-                    prefill_ms: run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
+                    prefill_ms: run.mean_prefill_ms(),
                     gap_p99_ms: run.gap_percentile_ms(99.0),
                     gap_max_ms: run.gap_percentile_ms(100.0),
                     time_shares: run.time_shares(opts.batch),
@@ -866,6 +898,8 @@ mod tests {
             prefill_time: Duration::ZERO,
             decode_rows: steps * 4,
             step_time: Duration::from_millis(steps * step_ms),
+            mixed_steps: 0,
+            mixed_time: Duration::ZERO,
             gaps: Vec::new(),
         }
     }

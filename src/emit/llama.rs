@@ -36,7 +36,9 @@ use crate::checkpoint::TensorLayout;
 use crate::types::DType;
 
 mod chunk;
+mod mixed;
 pub use chunk::prefill_chunk;
+pub use mixed::decode_with_chunk;
 
 /// The dimensions of a Llama-family model that shape the graphs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
