@@ -13,7 +13,7 @@ use std::path::Path;
 use common::{drain, prompt, single_engine};
 use iree_llm::emit::chunk_plan;
 use iree_llm::engine::{BatchEngine, BatchOptions, Engine, Event, Fault, FinishReason, Request};
-use iree_llm::types::RequestId;
+use iree_llm::types::{RequestId, TokenId};
 use iree_llm::weights::DType as WeightDType;
 
 const CAPACITY: i64 = 128;
@@ -37,6 +37,16 @@ fn engine_with(dir: &Path, batch: usize, decode_chunks: bool) -> BatchEngine {
             decode_chunks,
         },
     )
+}
+
+fn token_ids(events: &[Event], id: RequestId) -> Vec<TokenId> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Token { id: i, token, .. } if *i == id => Some(*token),
+            _ => None,
+        })
+        .collect()
 }
 
 fn tokens_of(events: &[Event], id: RequestId) -> usize {
@@ -317,37 +327,55 @@ fn carried_and_separate_chunks_give_the_single_engines_greedy_tokens() {
 }
 
 #[test]
-fn a_device_error_in_a_decode_call_carrying_a_chunk_fails_its_rows_and_its_prompt_only() {
+fn a_device_error_in_a_decode_call_carrying_a_chunk_fails_its_prompt_and_the_rows_decode_again_alone()
+ {
     let dir = common::tiny_dir(WeightDType::F32);
     let mut engine = engine(&dir, 4);
     let mut single = single_engine(&dir, CAPACITY);
     let vocab = engine.model().vocab();
-    let running = engine
-        .submit(Request::greedy(prompt(7, 5, vocab), 30))
-        .unwrap();
-    engine.step();
+    let running_request = Request::greedy(prompt(7, 5, vocab), 12);
+    let running = engine.submit(running_request.clone()).unwrap();
+    let mut seen = token_ids(&engine.step(), running);
     let admitted = engine
         .submit(Request::greedy(prompt(10, 6, vocab), 5))
         .unwrap();
+    // The carrying call fails (as the decode would): its prompt ends with an
+    // error, the running row is decoded again in a plain call and goes on.
+    engine.inject_fault(Fault::NextDecode);
+    let before = engine.stats();
+    let events = engine.step();
+    let after = engine.stats();
+    assert_eq!(after.mixed_steps - before.mixed_steps, 1, "the failed call");
+    assert_eq!(after.decode_steps - before.decode_steps, 1, "the retry");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Finished { id, reason: FinishReason::Error, .. } if *id == admitted
+    )));
+    assert_eq!(
+        tokens_of(&events, running),
+        1,
+        "the running request goes on"
+    );
+    seen.extend(token_ids(&events, running));
+
+    // A chunk that fails before its call ends only its prompt too.
+    let second = engine
+        .submit(Request::greedy(prompt(9, 7, vocab), 5))
+        .unwrap();
     engine.inject_fault(Fault::NextPrefill);
     let events = engine.step();
-    assert_eq!(
-        engine.stats().mixed_steps,
-        1,
-        "the failed call carried the chunk"
-    );
-    for id in [running, admitted] {
-        assert!(
-            events.iter().any(|e| matches!(
-                e,
-                Event::Finished { id: i, reason: FinishReason::Error, .. } if *i == id
-            )),
-            "{id:?} fails with the call"
-        );
-    }
-    assert_eq!(engine.status().active, 0);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Finished { id, reason: FinishReason::Error, .. } if *id == second
+    )));
+    assert_eq!(tokens_of(&events, running), 1);
+    seen.extend(token_ids(&events, running));
 
-    // Every slot is free again and the next requests run exactly.
+    // The running request's tokens are the single engine's, and the next
+    // requests run exactly.
+    seen.extend(drain(&mut engine)[&running].tokens.iter().copied());
+    let sid = single.submit(running_request).unwrap();
+    assert_eq!(seen, drain(&mut single)[&sid].tokens);
     let requests: Vec<Request> = (0..5)
         .map(|i| Request::greedy(prompt(4 + 9 * i, 20 + i as u32, vocab), 7))
         .collect();

@@ -375,35 +375,46 @@ impl BatchEngine {
                 .flatten()
                 .any(|p| !samples_on_device(&p.request));
         let mut chunk = None;
-        let result = if ride {
+        let mut carried = None;
+        if ride {
             let adm = self.admission.take().expect("a riding chunk");
-            let result = self
-                .take_fault(Fault::NextDecode)
-                .and_then(|()| self.take_fault(Fault::NextPrefill))
-                .and_then(|()| self.decode_call_with_chunk(host_rows, &adm));
-            self.stats.mixed_steps += 1;
-            self.stats.mixed_time += start.elapsed();
-            self.stats.mixed_rows += active;
-            self.stats.prefill_chunks += 1;
-            match result {
-                Ok(outcome) => {
-                    chunk = Some((adm, outcome.logits));
-                    Ok(outcome.bytes)
-                }
-                Err(e) => {
-                    // The call failed for its decode rows and its chunk alike.
-                    self.chunk_done(adm, Err(error_message(&e)), events);
-                    Err(e)
+            match self.take_fault(Fault::NextPrefill) {
+                // The chunk fails alone; the rows decode in a plain call.
+                Err(e) => self.chunk_done(adm, Err(error_message(&e)), events),
+                Ok(()) => {
+                    let result = self
+                        .take_fault(Fault::NextDecode)
+                        .and_then(|()| self.decode_call_with_chunk(host_rows, &adm));
+                    self.stats.mixed_steps += 1;
+                    self.stats.mixed_time += start.elapsed();
+                    self.stats.mixed_rows += active;
+                    self.stats.prefill_chunks += 1;
+                    match result {
+                        Ok(outcome) => {
+                            chunk = Some((adm, outcome.logits));
+                            carried = Some(outcome.bytes);
+                        }
+                        // The newcomer's prompt fails, as a failed chunk
+                        // call of its own would; the running rows are
+                        // decoded again in a plain call below (which ends
+                        // them if the device fails again).
+                        Err(e) => self.chunk_done(adm, Err(error_message(&e)), events),
+                    }
                 }
             }
-        } else {
-            let result = self
-                .take_fault(Fault::NextDecode)
-                .and_then(|()| self.decode_call(host_rows));
-            self.stats.decode_steps += 1;
-            self.stats.decode_time += start.elapsed();
-            self.stats.decode_rows += active;
-            result
+        }
+        let result = match carried {
+            Some(bytes) => Ok(bytes),
+            None => {
+                let start = Instant::now();
+                let result = self
+                    .take_fault(Fault::NextDecode)
+                    .and_then(|()| self.decode_call(host_rows));
+                self.stats.decode_steps += 1;
+                self.stats.decode_time += start.elapsed();
+                self.stats.decode_rows += active;
+                result
+            }
         };
         if let Ok(bytes) = result {
             self.stats.readback_bytes += bytes as u64;
