@@ -474,9 +474,6 @@ impl EmitPlan {
                 for &batch in &self.batches {
                     kinds.extend(self.decode_kinds(batch, Output::Sample));
                 }
-                for &batch in &self.batches {
-                    kinds.extend(self.decode_chunk_kinds(batch, DEFAULT_MAX_CHUNK));
-                }
                 kinds.extend(self.graphs_for(&GraphUse::SingleArgmax));
                 if !self.batches.contains(&1) {
                     kinds.extend(self.decode_kinds(1, Output::Logits));
@@ -1004,8 +1001,8 @@ mod tests {
             ]
         );
         assert!(kinds.iter().all(|k| k.slots() == 8));
-        // `emit` writes them with the rest; a manifest entry lists the
-        // decode inputs, then the chunk's.
+        // The function takes the decode inputs, then the chunk's, and
+        // returns the ids, the caches, the decode logits and the chunk's.
         let shape = LlamaShape {
             vocab: 64,
             hidden: 16,
@@ -1017,29 +1014,21 @@ mod tests {
             rms_eps: 1e-5,
             tied_embeddings: true,
         };
-        let m = Manifest::new(&shape, &plan);
-        let f = m
-            .functions
-            .iter()
-            .find(|f| f.name == "decode_chunk_b8_t16_cw0")
-            .expect("in the plan");
-        let inputs: Vec<&str> = f.inputs.iter().map(|t| t.name.as_str()).collect();
-        assert_eq!(
-            inputs,
-            [
-                "kv",
-                "tokens",
-                "positions",
-                "temperature",
-                "draw_keys",
-                "chunk_tokens",
-                "chunk_length",
-                "chunk_slot",
-                "chunk_start"
-            ]
+        let graph = emit_graph(&shape, &plan.graph_config(), kinds[5]);
+        let signature = graph
+            .mlir
+            .lines()
+            .find(|l| l.contains("func.func @decode_chunk_b8_t16_cw0("))
+            .expect("the function");
+        let args = signature.split("%arg").count() - 1;
+        let params = llama::param_specs(&shape, &plan.graph_config()).len();
+        assert_eq!(args, params + 9, "{signature}");
+        assert!(
+            signature.ends_with(
+                "-> (tensor<8xi32>, tensor<1x2x8x256x8xf32>, tensor<8x64xf32>, tensor<64xf32>) {"
+            ),
+            "{signature}"
         );
-        let results: Vec<&str> = f.results.iter().map(|t| t.name.as_str()).collect();
-        assert_eq!(results, ["tokens", "kv", "logits", "chunk_logits"]);
     }
 
     #[test]
