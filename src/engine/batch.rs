@@ -18,13 +18,19 @@
 //!    token from the same logits with its own seed.
 //!
 //!    Why this policy: it is vLLM's chunked prefill interleaved with decode,
-//!    in its simplest form (one prompt's chunk per step, a separate call from
-//!    the decode). A chunk call reads every weight once, like a decode step,
-//!    so its fixed cost (about 16 tokens' worth on SmolLM2) is paid per
-//!    chunk; the bound on a running slot's wait is the largest chunk, which
-//!    is the option to trade admission speed against inter-token latency.
-//!    Batching several prompts' chunks into one call, or a chunk into the
-//!    decode call itself, would share that weight read and is not done yet.
+//!    one prompt's chunk per step; the bound on a running slot's wait is the
+//!    largest chunk, which is the option to trade admission speed against
+//!    inter-token latency. A chunk call reads every weight once, like a
+//!    decode step, so a call of its own pays a fixed cost (about 9 tokens'
+//!    worth on SmolLM2 on the CPU). So while slots are running, a prompt's
+//!    **first chunk rides in the decode call** ([`GraphKind::DecodeChunk`],
+//!    [`BatchOptions::decode_chunks`]): one call whose matmuls take the
+//!    decode rows and the chunk's rows together. Its first token is sampled
+//!    from the chunk's logits after the call and its slot decodes from the
+//!    next step. Later chunks of a long prompt (and a first chunk whose
+//!    graph was not compiled up front) run as calls of their own before the
+//!    decode. If a call carrying a chunk fails, the new prompt fails and the
+//!    running rows are decoded again in a plain call.
 //! 2. **Decode**: one ragged decode over all B rows, each active row at its
 //!    own position; inactive rows run on token 0 at position 0 of their own
 //!    free slot, which the next prefill overwrites (a slot whose prompt is

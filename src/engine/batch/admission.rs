@@ -1,7 +1,9 @@
 //! Admission into the batch engine by chunked prefill: the request at the
 //! head of the queue takes its slots, its prompt is prefilled one chunk
-//! ([`ChunkCall`]) per step between decode steps, and once its last chunk
-//! has run its first token is sampled and its slots start decoding.
+//! ([`ChunkCall`]) per step (a first chunk inside the step's decode call
+//! while slots are running, other chunks as calls of their own before it),
+//! and once its last chunk has run its first token is sampled and its
+//! slots start decoding.
 
 use std::time::Instant;
 
