@@ -403,12 +403,12 @@ pub struct RunSummary {
     pub prefills: u64,
     pub prefill_chunks: u64,
     pub prefill_time: Duration,
-    /// Active rows summed over the decode steps ([`EngineStats::decode_rows`]).
+    /// Active rows summed over the decode steps ([`crate::engine::EngineStats::decode_rows`]).
     pub decode_rows: u64,
-    /// Time inside the engine's steps ([`EngineStats::step_time`]).
+    /// Time inside the engine's steps ([`crate::engine::EngineStats::step_time`]).
     pub step_time: Duration,
     /// Decode steps that carried a prefill chunk, and their time
-    /// ([`EngineStats::mixed_steps`]); not in `decode_*` or `prefill_time`.
+    /// ([`crate::engine::EngineStats::mixed_steps`]); not in `decode_*` or `prefill_time`.
     pub mixed_steps: u64,
     pub mixed_time: Duration,
     /// Every wait between two consecutive tokens of one request, as the
