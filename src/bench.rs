@@ -363,6 +363,8 @@ pub struct EngineBenchOptions {
     pub single_parity: bool,
     /// The engine's largest prefill chunk ([`BatchOptions::max_chunk`]).
     pub max_chunk: usize,
+    /// [`BatchOptions::decode_chunks`].
+    pub decode_chunks: bool,
 }
 
 /// The deterministic greedy requests of the benchmark: prompt lengths and
@@ -399,7 +401,16 @@ pub struct RunSummary {
     pub decode_steps: u64,
     pub decode_time: Duration,
     pub prefills: u64,
+    pub prefill_chunks: u64,
     pub prefill_time: Duration,
+    /// Active rows summed over the decode steps ([`crate::engine::EngineStats::decode_rows`]).
+    pub decode_rows: u64,
+    /// Time inside the engine's steps ([`crate::engine::EngineStats::step_time`]).
+    pub step_time: Duration,
+    /// Decode steps that carried a prefill chunk, and their time
+    /// ([`crate::engine::EngineStats::mixed_steps`]); not in `decode_*` or `prefill_time`.
+    pub mixed_steps: u64,
+    pub mixed_time: Duration,
     /// Every wait between two consecutive tokens of one request, as the
     /// caller saw it (tokens of one step arrive together).
     pub gaps: Vec<Duration>,
@@ -457,6 +468,32 @@ impl RunSummary {
         }
         self.tok_s() / raw
     }
+    /// Where the wall time of the run went, as shares of it.
+    pub fn time_shares(&self, batch: usize) -> TimeShares {
+        let wall = self.wall.as_secs_f64().max(f64::MIN_POSITIVE);
+        let row_steps = (self.decode_steps * batch as u64).max(1) as f64;
+        let empty = (self.decode_steps * batch as u64).saturating_sub(self.decode_rows) as f64;
+        let decode = self.decode_time.as_secs_f64() / wall;
+        let in_step = self.step_time.as_secs_f64() / wall;
+        let prefill = self.prefill_time.as_secs_f64() / wall;
+        let mixed = self.mixed_time.as_secs_f64() / wall;
+        TimeShares {
+            decode_with_chunk: mixed,
+            decode_full: decode * (1.0 - empty / row_steps),
+            decode_empty: decode * empty / row_steps,
+            prefill,
+            host_in_step: (in_step - decode - prefill - mixed).max(0.0),
+            outside_steps: (1.0 - in_step).max(0.0),
+        }
+    }
+    /// Mean prefill time of a prompt: its chunk calls, and for a chunk
+    /// carried by a decode step the time that step took beyond a plain
+    /// decode step.
+    pub fn mean_prefill_ms(&self) -> f64 {
+        let carried =
+            self.mixed_time.as_secs_f64() * 1e3 - self.mixed_steps as f64 * self.step_ms();
+        (self.prefill_time.as_secs_f64() * 1e3 + carried.max(0.0)) / self.prefills.max(1) as f64
+    }
     pub fn mean_ttft_ms(&self) -> f64 {
         let n = self.results.len().max(1) as f64;
         self.results
@@ -466,6 +503,26 @@ impl RunSummary {
             * 1e3
             / n
     }
+}
+
+/// Shares of a run's wall time (they sum to 1 up to clock granularity).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct TimeShares {
+    /// Decode steps, the part of their rows that carried a request.
+    pub decode_full: f64,
+    /// Decode steps, the part of their rows that ran empty (free slots,
+    /// slots whose prompt is being prefilled, the end of the run): what the
+    /// raw decode rate counts and the run did not deliver.
+    pub decode_empty: f64,
+    /// Decode steps that carried a prefill chunk (one call for both).
+    pub decode_with_chunk: f64,
+    /// Prefill chunk calls of their own.
+    pub prefill: f64,
+    /// The rest of the engine's steps: sampling, stop checks, uploads,
+    /// bookkeeping.
+    pub host_in_step: f64,
+    /// Between steps, in the caller (here: the benchmark's event handling).
+    pub outside_steps: f64,
 }
 
 /// Submits every request at once and steps the engine until idle. TTFT is
@@ -531,7 +588,12 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         decode_steps: after.decode_steps - before.decode_steps,
         decode_time: after.decode_time - before.decode_time,
         prefills: after.prefills - before.prefills,
+        prefill_chunks: after.prefill_chunks - before.prefill_chunks,
         prefill_time: after.prefill_time - before.prefill_time,
+        decode_rows: after.decode_rows - before.decode_rows,
+        step_time: after.step_time - before.step_time,
+        mixed_steps: after.mixed_steps - before.mixed_steps,
+        mixed_time: after.mixed_time - before.mixed_time,
         gaps,
     })
 }
@@ -586,6 +648,8 @@ pub struct BenchLine {
     /// Waits between two tokens of a request: p99 and the longest.
     pub gap_p99_ms: f64,
     pub gap_max_ms: f64,
+    /// Where the run's wall time went.
+    pub time_shares: TimeShares,
     pub tokens: usize,
     pub wall_s: f64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -615,6 +679,7 @@ pub fn engine_bench(
             batch: opts.batch,
             max_queue: opts.requests.max(1),
             max_chunk: opts.max_chunk,
+            decode_chunks: opts.decode_chunks,
         };
         let plan = EmitPlan::new(opts.capacity, &[opts.batch as i64])?;
         let mut load = LoadOptions::batched(device.clone(), plan, opts.batch as i64);
@@ -652,7 +717,7 @@ pub fn engine_bench(
             run.tok_s(),
             run.step_ms(),
             run.mean_ttft_ms(),
-            run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
+            run.mean_prefill_ms(),
         ));
         log(&format!(
             "{device}: at saturation ({} requests for {} slots): {:.1} tok/s = {:.0}% of the raw decode rate \
@@ -672,6 +737,33 @@ pub fn engine_bench(
             run.gap_percentile_ms(99.0),
             run.gap_percentile_ms(100.0),
             opts.max_chunk,
+        ));
+
+        let shares = run.time_shares(opts.batch);
+        log(&format!(
+            "{device}: where the time went: decode {:.1}% (rows with a request {:.1}%, empty rows {:.1}%: \
+             {} of {} row-steps), decode steps carrying a chunk {:.1}%, prefill calls {:.1}%, \
+             host work in steps {:.1}%, outside steps {:.1}%",
+            (shares.decode_full + shares.decode_empty) * 100.0,
+            shares.decode_full * 100.0,
+            shares.decode_empty * 100.0,
+            (run.decode_steps * opts.batch as u64).saturating_sub(run.decode_rows),
+            run.decode_steps * opts.batch as u64,
+            shares.decode_with_chunk * 100.0,
+            shares.prefill * 100.0,
+            shares.host_in_step * 100.0,
+            shares.outside_steps * 100.0,
+        ));
+        let alone = run.prefill_chunks - run.mixed_steps;
+        log(&format!(
+            "{device}: {} prefill chunks: {} carried by a decode step (mean step {:.1} ms, a plain decode step {:.1} ms), \
+             {} alone (mean {:.1} ms)",
+            run.prefill_chunks,
+            run.mixed_steps,
+            run.mixed_time.as_secs_f64() * 1e3 / run.mixed_steps.max(1) as f64,
+            run.step_ms(),
+            alone,
+            run.prefill_time.as_secs_f64() * 1e3 / alone.max(1) as f64,
         ));
 
         let mut parity_ok = 0;
@@ -725,9 +817,10 @@ pub fn engine_bench(
                     ttft_p99_ms: run.ttft_percentile_ms(99.0),
                     raw_decode_tok_s: run.raw_decode_tok_s(opts.batch),
                     decode_share: run.decode_share(opts.batch),
-                    prefill_ms: run.prefill_time.as_secs_f64() * 1e3 / run.prefills.max(1) as f64,
+                    prefill_ms: run.mean_prefill_ms(),
                     gap_p99_ms: run.gap_percentile_ms(99.0),
                     gap_max_ms: run.gap_percentile_ms(100.0),
+                    time_shares: run.time_shares(opts.batch),
                     tokens: run.tokens,
                     wall_s: run.wall.as_secs_f64(),
                     cross_device: Vec::new(),
@@ -801,7 +894,12 @@ mod tests {
             decode_steps: steps,
             decode_time: Duration::from_millis(steps * step_ms),
             prefills: 0,
+            prefill_chunks: 0,
             prefill_time: Duration::ZERO,
+            decode_rows: steps * 4,
+            step_time: Duration::from_millis(steps * step_ms),
+            mixed_steps: 0,
+            mixed_time: Duration::ZERO,
             gaps: Vec::new(),
         }
     }

@@ -128,6 +128,11 @@ pub struct ServeArgs {
     /// at most one such chunk between two tokens.
     #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
     pub max_chunk: usize,
+    /// Run every prefill chunk as a call of its own, instead of a prompt's
+    /// first chunk inside the running slots' decode call (one call, one
+    /// read of the weights, for both).
+    #[arg(long)]
+    pub separate_chunks: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -215,6 +220,10 @@ pub struct BenchArgs {
     /// generate (the largest prefill chunk).
     #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
     pub max_chunk: usize,
+    /// Run every prefill chunk as a call of its own, instead of a prompt's
+    /// first chunk inside the running slots' decode call.
+    #[arg(long)]
+    pub separate_chunks: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -535,6 +544,7 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
         capacity,
         single_parity: !args.no_parity,
         max_chunk: args.max_chunk,
+        decode_chunks: !args.separate_chunks,
     };
     println!(
         "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
@@ -667,6 +677,8 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         BatchOptions {
             batch: batch as usize,
             max_queue: 1,
+            // One request: no slot runs while its prompt is prefilled.
+            decode_chunks: false,
             ..Default::default()
         },
     )?;
@@ -818,6 +830,7 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
         batch: args.batch,
         max_queue: args.max_queue,
         max_chunk: args.max_chunk,
+        decode_chunks: !args.separate_chunks,
     };
     let plan = EmitPlan::new(context, &[args.batch as i64])?;
     let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);

@@ -1,9 +1,10 @@
 //! The batch engine admits by chunked prefill: while a slot generates, each
 //! step runs at most one prompt chunk and then the decode, so a running
 //! request gets a token every step however long the prompt being admitted;
-//! prompts of several chunks give the single-sequence engine's greedy tokens;
-//! `n` choices, cancellation and device errors work in the middle of a
-//! prompt's chunks.
+//! a prompt's first chunk rides inside the decode call (one call for both)
+//! unless the engine runs separate chunks; prompts of several chunks give
+//! the single-sequence engine's greedy tokens either way; `n` choices,
+//! cancellation and device errors work in the middle of a prompt's chunks.
 
 mod common;
 
@@ -12,7 +13,7 @@ use std::path::Path;
 use common::{drain, prompt, single_engine};
 use iree_llm::emit::chunk_plan;
 use iree_llm::engine::{BatchEngine, BatchOptions, Engine, Event, Fault, FinishReason, Request};
-use iree_llm::types::RequestId;
+use iree_llm::types::{RequestId, TokenId};
 use iree_llm::weights::DType as WeightDType;
 
 const CAPACITY: i64 = 128;
@@ -20,6 +21,11 @@ const CAPACITY: i64 = 128;
 const MAX_CHUNK: usize = 16;
 
 fn engine(dir: &Path, batch: usize) -> BatchEngine {
+    engine_with(dir, batch, true)
+}
+
+/// `decode_chunks`: whether a first chunk rides in the decode call.
+fn engine_with(dir: &Path, batch: usize, decode_chunks: bool) -> BatchEngine {
     common::batch_engine_opts(
         dir,
         CAPACITY,
@@ -28,8 +34,19 @@ fn engine(dir: &Path, batch: usize) -> BatchEngine {
             batch,
             max_queue: 64,
             max_chunk: MAX_CHUNK,
+            decode_chunks,
         },
     )
+}
+
+fn token_ids(events: &[Event], id: RequestId) -> Vec<TokenId> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Token { id: i, token, .. } if *i == id => Some(*token),
+            _ => None,
+        })
+        .collect()
 }
 
 fn tokens_of(events: &[Event], id: RequestId) -> usize {
@@ -67,7 +84,11 @@ fn a_running_request_gets_a_token_every_step_while_a_long_prompt_is_prefilled_ch
             1,
             "step {step}: one chunk per step"
         );
-        assert_eq!(after.decode_steps - before.decode_steps, 1);
+        // The first chunk rides in the decode call; the others run alone
+        // before it.
+        let (plain, carrying) = if step == 1 { (0, 1) } else { (1, 0) };
+        assert_eq!(after.decode_steps - before.decode_steps, plain);
+        assert_eq!(after.mixed_steps - before.mixed_steps, carrying);
         assert_eq!(
             tokens_of(&events, running),
             1,
@@ -206,6 +227,157 @@ fn cancelling_or_failing_a_prompt_between_its_chunks_frees_its_slot() {
     // The slots are free again and the next prompts run exactly.
     let requests: Vec<Request> = (0..4)
         .map(|i| Request::greedy(prompt(40 + 13 * i, 11 + i as u32, vocab), 6))
+        .collect();
+    let ids: Vec<_> = requests
+        .iter()
+        .map(|r| engine.submit(r.clone()).unwrap())
+        .collect();
+    let got = drain(&mut engine);
+    for (r, id) in requests.iter().zip(ids) {
+        let sid = single.submit(r.clone()).unwrap();
+        let want = drain(&mut single);
+        assert_eq!(got[&id].tokens, want[&sid].tokens);
+    }
+    assert!(engine.is_idle());
+}
+
+#[test]
+fn a_first_chunk_rides_in_the_decode_call_and_the_prompt_decodes_from_the_next_step() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, 4);
+    let vocab = engine.model().vocab();
+    let running = engine
+        .submit(Request::greedy(prompt(6, 3, vocab), 30))
+        .unwrap();
+    engine.step();
+
+    // 12 tokens: one chunk, carried by the running slot's decode call.
+    let short = engine
+        .submit(Request::greedy(prompt(12, 4, vocab), 8))
+        .unwrap();
+    let before = engine.stats();
+    let events = engine.step();
+    let after = engine.stats();
+    assert_eq!(after.mixed_steps - before.mixed_steps, 1, "one call");
+    assert_eq!(after.decode_steps, before.decode_steps);
+    assert_eq!(after.prefill_chunks - before.prefill_chunks, 1);
+    assert_eq!(
+        after.prefill_time, before.prefill_time,
+        "no call of its own"
+    );
+    assert_eq!(after.prefills - before.prefills, 1);
+    assert_eq!(
+        tokens_of(&events, running),
+        1,
+        "the running request's token"
+    );
+    assert_eq!(
+        tokens_of(&events, short),
+        1,
+        "the prompt's first token, from the chunk's logits"
+    );
+    // Its slot decodes from the next step, in a plain decode call.
+    let events = engine.step();
+    assert_eq!(tokens_of(&events, short), 1);
+    assert_eq!(tokens_of(&events, running), 1);
+    assert_eq!(engine.stats().mixed_steps, after.mixed_steps);
+    drain(&mut engine);
+}
+
+#[test]
+fn carried_and_separate_chunks_give_the_single_engines_greedy_tokens() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut single = single_engine(&dir, CAPACITY);
+    let vocab = engine(&dir, 4).model().vocab();
+    // More requests than slots, so prompts are admitted while others run:
+    // one chunk (carried), several chunks (the first carried).
+    let lengths = [5, 9, 16, 3, 40, 12, 70, 1, 23, 8];
+    let requests: Vec<Request> = lengths
+        .iter()
+        .enumerate()
+        .map(|(i, &len)| Request::greedy(prompt(len, 60 + i as u32, vocab), 6 + i % 5))
+        .collect();
+    let single_ids: Vec<_> = requests
+        .iter()
+        .map(|r| single.submit(r.clone()).unwrap())
+        .collect();
+    let want = drain(&mut single);
+    for decode_chunks in [true, false] {
+        let mut engine = engine_with(&dir, 4, decode_chunks);
+        let ids: Vec<_> = requests
+            .iter()
+            .map(|r| engine.submit(r.clone()).unwrap())
+            .collect();
+        let got = drain(&mut engine);
+        for (i, (b, s)) in ids.iter().zip(&single_ids).enumerate() {
+            assert_eq!(
+                got[b].tokens, want[s].tokens,
+                "prompt of {} tokens, decode chunks {decode_chunks}",
+                lengths[i]
+            );
+            assert_eq!(got[b].reason, want[s].reason);
+        }
+        let carried = engine.stats().mixed_steps;
+        if decode_chunks {
+            assert!(carried >= 4, "{carried} chunks carried");
+        } else {
+            assert_eq!(carried, 0, "every chunk a call of its own");
+        }
+    }
+}
+
+#[test]
+fn a_device_error_in_a_decode_call_carrying_a_chunk_fails_its_prompt_and_the_rows_decode_again_alone()
+ {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, 4);
+    let mut single = single_engine(&dir, CAPACITY);
+    let vocab = engine.model().vocab();
+    let running_request = Request::greedy(prompt(7, 5, vocab), 12);
+    let running = engine.submit(running_request.clone()).unwrap();
+    let mut seen = token_ids(&engine.step(), running);
+    let admitted = engine
+        .submit(Request::greedy(prompt(10, 6, vocab), 5))
+        .unwrap();
+    // The carrying call fails (as the decode would): its prompt ends with an
+    // error, the running row is decoded again in a plain call and goes on.
+    engine.inject_fault(Fault::NextDecode);
+    let before = engine.stats();
+    let events = engine.step();
+    let after = engine.stats();
+    assert_eq!(after.mixed_steps - before.mixed_steps, 1, "the failed call");
+    assert_eq!(after.decode_steps - before.decode_steps, 1, "the retry");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Finished { id, reason: FinishReason::Error, .. } if *id == admitted
+    )));
+    assert_eq!(
+        tokens_of(&events, running),
+        1,
+        "the running request goes on"
+    );
+    seen.extend(token_ids(&events, running));
+
+    // A chunk that fails before its call ends only its prompt too.
+    let second = engine
+        .submit(Request::greedy(prompt(9, 7, vocab), 5))
+        .unwrap();
+    engine.inject_fault(Fault::NextPrefill);
+    let events = engine.step();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Finished { id, reason: FinishReason::Error, .. } if *id == second
+    )));
+    assert_eq!(tokens_of(&events, running), 1);
+    seen.extend(token_ids(&events, running));
+
+    // The running request's tokens are the single engine's, and the next
+    // requests run exactly.
+    seen.extend(drain(&mut engine)[&running].tokens.iter().copied());
+    let sid = single.submit(running_request).unwrap();
+    assert_eq!(seen, drain(&mut single)[&sid].tokens);
+    let requests: Vec<Request> = (0..5)
+        .map(|i| Request::greedy(prompt(4 + 9 * i, 20 + i as u32, vocab), 7))
         .collect();
     let ids: Vec<_> = requests
         .iter()

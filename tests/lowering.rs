@@ -220,6 +220,19 @@ fn chunk_graphs_update_the_cache_in_place() {
     }
 }
 
+#[test]
+fn decode_graphs_carrying_a_chunk_update_the_cache_in_place() {
+    // The decode rows' writes, then the chunk's, into the one cache.
+    for window in [None, Some(64)] {
+        assert_caches_in_place(GraphKind::DecodeChunk {
+            batch: 4,
+            window,
+            tokens: 24,
+            chunk_window: 0,
+        });
+    }
+}
+
 /// The tiny model's graphs with every matrix in blocks (Q4_1-style, the
 /// embedding Q8_0-style): they lower for CPU, CUDA and Metal, and on CPU (its
 /// flags) a SmolLM2-sized one-row decode dequantizes inside its

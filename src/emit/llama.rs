@@ -37,7 +37,9 @@ use crate::checkpoint::TensorLayout;
 use crate::types::DType;
 
 mod chunk;
+mod mixed;
 pub use chunk::prefill_chunk;
+pub use mixed::decode_with_chunk;
 
 /// The dimensions of a Llama-family model that shape the graphs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -177,25 +179,49 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
     v
 }
 
+/// How a graph multiplies rows by a weight (see `linear`).
+#[derive(Clone, Copy)]
+struct Rows {
+    /// Whether a few rows call a hand-written kernel.
+    kernels: Kernels,
+    /// Rows before this index are multiplied apart from the rest, exactly as
+    /// a graph of that many rows would (the decode rows of a decode step
+    /// that carries a chunk, so that they get the same arithmetic as a plain
+    /// decode step).
+    split: Option<i64>,
+}
+
 /// A weight matrix as the graph receives it.
 #[derive(Clone)]
 enum Weight {
-    /// Dense values; `kernels` says whether a few rows call a hand-written
-    /// kernel on them (bf16 weights on x86-64).
-    Dense(Value, Kernels),
+    /// Dense values (a bf16 weight times one row may take a kernel).
+    Dense(Value, Rows),
     /// Values `q` [rows, cols/32, 32] i8, scales `d` [rows, cols/32] f16 and
-    /// optional offsets `m` like `d`, and the same values `dense`; `kernels`
-    /// says whether a few rows call a hand-written kernel on them.
+    /// optional offsets `m` like `d`, and the same values `dense`.
     Blocks {
         dense: Value,
         q: Value,
         d: Value,
         m: Option<Value>,
-        kernels: Kernels,
+        rows: Rows,
     },
 }
 
 impl Weight {
+    fn rows(&self) -> Rows {
+        match self {
+            Weight::Dense(_, rows) | Weight::Blocks { rows, .. } => *rows,
+        }
+    }
+
+    /// The same weight with rows before `split` multiplied on their own.
+    fn split_at(mut self, split: i64) -> Self {
+        match &mut self {
+            Weight::Dense(_, rows) | Weight::Blocks { rows, .. } => rows.split = Some(split),
+        }
+        self
+    }
+
     /// A tensor that is never block-quantized (the norms).
     fn dense(self) -> Value {
         match self {
@@ -226,6 +252,28 @@ struct Params {
     sin: Value,
 }
 
+impl Params {
+    /// The same parameters with the first `split` rows of every product
+    /// multiplied on their own (see [`Rows::split`]).
+    fn split_rows_at(self, split: i64) -> Self {
+        let split_layer = |w: Layer| Layer {
+            wq: w.wq.split_at(split),
+            wk: w.wk.split_at(split),
+            wv: w.wv.split_at(split),
+            wo: w.wo.split_at(split),
+            gate: w.gate.split_at(split),
+            up: w.up.split_at(split),
+            down: w.down.split_at(split),
+            ..w
+        };
+        Params {
+            layers: self.layers.into_iter().map(split_layer).collect(),
+            lm_head: self.lm_head.split_at(split),
+            ..self
+        }
+    }
+}
+
 fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Params {
     let mut args = param_specs(m, cfg)
         .into_iter()
@@ -233,18 +281,22 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
         .collect::<Vec<_>>()
         .into_iter();
     let mut names = m.tensor_layout().tensors().into_iter().map(|(n, _)| n);
+    let rows = Rows {
+        kernels: cfg.kernels,
+        split: None,
+    };
     // The next checkpoint tensor, as one argument or as its block parts.
     let mut weight = || {
         let name = names.next().expect("tensor list");
         let mut next = || args.next().expect("parameter list");
         match cfg.blocks.get(&name) {
-            None => Weight::Dense(next(), cfg.kernels),
+            None => Weight::Dense(next(), rows),
             Some(format) => Weight::Blocks {
                 dense: next(),
                 q: next(),
                 d: next(),
                 m: (*format == BlockFormat::ScaledOffset).then(next),
-                kernels: cfg.kernels,
+                rows,
             },
         }
     };
@@ -335,14 +387,30 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// ran slower than the dense matmul here (IREE 3.13 on AVX2,
 /// docs/performance.md), so those read the dense copy.
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
+    let (n, cols) = (x.shape()[0], x.shape()[1]);
+    match w.rows().split {
+        Some(split) if 0 < split && split < n => {
+            let top = f.slice(x, &[0, 0], &[split, cols]);
+            let bottom = f.slice(x, &[split, 0], &[n, cols]);
+            let top = linear_rows(f, &top, w);
+            let bottom = linear_rows(f, &bottom, w);
+            f.concatenate(&[top, bottom], 0)
+        }
+        _ => linear_rows(f, x, w),
+    }
+}
+
+/// `linear` of all rows of `x` as one product.
+fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
+    let kernels = w.rows().kernels;
     match w {
-        Weight::Dense(w, kernels) if !kernels.is_portable() && kernels::takes_bf16(x, w) => {
+        Weight::Dense(w, _) if !kernels.is_portable() && kernels::takes_bf16(x, w) => {
             kernels::bf16_matvec(f, x, w)
         }
         Weight::Dense(w, _) => linear_dense(f, x, w),
-        Weight::Blocks {
-            q, d, m, kernels, ..
-        } if !kernels.is_portable() && x.shape()[0] <= kernels::MAX_ROWS => {
+        Weight::Blocks { q, d, m, .. }
+            if !kernels.is_portable() && x.shape()[0] <= kernels::MAX_ROWS =>
+        {
             kernels::blocks_matmul(f, x, q, d, m.as_ref())
         }
         Weight::Blocks { q, d, m, .. } if x.shape()[0] == 1 => {
@@ -676,7 +744,6 @@ pub fn decode(
         0 < window && window <= capacity,
         "window {window} of capacity {capacity}"
     );
-    let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
     let kv_ty = TensorType::new(&m.kv_shape(b, capacity), DType::F32);
@@ -689,72 +756,17 @@ pub fn decode(
     let mut x = embed_rows(&mut f, &p.embed, &tokens);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
-    f.comment("each row sees the cached keys before its position: s < pos[i]");
-    let bh = b * hkv;
-    let key_index = f.iota(&[b, window], 1);
-    let pos_b = f.broadcast(&pos, &[b, window], &[0]);
-    let visible = f.compare(Cmp::Lt, &key_index, &pos_b);
-    let mask = f.broadcast(&visible, &[b, hkv, g, window], &[0, 3]);
-    let mask = f.reshape(&mask, &[bh, g, window]);
-    let ninf = f.splat_f(f64::NEG_INFINITY, &[bh, g, window], DType::F32);
-    let scale_old = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g, window], DType::F32);
-    let scale_new = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g], DType::F32);
+    let att = DecodeAttention::new(&mut f, m, b, window, &pos);
     let mut new_kv = Vec::new();
 
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: projections for all rows");
         x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
-            f.comment(&format!(
-                "layer {l}: every row attends to its cached positions and its own K/V"
-            ));
-            let l64 = l as i64;
-            let keys = f.slice(&kv, &[l64, 0, 0, 0, 0], &[l64 + 1, 1, bh, window, d]);
-            let keys = f.reshape(&keys, &[bh, window, d]);
-            let vals = f.slice(&kv, &[l64, 1, 0, 0, 0], &[l64 + 1, 2, bh, window, d]);
-            let vals = f.reshape(&vals, &[bh, window, d]);
-            let q3 = f.reshape(&q, &[bh, g, d]);
-            let k2 = f.reshape(&k, &[bh, d]);
-            let v2 = f.reshape(&v, &[bh, d]);
-            let s_old = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
-            let s_old = f.mul(&s_old, &scale_old);
-            let s_old = f.select(&mask, &s_old, &ninf);
-            let s_new = f.dot_general(&q3, &k2, (&[0], &[0]), (&[2], &[1]));
-            let s_new = f.mul(&s_new, &scale_new);
-            let top = f.reduce_max(&s_old, &[2]);
-            let top = f.max(&top, &s_new);
-            let top_b = f.broadcast(&top, &[bh, g, window], &[0, 1]);
-            let z_old = f.sub(&s_old, &top_b);
-            let e_old = f.exp(&z_old);
-            let z_new = f.sub(&s_new, &top);
-            let e_new = f.exp(&z_new);
-            let sum = f.reduce_sum(&e_old, &[2]);
-            let sum = f.add(&sum, &e_new);
-            let o = f.dot_general(&e_old, &vals, (&[0], &[0]), (&[2], &[1]));
-            let e_new = f.broadcast(&e_new, &[bh, g, d], &[0, 1]);
-            let v_b = f.broadcast(&v2, &[bh, g, d], &[0, 2]);
-            let o_new = f.mul(&e_new, &v_b);
-            let o = f.add(&o, &o_new);
-            let sum = f.broadcast(&sum, &[bh, g, d], &[0, 1]);
-            let o = f.div(&o, &sum);
-            new_kv.push(f.reshape(&k, &[1, 1, bh, d]));
-            new_kv.push(f.reshape(&v, &[1, 1, bh, d]));
-            f.reshape(&o, &[b, hq * d])
+            att.attend(f, l, &kv, &q, &k, &v, &mut new_kv)
         });
     }
 
-    f.comment("write every layer's K/V of row i at pos[i] of slot i");
-    let layers = m.layers;
-    let all = f.concatenate(&new_kv, 0);
-    let all = f.reshape(&all, &[layers, 2, bh, d]);
-    let zero = scalar_i32(&mut f, 0);
-    for i in 0..b {
-        let row = f.slice(&all, &[0, 0, i * hkv, 0], &[layers, 2, (i + 1) * hkv, d]);
-        let row = f.reshape(&row, &[layers, 2, hkv, 1, d]);
-        let pi = f.slice(&pos, &[i], &[i + 1]);
-        let pi = f.reshape(&pi, &[]);
-        let hi = scalar_i32(&mut f, i * hkv);
-        kv = f.dynamic_update_slice(&kv, &row, &cache_start(&zero, &zero, &hi, &pi, &zero));
-    }
+    kv = att.write(&mut f, m, kv, &new_kv, &pos);
 
     let logits = head(&mut f, m, &p, &x);
     // The sampling tail is appended after the head; the logits then come
@@ -771,4 +783,140 @@ pub fn decode(
     results.extend(tail);
     f.ret(&results);
     f.finish()
+}
+
+/// The attention of ragged decode rows ([`decode`]): row i of `b` sees the
+/// cached positions `< pos[i]` of slot i through the first `window`
+/// positions of the cache, and its own key and value from the projections.
+struct DecodeAttention {
+    b: i64,
+    window: i64,
+    mask: Value,
+    ninf: Value,
+    scale_old: Value,
+    scale_new: Value,
+    hq: i64,
+    hkv: i64,
+    g: i64,
+    d: i64,
+}
+
+impl DecodeAttention {
+    fn new(f: &mut FuncBuilder, m: &LlamaShape, b: i64, window: i64, pos: &Value) -> Self {
+        let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
+        f.comment("each row sees the cached keys before its position: s < pos[i]");
+        let bh = b * hkv;
+        let key_index = f.iota(&[b, window], 1);
+        let pos_b = f.broadcast(pos, &[b, window], &[0]);
+        let visible = f.compare(Cmp::Lt, &key_index, &pos_b);
+        let mask = f.broadcast(&visible, &[b, hkv, g, window], &[0, 3]);
+        let mask = f.reshape(&mask, &[bh, g, window]);
+        let ninf = f.splat_f(f64::NEG_INFINITY, &[bh, g, window], DType::F32);
+        let scale_old = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g, window], DType::F32);
+        let scale_new = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g], DType::F32);
+        DecodeAttention {
+            b,
+            window,
+            mask,
+            ninf,
+            scale_old,
+            scale_new,
+            hq,
+            hkv,
+            g,
+            d,
+        }
+    }
+
+    /// Layer `l`'s attention of the rows' rotated `q` [b, heads, D], `k` and
+    /// `v` [b, kv_heads, D] over the input caches `kv`: the heads' outputs
+    /// [b, heads * D]. Pushes the rows' K and V to `new_kv` for [`write`](Self::write).
+    #[allow(clippy::too_many_arguments)]
+    fn attend(
+        &self,
+        f: &mut FuncBuilder,
+        l: usize,
+        kv: &Value,
+        q: &Value,
+        k: &Value,
+        v: &Value,
+        new_kv: &mut Vec<Value>,
+    ) -> Value {
+        let DecodeAttention {
+            b,
+            window,
+            ref mask,
+            ref ninf,
+            ref scale_old,
+            ref scale_new,
+            hq,
+            hkv,
+            g,
+            d,
+        } = *self;
+        let bh = b * hkv;
+        f.comment(&format!(
+            "layer {l}: every row attends to its cached positions and its own K/V"
+        ));
+        let l64 = l as i64;
+        let keys = f.slice(kv, &[l64, 0, 0, 0, 0], &[l64 + 1, 1, bh, window, d]);
+        let keys = f.reshape(&keys, &[bh, window, d]);
+        let vals = f.slice(kv, &[l64, 1, 0, 0, 0], &[l64 + 1, 2, bh, window, d]);
+        let vals = f.reshape(&vals, &[bh, window, d]);
+        let q3 = f.reshape(q, &[bh, g, d]);
+        let k2 = f.reshape(k, &[bh, d]);
+        let v2 = f.reshape(v, &[bh, d]);
+        let s_old = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
+        let s_old = f.mul(&s_old, scale_old);
+        let s_old = f.select(mask, &s_old, ninf);
+        let s_new = f.dot_general(&q3, &k2, (&[0], &[0]), (&[2], &[1]));
+        let s_new = f.mul(&s_new, scale_new);
+        let top = f.reduce_max(&s_old, &[2]);
+        let top = f.max(&top, &s_new);
+        let top_b = f.broadcast(&top, &[bh, g, window], &[0, 1]);
+        let z_old = f.sub(&s_old, &top_b);
+        let e_old = f.exp(&z_old);
+        let z_new = f.sub(&s_new, &top);
+        let e_new = f.exp(&z_new);
+        let sum = f.reduce_sum(&e_old, &[2]);
+        let sum = f.add(&sum, &e_new);
+        let o = f.dot_general(&e_old, &vals, (&[0], &[0]), (&[2], &[1]));
+        let e_new = f.broadcast(&e_new, &[bh, g, d], &[0, 1]);
+        let v_b = f.broadcast(&v2, &[bh, g, d], &[0, 2]);
+        let o_new = f.mul(&e_new, &v_b);
+        let o = f.add(&o, &o_new);
+        let sum = f.broadcast(&sum, &[bh, g, d], &[0, 1]);
+        let o = f.div(&o, &sum);
+        new_kv.push(f.reshape(k, &[1, 1, bh, d]));
+        new_kv.push(f.reshape(v, &[1, 1, bh, d]));
+        f.reshape(&o, &[b, hq * d])
+    }
+
+    /// Writes every layer's K/V of row i (`new_kv`, as [`attend`](Self::attend)
+    /// pushed them) at `pos[i]` of slot i; returns the updated caches.
+    fn write(
+        &self,
+        f: &mut FuncBuilder,
+        m: &LlamaShape,
+        mut kv: Value,
+        new_kv: &[Value],
+        pos: &Value,
+    ) -> Value {
+        let (b, hkv, d) = (self.b, self.hkv, self.d);
+        let bh = b * hkv;
+        f.comment("write every layer's K/V of row i at pos[i] of slot i");
+        let layers = m.layers;
+        let all = f.concatenate(new_kv, 0);
+        let all = f.reshape(&all, &[layers, 2, bh, d]);
+        let zero = scalar_i32(f, 0);
+        for i in 0..b {
+            let row = f.slice(&all, &[0, 0, i * hkv, 0], &[layers, 2, (i + 1) * hkv, d]);
+            let row = f.reshape(&row, &[layers, 2, hkv, 1, d]);
+            let pi = f.slice(pos, &[i], &[i + 1]);
+            let pi = f.reshape(&pi, &[]);
+            let hi = scalar_i32(f, i * hkv);
+            kv = f.dynamic_update_slice(&kv, &row, &cache_start(&zero, &zero, &hi, &pi, &zero));
+        }
+        kv
+    }
 }

@@ -184,6 +184,27 @@ impl EmitPlan {
             })
             .collect()
     }
+
+    /// The decode+chunk graphs of `batch` slots: every size of a prompt's
+    /// first chunk (at position 0, so reading no cache) up to `max_chunk`,
+    /// with every decode window. A later chunk of a long prompt runs as a
+    /// call of its own.
+    pub fn decode_chunk_kinds(&self, batch: i64, max_chunk: usize) -> Vec<GraphKind> {
+        let sizes = chunks::chunk_sizes(self.capacity, max_chunk);
+        self.decode_windows
+            .iter()
+            .map(|&w| Some(w))
+            .chain([None])
+            .flat_map(|window| {
+                sizes.iter().map(move |&tokens| GraphKind::DecodeChunk {
+                    batch,
+                    window,
+                    tokens,
+                    chunk_window: 0,
+                })
+            })
+            .collect()
+    }
 }
 
 fn default_weights() -> DType {
@@ -264,6 +285,17 @@ pub enum GraphKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         window: Option<i64>,
     },
+    /// A sampling decode step of the `batch` slots (attention through
+    /// `window` positions, `None`: the whole capacity) and one prefill
+    /// chunk of `tokens` tokens of one of them reading `chunk_window`
+    /// cached positions, in one call ([`llama::decode_with_chunk`]).
+    DecodeChunk {
+        batch: i64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<i64>,
+        tokens: i64,
+        chunk_window: i64,
+    },
 }
 
 impl GraphKind {
@@ -302,6 +334,15 @@ impl GraphKind {
                     None => base,
                 }
             }
+            GraphKind::DecodeChunk {
+                batch,
+                window,
+                tokens,
+                chunk_window,
+            } => {
+                let w = window.map_or(String::new(), |w| format!("_w{w}"));
+                format!("decode_chunk_b{batch}{w}_t{tokens}_cw{chunk_window}")
+            }
         }
     }
 
@@ -315,7 +356,7 @@ impl GraphKind {
     pub fn slots(&self) -> i64 {
         match *self {
             GraphKind::Prefill { slots, .. } | GraphKind::Chunk { slots, .. } => slots,
-            GraphKind::Decode { batch, .. } => batch,
+            GraphKind::Decode { batch, .. } | GraphKind::DecodeChunk { batch, .. } => batch,
         }
     }
 }
@@ -470,7 +511,9 @@ impl EmitPlan {
                         .into_iter()
                         .filter(|k| match *k {
                             GraphKind::Decode { window, .. } => (lo..=hi).contains(&size(window)),
-                            GraphKind::Prefill { .. } | GraphKind::Chunk { .. } => false,
+                            GraphKind::Prefill { .. }
+                            | GraphKind::Chunk { .. }
+                            | GraphKind::DecodeChunk { .. } => false,
                         }),
                 );
             }
@@ -592,6 +635,20 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
             output,
             window,
         } => llama::decode(m, cfg, batch, output, window.unwrap_or(capacity), &name),
+        GraphKind::DecodeChunk {
+            batch,
+            window,
+            tokens,
+            chunk_window,
+        } => llama::decode_with_chunk(
+            m,
+            cfg,
+            batch,
+            window.unwrap_or(capacity),
+            tokens,
+            chunk_window,
+            &name,
+        ),
     };
     let mut weights = match cfg.weights {
         DType::F32 => String::new(),
@@ -729,6 +786,27 @@ impl Manifest {
                             inputs.extend(sample_inputs(batch));
                             results.push(logits);
                         }
+                        (inputs, results)
+                    }
+                    GraphKind::DecodeChunk { batch, tokens, .. } => {
+                        let mut inputs = vec![
+                            kv_in,
+                            t("tokens", vec![batch], DType::I32),
+                            t("positions", vec![batch], DType::I32),
+                        ];
+                        inputs.extend(sample_inputs(batch));
+                        inputs.extend([
+                            t("chunk_tokens", vec![tokens], DType::I32),
+                            t("chunk_length", vec![], DType::I32),
+                            t("chunk_slot", vec![], DType::I32),
+                            t("chunk_start", vec![], DType::I32),
+                        ]);
+                        let results = vec![
+                            t("tokens", vec![batch], DType::I32),
+                            kv_out,
+                            t("logits", vec![batch, m.vocab], DType::F32),
+                            t("chunk_logits", vec![m.vocab], DType::F32),
+                        ];
                         (inputs, results)
                     }
                 };
@@ -883,12 +961,14 @@ mod tests {
             GraphKind::Chunk { slots, output, .. } => slots == 4 && output == Output::Logits,
             GraphKind::Prefill { .. } => false,
             GraphKind::Decode { batch, output, .. } => batch == 4 && output == Output::Sample,
+            GraphKind::DecodeChunk { .. } => false,
         }));
         let single = plan.graphs_for(&GraphUse::SingleArgmax);
         assert!(single.iter().all(|k| match *k {
             GraphKind::Prefill { slots, output, .. } => slots == 1 && output == Output::Argmax,
             GraphKind::Chunk { .. } => false,
             GraphKind::Decode { batch, output, .. } => batch == 1 && output == Output::Argmax,
+            GraphKind::DecodeChunk { .. } => false,
         }));
         // A 20-token prompt generating 100 more runs positions 20..119: the
         // 24-token chunk and the windows 64 and 256.
@@ -920,6 +1000,55 @@ mod tests {
                 "decode_ragged_logits_b4_w256",
                 "decode_ragged_logits_b4"
             ]
+        );
+    }
+
+    #[test]
+    fn decode_chunk_graphs_are_every_first_chunk_size_at_every_decode_window() {
+        let plan = EmitPlan::new(256, &[8]).unwrap();
+        let kinds = plan.decode_chunk_kinds(8, 32);
+        let names: Vec<String> = kinds.iter().map(GraphKind::name).collect();
+        assert_eq!(
+            names,
+            [
+                "decode_chunk_b8_w64_t8_cw0",
+                "decode_chunk_b8_w64_t16_cw0",
+                "decode_chunk_b8_w64_t24_cw0",
+                "decode_chunk_b8_w64_t32_cw0",
+                "decode_chunk_b8_t8_cw0",
+                "decode_chunk_b8_t16_cw0",
+                "decode_chunk_b8_t24_cw0",
+                "decode_chunk_b8_t32_cw0",
+            ]
+        );
+        assert!(kinds.iter().all(|k| k.slots() == 8));
+        // The function takes the decode inputs, then the chunk's, and
+        // returns the ids, the caches, the decode logits and the chunk's.
+        let shape = LlamaShape {
+            vocab: 64,
+            hidden: 16,
+            intermediate: 32,
+            layers: 1,
+            heads: 2,
+            kv_heads: 1,
+            head_dim: 8,
+            rms_eps: 1e-5,
+            tied_embeddings: true,
+        };
+        let graph = emit_graph(&shape, &plan.graph_config(), kinds[5]);
+        let signature = graph
+            .mlir
+            .lines()
+            .find(|l| l.contains("func.func @decode_chunk_b8_t16_cw0("))
+            .expect("the function");
+        let args = signature.split("%arg").count() - 1;
+        let params = llama::param_specs(&shape, &plan.graph_config()).len();
+        assert_eq!(args, params + 9, "{signature}");
+        assert!(
+            signature.ends_with(
+                "-> (tensor<8xi32>, tensor<1x2x8x256x8xf32>, tensor<8x64xf32>, tensor<64xf32>) {"
+            ),
+            "{signature}"
         );
     }
 

@@ -18,13 +18,19 @@
 //!    token from the same logits with its own seed.
 //!
 //!    Why this policy: it is vLLM's chunked prefill interleaved with decode,
-//!    in its simplest form (one prompt's chunk per step, a separate call from
-//!    the decode). A chunk call reads every weight once, like a decode step,
-//!    so its fixed cost (about 16 tokens' worth on SmolLM2) is paid per
-//!    chunk; the bound on a running slot's wait is the largest chunk, which
-//!    is the option to trade admission speed against inter-token latency.
-//!    Batching several prompts' chunks into one call, or a chunk into the
-//!    decode call itself, would share that weight read and is not done yet.
+//!    one prompt's chunk per step; the bound on a running slot's wait is the
+//!    largest chunk, which is the option to trade admission speed against
+//!    inter-token latency. A chunk call reads every weight once, like a
+//!    decode step, so a call of its own pays a fixed cost (about 9 tokens'
+//!    worth on SmolLM2 on the CPU). So while slots are running, a prompt's
+//!    **first chunk rides in the decode call** ([`GraphKind::DecodeChunk`],
+//!    [`BatchOptions::decode_chunks`]): one call whose matmuls take the
+//!    decode rows and the chunk's rows together. Its first token is sampled
+//!    from the chunk's logits after the call and its slot decodes from the
+//!    next step. Later chunks of a long prompt (and a first chunk whose
+//!    graph was not compiled up front) run as calls of their own before the
+//!    decode. If a call carrying a chunk fails, the new prompt fails and the
+//!    running rows are decoded again in a plain call.
 //! 2. **Decode**: one ragged decode over all B rows, each active row at its
 //!    own position; inactive rows run on token 0 at position 0 of their own
 //!    free slot, which the next prefill overwrites (a slot whose prompt is
@@ -87,6 +93,9 @@ pub struct BatchOptions {
     /// (the largest prefill chunk; rounded up to 8): the longest a running
     /// slot waits between two tokens is one chunk of this size.
     pub max_chunk: usize,
+    /// Run a prompt's first chunk inside the decode call of the running
+    /// slots ([`GraphKind::DecodeChunk`]) instead of as a call of its own.
+    pub decode_chunks: bool,
 }
 
 impl Default for BatchOptions {
@@ -95,6 +104,7 @@ impl Default for BatchOptions {
             batch: 4,
             max_queue: 256,
             max_chunk: crate::emit::DEFAULT_MAX_CHUNK,
+            decode_chunks: true,
         }
     }
 }
@@ -129,6 +139,9 @@ pub struct BatchEngine {
     /// The request whose prompt is being prefilled, chunk by chunk.
     admission: Option<Admission>,
     max_chunk: usize,
+    decode_chunks: bool,
+    /// The admission's next chunk runs inside this step's decode call.
+    ride: bool,
     /// Decode through the sampling graph (see the module documentation).
     device_sampling: bool,
     // Buffers reused by every decode step.
@@ -175,6 +188,15 @@ impl BatchEngine {
         for kind in chunks {
             model.ensure_graph(kind)?;
         }
+        if opts.decode_chunks {
+            for kind in model
+                .manifest()
+                .plan
+                .decode_chunk_kinds(batch as i64, opts.max_chunk)
+            {
+                model.ensure_graph(kind)?;
+            }
+        }
         let kv = model.new_kv_slots(batch)?;
         let vocab = model.vocab();
         Ok(BatchEngine {
@@ -191,6 +213,8 @@ impl BatchEngine {
             fault: None,
             admission: None,
             max_chunk: opts.max_chunk,
+            decode_chunks: opts.decode_chunks,
+            ride: false,
             device_sampling: true,
             logits: Vec::with_capacity(batch * vocab),
             tokens: vec![TokenId(0); batch],
@@ -241,7 +265,16 @@ impl BatchEngine {
         progress: &dyn crate::model::LoadProgress,
     ) -> Result<Self, ModelError> {
         let instance = crate::runtime::Instance::new()?;
-        let model = DeviceModel::load(&instance, dir, load, progress)?;
+        // The decode+chunk graphs compile with the others (and show in
+        // their progress), not silently in `new`.
+        let mut load = load.clone();
+        if opts.decode_chunks {
+            let kinds = load
+                .plan
+                .decode_chunk_kinds(opts.batch as i64, opts.max_chunk);
+            load.graphs.extend(kinds);
+        }
+        let model = DeviceModel::load(&instance, dir, &load, progress)?;
         Self::new(model, opts)
     }
 
@@ -296,11 +329,9 @@ impl BatchEngine {
         }
     }
 
-    fn decode(&mut self, events: &mut Vec<Event>) {
-        self.finish_full_rows(events);
-        if self.slots.iter().all(Option::is_none) {
-            return;
-        }
+    /// Each row's token and position for the decode call: a running slot's
+    /// last token at its position, an idle row token 0 at its idle position.
+    fn fill_rows(&mut self) {
         for (i, slot) in self.slots.iter().enumerate() {
             (self.tokens[i], self.positions[i]) = match slot {
                 Some(p) => (p.last, p.position),
@@ -310,6 +341,38 @@ impl BatchEngine {
                 ),
             };
         }
+    }
+
+    fn decode(&mut self, events: &mut Vec<Event>) {
+        self.finish_full_rows(events);
+        let mut ride = std::mem::take(&mut self.ride);
+        if ride && self.slots.iter().all(Option::is_none) {
+            // Every running row ended: the chunk runs alone.
+            let adm = self.admission.take().expect("a riding chunk");
+            self.run_chunk(adm, events);
+            ride = false;
+        }
+        if self.slots.iter().all(Option::is_none) {
+            return;
+        }
+        self.fill_rows();
+        if ride {
+            let (_, _, call) = self
+                .admission
+                .as_ref()
+                .expect("a riding chunk")
+                .next_chunk();
+            let kind = self.model.decode_chunk_kind(&self.positions, call);
+            if !self.model.is_loaded(kind) {
+                // Not compiled up front: the chunk runs alone, before the
+                // decode (as without decode chunks).
+                let adm = self.admission.take().expect("a riding chunk");
+                self.run_chunk(adm, events);
+                ride = false;
+                self.fill_rows();
+            }
+        }
+        let active = self.slots.iter().flatten().count() as u64;
         let start = Instant::now();
         let host_rows = !self.device_sampling
             || self
@@ -317,11 +380,48 @@ impl BatchEngine {
                 .iter()
                 .flatten()
                 .any(|p| !samples_on_device(&p.request));
-        let result = self
-            .take_fault(Fault::NextDecode)
-            .and_then(|()| self.decode_call(host_rows));
-        self.stats.decode_steps += 1;
-        self.stats.decode_time += start.elapsed();
+        let mut chunk = None;
+        let mut carried = None;
+        if ride {
+            let adm = self.admission.take().expect("a riding chunk");
+            match self.take_fault(Fault::NextPrefill) {
+                // The chunk fails alone; the rows decode in a plain call.
+                Err(e) => self.chunk_done(adm, Err(error_message(&e)), events),
+                Ok(()) => {
+                    let result = self
+                        .take_fault(Fault::NextDecode)
+                        .and_then(|()| self.decode_call_with_chunk(host_rows, &adm));
+                    self.stats.mixed_steps += 1;
+                    self.stats.mixed_time += start.elapsed();
+                    self.stats.mixed_rows += active;
+                    self.stats.prefill_chunks += 1;
+                    match result {
+                        Ok(outcome) => {
+                            chunk = Some((adm, outcome.logits));
+                            carried = Some(outcome.bytes);
+                        }
+                        // The newcomer's prompt fails, as a failed chunk
+                        // call of its own would; the running rows are
+                        // decoded again in a plain call below (which ends
+                        // them if the device fails again).
+                        Err(e) => self.chunk_done(adm, Err(error_message(&e)), events),
+                    }
+                }
+            }
+        }
+        let result = match carried {
+            Some(bytes) => Ok(bytes),
+            None => {
+                let start = Instant::now();
+                let result = self
+                    .take_fault(Fault::NextDecode)
+                    .and_then(|()| self.decode_call(host_rows));
+                self.stats.decode_steps += 1;
+                self.stats.decode_time += start.elapsed();
+                self.stats.decode_rows += active;
+                result
+            }
+        };
         if let Ok(bytes) = result {
             self.stats.readback_bytes += bytes as u64;
             if host_rows {
@@ -384,6 +484,11 @@ impl BatchEngine {
                 events.push(p.finished(reason, message));
             }
         }
+        // The prompt whose chunk rode in this call: its slot joins the
+        // next step's decode once its last chunk has run.
+        if let Some((adm, logits)) = chunk {
+            self.chunk_done(adm, Ok(logits), events);
+        }
     }
 }
 
@@ -416,6 +521,35 @@ impl BatchEngine {
             &self.draws,
             &mut self.ids,
             host_rows.then_some(&mut self.logits),
+        )
+    }
+}
+
+impl BatchEngine {
+    /// [`decode_call`](Self::decode_call) carrying the next chunk of `adm`
+    /// ([`DeviceModel::decode_sample_with_chunk`]). With device sampling off
+    /// every row draws the argmax and the host samples from the logits.
+    fn decode_call_with_chunk(
+        &mut self,
+        host_rows: bool,
+        adm: &Admission,
+    ) -> Result<crate::model::ChunkOutcome, ModelError> {
+        for (draw, slot) in self.draws.iter_mut().zip(&self.slots) {
+            *draw = match slot {
+                Some(p) if self.device_sampling && samples_on_device(&p.request) => {
+                    RowDraw::for_token(p.request.params.temperature, p.seed, p.generated as u64)
+                }
+                _ => RowDraw::GREEDY,
+            };
+        }
+        self.model.decode_sample_with_chunk(
+            &mut self.kv,
+            &self.tokens,
+            &self.positions,
+            &self.draws,
+            &mut self.ids,
+            host_rows.then_some(&mut self.logits),
+            adm.next_chunk(),
         )
     }
 }
@@ -476,9 +610,11 @@ impl Engine for BatchEngine {
     }
 
     fn step(&mut self) -> Vec<Event> {
+        let start = Instant::now();
         let mut events = self.queue.take_reported();
         self.admit(&mut events);
         self.decode(&mut events);
+        self.stats.step_time += start.elapsed();
         events
     }
 

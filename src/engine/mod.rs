@@ -162,6 +162,19 @@ pub struct EngineStats {
     pub prefill_time: Duration,
     pub decode_steps: u64,
     pub decode_time: Duration,
+    /// Active rows summed over the decode steps: `decode_steps * slots`
+    /// minus this is the rows that ran empty (a free slot, a slot whose
+    /// prompt is being prefilled, the tail of a run).
+    pub decode_rows: u64,
+    /// Decode steps that carried a prefill chunk (one call for both), their
+    /// time and active rows; the chunk is counted in `prefill_chunks` too,
+    /// and none of this is in `decode_*` or `prefill_time`.
+    pub mixed_steps: u64,
+    pub mixed_time: Duration,
+    pub mixed_rows: u64,
+    /// Time inside [`Engine::step`]: what is not prefill or decode in it is
+    /// host work (sampling, stop checks, bookkeeping, uploads).
+    pub step_time: Duration,
     pub tokens: u64,
     /// Decode steps whose rows were all sampled on the device (only token
     /// ids read back), and steps that read the logits back for the host.

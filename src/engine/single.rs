@@ -52,6 +52,53 @@ impl SingleEngine {
         self.stats.tokens += p.generated as u64;
         events.push(p.finished(reason, message));
     }
+
+    /// One step: see [`Engine::step`].
+    fn step_once(&mut self) -> Vec<Event> {
+        let mut events = self.queue.take_reported();
+        let (mut p, token) = match self.current.take() {
+            None => {
+                let Some(p) = self.queue.pop() else {
+                    return events;
+                };
+                let start = Instant::now();
+                let result = self.model.prefill_argmax(&mut self.kv, &p.request.prompt);
+                self.stats.prefills += 1;
+                self.stats.prefill_time += start.elapsed();
+                match result {
+                    Ok(t) => (p, t),
+                    Err(e) => {
+                        self.finish(p, FinishReason::Error, Some(error_message(&e)), &mut events);
+                        return events;
+                    }
+                }
+            }
+            Some(mut p) => {
+                let start = Instant::now();
+                let result = self
+                    .model
+                    .decode_argmax(&mut self.kv, &[p.last], &[p.position]);
+                self.stats.decode_steps += 1;
+                self.stats.decode_rows += 1;
+                self.stats.decode_time += start.elapsed();
+                match result {
+                    Ok(tokens) => {
+                        p.position += 1;
+                        (p, tokens[0])
+                    }
+                    Err(e) => {
+                        self.finish(p, FinishReason::Error, Some(error_message(&e)), &mut events);
+                        return events;
+                    }
+                }
+            }
+        };
+        match p.accept(token, None, &self.eos, &mut events) {
+            Some(reason) => self.finish(p, reason, None, &mut events),
+            None => self.current = Some(p),
+        }
+        events
+    }
 }
 
 impl Engine for SingleEngine {
@@ -81,47 +128,9 @@ impl Engine for SingleEngine {
 
     /// Prefills the next request, or decodes one token of the current one.
     fn step(&mut self) -> Vec<Event> {
-        let mut events = self.queue.take_reported();
-        let (mut p, token) = match self.current.take() {
-            None => {
-                let Some(p) = self.queue.pop() else {
-                    return events;
-                };
-                let start = Instant::now();
-                let result = self.model.prefill_argmax(&mut self.kv, &p.request.prompt);
-                self.stats.prefills += 1;
-                self.stats.prefill_time += start.elapsed();
-                match result {
-                    Ok(t) => (p, t),
-                    Err(e) => {
-                        self.finish(p, FinishReason::Error, Some(error_message(&e)), &mut events);
-                        return events;
-                    }
-                }
-            }
-            Some(mut p) => {
-                let start = Instant::now();
-                let result = self
-                    .model
-                    .decode_argmax(&mut self.kv, &[p.last], &[p.position]);
-                self.stats.decode_steps += 1;
-                self.stats.decode_time += start.elapsed();
-                match result {
-                    Ok(tokens) => {
-                        p.position += 1;
-                        (p, tokens[0])
-                    }
-                    Err(e) => {
-                        self.finish(p, FinishReason::Error, Some(error_message(&e)), &mut events);
-                        return events;
-                    }
-                }
-            }
-        };
-        match p.accept(token, None, &self.eos, &mut events) {
-            Some(reason) => self.finish(p, reason, None, &mut events),
-            None => self.current = Some(p),
-        }
+        let start = Instant::now();
+        let events = self.step_once();
+        self.stats.step_time += start.elapsed();
         events
     }
 

@@ -33,6 +33,39 @@ impl DeviceModel {
         prompt: &[TokenId],
         call: ChunkCall,
     ) -> Result<Option<Vec<f32>>> {
+        self.check_chunk(kv, slot, prompt, call)?;
+        let end = call.start + call.len;
+        let tokens = &prompt[call.start..end];
+        let kind = GraphKind::Chunk {
+            slots: kv.slots() as i64,
+            tokens: call.size,
+            window: call.window,
+            output: Output::Logits,
+        };
+        self.ensure_graph(kind)?;
+        let function = self.graphs.function(kind)?;
+        let mut padded: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
+        padded.resize(call.size as usize, 0);
+        let ids = self.session.upload(&[call.size], &padded)?;
+        let len = self.session.upload(&[], &[call.len as i32])?;
+        let slot = self.session.upload(&[], &[slot as i32])?;
+        let start = self.session.upload(&[], &[call.start as i32])?;
+        let mut outputs = self.call_with_kv(function, kv, &[&ids, &len, &slot, &start])?;
+        if end < prompt.len() {
+            return Ok(None);
+        }
+        Ok(Some(self.session.read::<f32>(&outputs.remove(0))?))
+    }
+
+    /// Refuses a chunk call that does not fit its slot, prompt or capacity
+    /// (the cache write would be clamped silently otherwise).
+    pub(super) fn check_chunk(
+        &self,
+        kv: &KvCache,
+        slot: usize,
+        prompt: &[TokenId],
+        call: ChunkCall,
+    ) -> Result<()> {
         if slot >= kv.slots() {
             return Err(ModelError::InvalidCall(format!(
                 "slot {slot} of a cache of {} slots",
@@ -53,27 +86,7 @@ impl DeviceModel {
                 self.capacity()
             )));
         }
-        let tokens = &prompt[call.start..end];
-        self.check_tokens(tokens)?;
-        let kind = GraphKind::Chunk {
-            slots: kv.slots() as i64,
-            tokens: call.size,
-            window: call.window,
-            output: Output::Logits,
-        };
-        self.ensure_graph(kind)?;
-        let function = self.graphs.function(kind)?;
-        let mut padded: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();
-        padded.resize(call.size as usize, 0);
-        let ids = self.session.upload(&[call.size], &padded)?;
-        let len = self.session.upload(&[], &[call.len as i32])?;
-        let slot = self.session.upload(&[], &[slot as i32])?;
-        let start = self.session.upload(&[], &[call.start as i32])?;
-        let mut outputs = self.call_with_kv(function, kv, &[&ids, &len, &slot, &start])?;
-        if end < prompt.len() {
-            return Ok(None);
-        }
-        Ok(Some(self.session.read::<f32>(&outputs.remove(0))?))
+        self.check_tokens(&prompt[call.start..end])
     }
 
     /// Prefills `prompt` into slot `slot` of `kv` chunk by chunk (chunks of

@@ -9,11 +9,13 @@
 mod chunked;
 mod device_sampling;
 mod graphs;
+mod mixed;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub use device_sampling::RowDraw;
+pub use mixed::ChunkOutcome;
 pub use graphs::GraphSet;
 
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};

@@ -4,7 +4,7 @@
 //! whose sizes follow its length (see [`crate::emit::chunks`]).
 
 use super::{
-    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, declare_params, embed_rows,
+    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, Value, declare_params, embed_rows,
     finish_prompt, layer, masked_softmax, sample, scalar_i32,
 };
 use crate::emit::GraphConfig;
@@ -40,7 +40,7 @@ pub fn prefill_chunk(
         0 < t && t <= capacity && 0 <= window && window <= capacity,
         "chunk of {t} tokens, window {window}, capacity {capacity}"
     );
-    let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
+    let d = m.head_dim;
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
     let kv_ty = TensorType::new(&m.kv_shape(slots, capacity), DType::F32);
@@ -58,23 +58,7 @@ pub fn prefill_chunk(
     let cos = f.dynamic_slice(&p.cos, &[start.clone(), zero.clone()], &[t, d / 2]);
     let sin = f.dynamic_slice(&p.sin, &[start.clone(), zero.clone()], &[t, d / 2]);
 
-    // Keys are the `window` cached positions followed by the chunk's own t.
-    let n = window + t;
-    f.comment("query i sees cached keys j < start and chunk keys window + k, k <= i");
-    let qi = f.iota(&[t, n], 0);
-    let kj = f.iota(&[t, n], 1);
-    let start_b = f.broadcast(&start, &[t, n], &[]);
-    let cached = f.compare(Cmp::Lt, &kj, &start_b);
-    let w = f.splat_i32(window as i32, &[t, n]);
-    let in_chunk = f.compare(Cmp::Ge, &kj, &w);
-    let k_rel = f.sub(&kj, &w);
-    let causal = f.compare(Cmp::Le, &k_rel, &qi);
-    let own = f.and(&in_chunk, &causal);
-    let visible = f.or(&cached, &own);
-    let mask = f.broadcast(&visible, &[hkv, g, t, n], &[2, 3]);
-    let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, n], DType::F32);
-    let heads = scalar_i32(&mut f, hkv);
-    let first_head = f.mul(&slot, &heads);
+    let att = ChunkAttention::new(&mut f, m, t, window, &start, &slot, [&zero, &one]);
     let mut new_kv = Vec::new();
 
     for (l, wl) in p.layers.iter().enumerate() {
@@ -87,60 +71,173 @@ pub fn prefill_chunk(
             wl,
             (&cos, &sin),
             &heading,
-            |f, q, k, v| {
-                let kt = f.transpose(&k, &[1, 0, 2]);
-                let vt = f.transpose(&v, &[1, 0, 2]);
-                let (keys, vals) = if window == 0 {
-                    (kt.clone(), vt.clone())
-                } else {
-                    f.comment(&format!(
-                        "layer {l}: the slot's cached keys and values, then the chunk's"
-                    ));
-                    let li = scalar_i32(f, l as i64);
-                    let read = |f: &mut FuncBuilder, which: &super::Value| {
-                        let at = [
-                            li.clone(),
-                            which.clone(),
-                            first_head.clone(),
-                            zero.clone(),
-                            zero.clone(),
-                        ];
-                        let c = f.dynamic_slice(&kv, &at, &[1, 1, hkv, window, d]);
-                        f.reshape(&c, &[hkv, window, d])
-                    };
-                    let ck = read(f, &zero);
-                    let cv = read(f, &one);
-                    (
-                        f.concatenate(&[ck, kt.clone()], 1),
-                        f.concatenate(&[cv, vt.clone()], 1),
-                    )
-                };
-                let q4 = f.reshape(&q, &[t, hkv, g, d]);
-                let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
-                let q3 = f.reshape(&q4, &[hkv, g * t, d]);
-                let s = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
-                let s = f.reshape(&s, &[hkv, g, t, n]);
-                let s = f.mul(&s, &scale);
-                let probs = masked_softmax(f, &s, &mask);
-                let probs = f.reshape(&probs, &[hkv, g * t, n]);
-                let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
-                let o = f.reshape(&o, &[hkv, g, t, d]);
-                let o = f.transpose(&o, &[2, 0, 1, 3]);
-                new_kv.push(f.reshape(&kt, &[1, 1, hkv, t, d]));
-                new_kv.push(f.reshape(&vt, &[1, 1, hkv, t, d]));
-                f.reshape(&o, &[t, hq * d])
-            },
+            |f, q, k, v| att.attend(f, l, &kv, &q, &k, &v, &mut new_kv),
         );
     }
 
-    f.comment("write every layer's K/V of the chunk at start.. of the slot");
-    let all = f.concatenate(&new_kv, 0);
-    let all = f.reshape(&all, &[m.layers, 2, hkv, t, d]);
-    kv = f.dynamic_update_slice(
-        &kv,
-        &all,
-        &[zero.clone(), zero.clone(), first_head, start, zero.clone()],
-    );
+    kv = att.write(&mut f, m, kv, &new_kv, &start);
 
     finish_prompt(f, m, &p, &x, [&len, &zero, &one], output, draw.as_ref(), kv)
+}
+
+/// The attention of a chunk's `t` rows ([`prefill_chunk`]): query i sees
+/// the slot's cached keys before `start`, read from the first `window`
+/// positions of its cache, and the chunk's own keys up to its own position.
+pub(super) struct ChunkAttention {
+    t: i64,
+    window: i64,
+    mask: Value,
+    scale: Value,
+    first_head: Value,
+    zero: Value,
+    one: Value,
+    hq: i64,
+    hkv: i64,
+    g: i64,
+    d: i64,
+}
+
+impl ChunkAttention {
+    /// `zero` and `one` are the graph's i32 scalars.
+    pub(super) fn new(
+        f: &mut FuncBuilder,
+        m: &LlamaShape,
+        t: i64,
+        window: i64,
+        start: &Value,
+        slot: &Value,
+        [zero, one]: [&Value; 2],
+    ) -> Self {
+        let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
+        // Keys are the `window` cached positions followed by the chunk's own t.
+        let n = window + t;
+        f.comment("query i sees cached keys j < start and chunk keys window + k, k <= i");
+        let qi = f.iota(&[t, n], 0);
+        let kj = f.iota(&[t, n], 1);
+        let start_b = f.broadcast(start, &[t, n], &[]);
+        let cached = f.compare(Cmp::Lt, &kj, &start_b);
+        let w = f.splat_i32(window as i32, &[t, n]);
+        let in_chunk = f.compare(Cmp::Ge, &kj, &w);
+        let k_rel = f.sub(&kj, &w);
+        let causal = f.compare(Cmp::Le, &k_rel, &qi);
+        let own = f.and(&in_chunk, &causal);
+        let visible = f.or(&cached, &own);
+        let mask = f.broadcast(&visible, &[hkv, g, t, n], &[2, 3]);
+        let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, n], DType::F32);
+        let heads = scalar_i32(f, hkv);
+        let first_head = f.mul(slot, &heads);
+        ChunkAttention {
+            t,
+            window,
+            mask,
+            scale,
+            first_head,
+            zero: zero.clone(),
+            one: one.clone(),
+            hq,
+            hkv,
+            g,
+            d,
+        }
+    }
+
+    /// Layer `l`'s attention of the chunk's rotated `q` [t, heads, D], `k`
+    /// and `v` [t, kv_heads, D] over the input caches `kv`: the heads'
+    /// outputs [t, heads * D]. Pushes the chunk's K and V to `new_kv` for
+    /// [`write`](Self::write).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn attend(
+        &self,
+        f: &mut FuncBuilder,
+        l: usize,
+        kv: &Value,
+        q: &Value,
+        k: &Value,
+        v: &Value,
+        new_kv: &mut Vec<Value>,
+    ) -> Value {
+        let ChunkAttention {
+            t,
+            window,
+            ref mask,
+            ref scale,
+            ref first_head,
+            ref zero,
+            ref one,
+            hq,
+            hkv,
+            g,
+            d,
+        } = *self;
+        let n = window + t;
+        let kt = f.transpose(k, &[1, 0, 2]);
+        let vt = f.transpose(v, &[1, 0, 2]);
+        let (keys, vals) = if window == 0 {
+            (kt.clone(), vt.clone())
+        } else {
+            f.comment(&format!(
+                "layer {l}: the slot's cached keys and values, then the chunk's"
+            ));
+            let li = scalar_i32(f, l as i64);
+            let read = |f: &mut FuncBuilder, which: &Value| {
+                let at = [
+                    li.clone(),
+                    which.clone(),
+                    first_head.clone(),
+                    zero.clone(),
+                    zero.clone(),
+                ];
+                let c = f.dynamic_slice(kv, &at, &[1, 1, hkv, window, d]);
+                f.reshape(&c, &[hkv, window, d])
+            };
+            let ck = read(f, zero);
+            let cv = read(f, one);
+            (
+                f.concatenate(&[ck, kt.clone()], 1),
+                f.concatenate(&[cv, vt.clone()], 1),
+            )
+        };
+        let q4 = f.reshape(q, &[t, hkv, g, d]);
+        let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
+        let q3 = f.reshape(&q4, &[hkv, g * t, d]);
+        let s = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
+        let s = f.reshape(&s, &[hkv, g, t, n]);
+        let s = f.mul(&s, scale);
+        let probs = masked_softmax(f, &s, mask);
+        let probs = f.reshape(&probs, &[hkv, g * t, n]);
+        let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
+        let o = f.reshape(&o, &[hkv, g, t, d]);
+        let o = f.transpose(&o, &[2, 0, 1, 3]);
+        new_kv.push(f.reshape(&kt, &[1, 1, hkv, t, d]));
+        new_kv.push(f.reshape(&vt, &[1, 1, hkv, t, d]));
+        f.reshape(&o, &[t, hq * d])
+    }
+
+    /// Writes every layer's K/V of the chunk (`new_kv`, as
+    /// [`attend`](Self::attend) pushed them) at `start..` of the slot;
+    /// returns the updated caches.
+    pub(super) fn write(
+        &self,
+        f: &mut FuncBuilder,
+        m: &LlamaShape,
+        kv: Value,
+        new_kv: &[Value],
+        start: &Value,
+    ) -> Value {
+        f.comment("write every layer's K/V of the chunk at start.. of the slot");
+        let all = f.concatenate(new_kv, 0);
+        let all = f.reshape(&all, &[m.layers, 2, self.hkv, self.t, self.d]);
+        let zero = &self.zero;
+        f.dynamic_update_slice(
+            &kv,
+            &all,
+            &[
+                zero.clone(),
+                zero.clone(),
+                self.first_head.clone(),
+                start.clone(),
+                zero.clone(),
+            ],
+        )
+    }
 }

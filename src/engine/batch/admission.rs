@@ -1,7 +1,9 @@
 //! Admission into the batch engine by chunked prefill: the request at the
 //! head of the queue takes its slots, its prompt is prefilled one chunk
-//! ([`ChunkCall`]) per step between decode steps, and once its last chunk
-//! has run its first token is sampled and its slots start decoding.
+//! ([`ChunkCall`]) per step (a first chunk inside the step's decode call
+//! while slots are running, other chunks as calls of their own before it),
+//! and once its last chunk has run its first token is sampled and its
+//! slots start decoding.
 
 use std::time::Instant;
 
@@ -44,6 +46,11 @@ impl Admission {
 
     pub(super) fn len(&self) -> usize {
         self.members.len()
+    }
+
+    /// The slot the prompt is prefilled into, the prompt and its next chunk.
+    pub(super) fn next_chunk(&self) -> (usize, &[TokenId], ChunkCall) {
+        (self.slot, &self.prompt, self.plan[self.next])
     }
 
     /// Removes a choice; its cancellation event is the caller's to report.
@@ -101,7 +108,7 @@ impl BatchEngine {
             if self.admission.is_none() && !self.begin_admission(events) {
                 return;
             }
-            let Some(mut adm) = self.admission.take() else {
+            let Some(adm) = self.admission.take() else {
                 continue;
             };
             if adm.members.is_empty() {
@@ -113,30 +120,53 @@ impl BatchEngine {
                 return;
             }
             budget -= 1;
-            let call = adm.plan[adm.next];
-            let start = Instant::now();
-            let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
-                self.model
-                    .prefill_chunk_at(&mut self.kv, adm.slot, &adm.prompt, call)
-            });
-            let elapsed = start.elapsed();
-            self.stats.prefill_chunks += 1;
-            self.stats.prefill_time += elapsed;
-            match result {
-                Err(e) => {
-                    self.stats.prefills += 1;
-                    for (p, _) in &adm.members {
-                        events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
-                    }
+            if running && self.decode_chunks && adm.plan[adm.next].window == 0 {
+                // A first chunk rides in this step's decode call, if its
+                // graph is loaded (the decode decides, `BatchEngine::decode`).
+                self.admission = Some(adm);
+                self.ride = true;
+                return;
+            }
+            self.run_chunk(adm, events);
+        }
+    }
+
+    /// Runs the next chunk of `adm` as a call of its own.
+    pub(super) fn run_chunk(&mut self, adm: Admission, events: &mut Vec<Event>) {
+        let call = adm.plan[adm.next];
+        let start = Instant::now();
+        let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
+            self.model
+                .prefill_chunk_at(&mut self.kv, adm.slot, &adm.prompt, call)
+        });
+        self.stats.prefill_chunks += 1;
+        self.stats.prefill_time += start.elapsed();
+        self.chunk_done(adm, result.map_err(|e| error_message(&e)), events);
+    }
+
+    /// The next chunk of `adm` has run (alone or inside a decode call) with
+    /// `result`: the prompt's last token's logits when it ended the prompt,
+    /// or what went wrong.
+    pub(super) fn chunk_done(
+        &mut self,
+        mut adm: Admission,
+        result: Result<Option<Vec<f32>>, String>,
+        events: &mut Vec<Event>,
+    ) {
+        match result {
+            Err(message) => {
+                self.stats.prefills += 1;
+                for (p, _) in &adm.members {
+                    events.push(p.finished(FinishReason::Error, Some(message.clone())));
                 }
-                Ok(None) => {
-                    adm.next += 1;
-                    self.admission = Some(adm);
-                }
-                Ok(Some(logits)) => {
-                    self.stats.prefills += 1;
-                    self.start_decoding(adm, logits, events);
-                }
+            }
+            Ok(None) => {
+                adm.next += 1;
+                self.admission = Some(adm);
+            }
+            Ok(Some(logits)) => {
+                self.stats.prefills += 1;
+                self.start_decoding(adm, logits, events);
             }
         }
     }

@@ -1,0 +1,121 @@
+//! The decode+chunk graph: one decode step of every slot and one prefill
+//! chunk of one slot in a single call. The decode rows and the chunk's rows
+//! go through each layer's projections and MLP as one matrix of `b + t`
+//! rows, so the step reads the weights once for both and pays one call's
+//! fixed cost instead of two; attention stays apart (each row set with its
+//! own mask, [`DecodeAttention`] and [`ChunkAttention`]).
+
+use super::chunk::ChunkAttention;
+use super::{
+    DType, DecodeAttention, FuncBuilder, LlamaShape, TensorType, declare_params, embed_rows, head,
+    layer, sample, scalar_i32,
+};
+use crate::emit::GraphConfig;
+
+/// Ragged decode over the `b` slots of a `b`-slot cache ([`super::decode`],
+/// sampling form, attention through the first `window` positions of each
+/// slot) together with a prefill chunk of `t` tokens of one of those slots
+/// ([`super::chunk::prefill_chunk`], reading `chunk_window` cached
+/// positions).
+///
+/// Arguments after the parameters and the cache: the decode rows' tokens
+/// and positions `[b]`, their temperatures and draw keys, then the chunk's
+/// tokens `[t]` (the first `len` real), `len`, its slot and its start.
+/// Results: the sampled ids `[b]`, the caches, the decode rows' logits
+/// `[b, V]` and the chunk's last real token's logits `[V]`.
+///
+/// Both write the same cache, the decode rows first: the chunk's slot runs
+/// an idle decode row, which the engine points at the chunk's first
+/// position so that the chunk's write replaces it.
+pub fn decode_with_chunk(
+    m: &LlamaShape,
+    cfg: &GraphConfig,
+    b: i64,
+    window: i64,
+    t: i64,
+    chunk_window: i64,
+    name: &str,
+) -> String {
+    let capacity = cfg.capacity;
+    assert!(
+        0 < window && window <= capacity,
+        "window {window} of capacity {capacity}"
+    );
+    assert!(
+        0 < t && t <= capacity && 0 <= chunk_window && chunk_window <= capacity,
+        "chunk of {t} tokens, window {chunk_window}, capacity {capacity}"
+    );
+    let (hq, hkv, d) = (m.heads, m.kv_heads, m.head_dim);
+    let mut f = FuncBuilder::new(name);
+    let p = declare_params(&mut f, m, cfg);
+    // With hand-written kernels the decode rows and the chunk's rows take
+    // different paths (a few rows the kernel, many the dense copy), so each
+    // group is multiplied on its own, exactly as in a plain decode step and
+    // a chunk graph: a request's tokens do not depend on whether a step
+    // carried someone's chunk. Without them all rows share one product.
+    let p = if cfg.kernels.is_portable() {
+        p
+    } else {
+        p.split_rows_at(b)
+    };
+    let kv_ty = TensorType::new(&m.kv_shape(b, capacity), DType::F32);
+    let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
+    let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
+    let pos = f.arg(TensorType::new(&[b], DType::I32), None);
+    let draw = sample::declare_inputs(&mut f, b);
+    let chunk = f.arg(TensorType::new(&[t], DType::I32), None);
+    let len = f.arg(TensorType::new(&[], DType::I32), None);
+    let slot = f.arg(TensorType::new(&[], DType::I32), None);
+    let start = f.arg(TensorType::new(&[], DType::I32), None);
+
+    f.comment("rows 0..b: the decode rows; rows b..b + t: the chunk");
+    let ids = f.concatenate(&[tokens, chunk], 0);
+    let mut x = embed_rows(&mut f, &p.embed, &ids);
+    let zero = scalar_i32(&mut f, 0);
+    let one = scalar_i32(&mut f, 1);
+    let decode_cos = f.gather_rows(&p.cos, &pos);
+    let decode_sin = f.gather_rows(&p.sin, &pos);
+    let chunk_cos = f.dynamic_slice(&p.cos, &[start.clone(), zero.clone()], &[t, d / 2]);
+    let chunk_sin = f.dynamic_slice(&p.sin, &[start.clone(), zero.clone()], &[t, d / 2]);
+    let cos = f.concatenate(&[decode_cos, chunk_cos], 0);
+    let sin = f.concatenate(&[decode_sin, chunk_sin], 0);
+    let decode_att = DecodeAttention::new(&mut f, m, b, window, &pos);
+    let chunk_att = ChunkAttention::new(&mut f, m, t, chunk_window, &start, &slot, [&zero, &one]);
+    let mut decode_kv = Vec::new();
+    let mut chunk_kv = Vec::new();
+
+    for (l, w) in p.layers.iter().enumerate() {
+        let heading = format!("layer {l}: projections for the decode rows and the chunk");
+        x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
+            let rows = |f: &mut FuncBuilder, x: &super::Value, heads: i64| {
+                let top = f.slice(x, &[0, 0, 0], &[b, heads, d]);
+                let bottom = f.slice(x, &[b, 0, 0], &[b + t, heads, d]);
+                (top, bottom)
+            };
+            let (qd, qc) = rows(f, &q, hq);
+            let (kd, kc) = rows(f, &k, hkv);
+            let (vd, vc) = rows(f, &v, hkv);
+            let od = decode_att.attend(f, l, &kv, &qd, &kd, &vd, &mut decode_kv);
+            let oc = chunk_att.attend(f, l, &kv, &qc, &kc, &vc, &mut chunk_kv);
+            f.concatenate(&[od, oc], 0)
+        });
+    }
+
+    kv = decode_att.write(&mut f, m, kv, &decode_kv, &pos);
+    kv = chunk_att.write(&mut f, m, kv, &chunk_kv, &start);
+
+    f.comment("the head on the decode rows and the chunk's last real row, b + len - 1");
+    let decode_rows = f.slice(&x, &[0, 0], &[b, m.hidden]);
+    let rows_before = scalar_i32(&mut f, b);
+    let last_index = f.add(&len, &rows_before);
+    let last_index = f.sub(&last_index, &one);
+    let last = f.dynamic_slice(&x, &[last_index, zero.clone()], &[1, m.hidden]);
+    let h = f.concatenate(&[decode_rows, last], 0);
+    let logits = head(&mut f, m, &p, &h);
+    let decode_logits = f.slice(&logits, &[0, 0], &[b, m.vocab]);
+    let chunk_logits = f.slice(&logits, &[b, 0], &[b + 1, m.vocab]);
+    let chunk_logits = f.reshape(&chunk_logits, &[m.vocab]);
+    let sampled = sample::gumbel_max(&mut f, &decode_logits, &draw);
+    f.ret(&[sampled, kv, decode_logits, chunk_logits]);
+    f.finish()
+}
