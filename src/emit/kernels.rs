@@ -383,6 +383,38 @@ mod tests {
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
+    fn a_decode_step_carrying_a_chunk_gives_its_decode_rows_a_plain_steps_kernel_calls() {
+        use crate::emit::GraphKind;
+        let cfg = crate::preset::Preset::Tiny.config();
+        let carrying = GraphKind::DecodeChunk {
+            batch: 8,
+            window: Some(64),
+            tokens: 24,
+            chunk_window: 0,
+        };
+        let mlir = tiny_graph(Kernels::X86_64, carrying);
+        let calls: Vec<&str> = mlir
+            .lines()
+            .filter(|l| l.contains("@blocks_matmul["))
+            .collect();
+        let rows = |n: i64| {
+            calls
+                .iter()
+                .filter(|l| l.contains(&format!(": (tensor<{n}x")))
+                .count()
+        };
+        // Every product of the 8 decode rows, as in a plain B=8 step; the 24
+        // chunk rows read the dense copy, as in a 24-token chunk graph,
+        // except the chunk's last row in the head.
+        assert_eq!(rows(8), 7 * cfg.num_hidden_layers + 1);
+        assert_eq!(rows(1), 1);
+        assert_eq!(calls.len(), rows(8) + rows(1));
+        let portable = tiny_graph(Kernels::Portable, carrying);
+        assert!(!called_by(&portable));
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
     fn a_prompt_reads_the_dense_copy_and_only_its_last_token_calls_the_kernel() {
         use crate::emit::{GraphKind, Output};
         let prefill = GraphKind::Prefill {
