@@ -15,8 +15,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub use device_sampling::RowDraw;
-pub use mixed::ChunkOutcome;
 pub use graphs::GraphSet;
+pub use mixed::ChunkOutcome;
 
 use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
