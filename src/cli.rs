@@ -128,11 +128,11 @@ pub struct ServeArgs {
     /// at most one such chunk between two tokens.
     #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
     pub max_chunk: usize,
-    /// Run every prefill chunk as a call of its own, instead of a prompt's
-    /// first chunk inside the running slots' decode call (one call, one
-    /// read of the weights, for both).
+    /// Run a prompt's first chunk inside the running slots' decode call (one
+    /// call for both) instead of as a call of its own; compiles a
+    /// decode+chunk graph per chunk size and window at startup.
     #[arg(long)]
-    pub separate_chunks: bool,
+    pub carry_chunks: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -220,10 +220,11 @@ pub struct BenchArgs {
     /// generate (the largest prefill chunk).
     #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
     pub max_chunk: usize,
-    /// Run every prefill chunk as a call of its own, instead of a prompt's
-    /// first chunk inside the running slots' decode call.
+    /// Run a prompt's first chunk inside the running slots' decode call
+    /// instead of as a call of its own (compiles a decode+chunk graph per
+    /// chunk size and window at startup).
     #[arg(long)]
-    pub separate_chunks: bool,
+    pub carry_chunks: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -544,7 +545,7 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
         capacity,
         single_parity: !args.no_parity,
         max_chunk: args.max_chunk,
-        decode_chunks: !args.separate_chunks,
+        decode_chunks: args.carry_chunks,
     };
     println!(
         "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
@@ -830,7 +831,7 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
         batch: args.batch,
         max_queue: args.max_queue,
         max_chunk: args.max_chunk,
-        decode_chunks: !args.separate_chunks,
+        decode_chunks: args.carry_chunks,
     };
     let plan = EmitPlan::new(context, &[args.batch as i64])?;
     let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);

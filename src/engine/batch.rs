@@ -22,9 +22,10 @@
 //!    largest chunk, which is the option to trade admission speed against
 //!    inter-token latency. A chunk call reads every weight once, like a
 //!    decode step, so a call of its own pays a fixed cost (about 9 tokens'
-//!    worth on SmolLM2 on the CPU). So while slots are running, a prompt's
-//!    **first chunk rides in the decode call** ([`GraphKind::DecodeChunk`],
-//!    [`BatchOptions::decode_chunks`]): one call whose matmuls take the
+//!    worth on SmolLM2 on the CPU). So, when asked to
+//!    ([`BatchOptions::decode_chunks`], `--carry-chunks`), while slots are
+//!    running a prompt's **first chunk rides in the decode call**
+//!    ([`GraphKind::DecodeChunk`]): one call whose matmuls take the
 //!    decode rows and the chunk's rows together. Its first token is sampled
 //!    from the chunk's logits after the call and its slot decodes from the
 //!    next step. Later chunks of a long prompt (and a first chunk whose
@@ -95,6 +96,10 @@ pub struct BatchOptions {
     pub max_chunk: usize,
     /// Run a prompt's first chunk inside the decode call of the running
     /// slots ([`GraphKind::DecodeChunk`]) instead of as a call of its own.
+    /// Off by default: it compiles a graph per first-chunk size and decode
+    /// window at startup (16 at context 256, 32 at 2048, 10-60 s each here),
+    /// and with the CPU kernels (`emit::kernels`) it measured no faster
+    /// than separate calls (docs/performance.md).
     pub decode_chunks: bool,
 }
 
@@ -104,7 +109,7 @@ impl Default for BatchOptions {
             batch: 4,
             max_queue: 256,
             max_chunk: crate::emit::DEFAULT_MAX_CHUNK,
-            decode_chunks: true,
+            decode_chunks: false,
         }
     }
 }
