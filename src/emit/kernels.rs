@@ -1,19 +1,20 @@
 //! Hand-written CPU kernels that graphs call in place of IREE's generated
 //! code, and how a graph declares and calls them.
 //!
-//! One kernel so far, `csrc/kernels/x86_64_matmul.c` (AVX2, FMA, F16C): `x .
-//! W^T` for a weight kept in 32-element blocks, for up to [`MAX_ROWS`] rows
-//! of `x`. build.rs compiles it freestanding; its object is embedded in this
-//! binary and linked into modules by iree-compile through
-//! `#hal.executable.object`. A graph calls it with `flow.dispatch` on the
-//! tensors it already has, so the kernel reads the same device buffers as
-//! the rest of the graph.
+//! `csrc/kernels/x86_64_matmul.c` (AVX2, FMA, F16C) has two: `x . W^T` for a
+//! weight kept in 32-element blocks and up to [`MAX_ROWS`] rows of `x`, and
+//! one row times a dense bf16 weight. build.rs compiles the file
+//! freestanding; its object is embedded in this binary, a graph that calls a
+//! kernel declares it as a `stream.executable` naming the object
+//! (`hal.executable.objects`), iree-compile links it in, and the graph calls
+//! it with `flow.dispatch` on the tensors it already has, so the kernel
+//! reads the same device buffers as the rest of the graph.
 //!
 //! Why: on this project's CPUs IREE 3.13 turns a one-row block contraction
 //! into code that reduces each 32-value block to a scalar in a serial chain,
 //! and reads an f32 copy of the weights for 4 or 8 rows; the kernel does
-//! both at about twice the speed (docs/performance.md, "Hand-written block
-//! kernel").
+//! both at about twice the speed (docs/performance.md, "Hand-written kernel
+//! for block and bf16 weights").
 //!
 //! The object's file name carries a hash of its bytes, so an MLIR text that
 //! names it names exactly those bytes, and the module cache (keyed by a hash
