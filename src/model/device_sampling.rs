@@ -5,6 +5,7 @@
 use super::{DeviceModel, KvCache, Result};
 use crate::emit::Output;
 use crate::emit::sample::DrawKey;
+use crate::runtime::Buffer;
 use crate::sampler::SplitMix64;
 use crate::types::TokenId;
 use rand_core::Rng;
@@ -79,13 +80,26 @@ impl DeviceModel {
                 o.len()
             ))
         })?;
-        let read = self.session.read::<i32>(&out)?;
+        self.read_sampled(&out, &all_logits, ids, logits)
+    }
+
+    /// Reads a sampling call's token ids `out` [batch] into `ids`, and its
+    /// logits `all_logits` [batch, vocab] into `logits` when given; returns
+    /// the bytes read back.
+    pub(super) fn read_sampled(
+        &self,
+        out: &Buffer,
+        all_logits: &Buffer,
+        ids: &mut Vec<TokenId>,
+        logits: Option<&mut Vec<f32>>,
+    ) -> Result<usize> {
+        let read = self.session.read::<i32>(out)?;
         ids.clear();
         ids.extend(read.iter().map(|&t| TokenId(t as u32)));
-        let mut bytes = batch * 4;
+        let mut bytes = read.len() * 4;
         if let Some(logits) = logits {
-            logits.resize(batch * self.vocab(), 0.0);
-            self.session.read_into(&all_logits, 0, logits)?;
+            logits.resize(read.len() * self.vocab(), 0.0);
+            self.session.read_into(all_logits, 0, logits)?;
             bytes += logits.len() * 4;
         }
         Ok(bytes)

@@ -4,7 +4,6 @@
 
 use super::{DeviceModel, KvCache, ModelError, Result, RowDraw};
 use crate::emit::{ChunkCall, GraphKind};
-use crate::fit::FitError;
 use crate::types::TokenId;
 
 /// What a decode step with a chunk returns besides the sampled ids.
@@ -60,15 +59,7 @@ impl DeviceModel {
                 draws.len()
             )));
         }
-        self.check_tokens(tokens)?;
-        if let Some(&p) = positions.iter().find(|&&p| p >= self.capacity()) {
-            return Err(FitError::DoesNotFit {
-                prompt: p + 1,
-                max_tokens: 0,
-                capacity: self.capacity(),
-            }
-            .into());
-        }
+        self.check_decode_rows(tokens, positions)?;
         self.check_chunk(kv, slot, prompt, call)?;
         if positions[slot] != call.start {
             return Err(ModelError::InvalidCall(format!(
@@ -106,15 +97,7 @@ impl DeviceModel {
                     o.len()
                 ))
             })?;
-        let read = self.session.read::<i32>(&out)?;
-        ids.clear();
-        ids.extend(read.iter().map(|&t| TokenId(t as u32)));
-        let mut bytes = batch * 4;
-        if let Some(logits) = logits {
-            logits.resize(batch * self.vocab(), 0.0);
-            self.session.read_into(&all_logits, 0, logits)?;
-            bytes += logits.len() * 4;
-        }
+        let mut bytes = self.read_sampled(&out, &all_logits, ids, logits)?;
         let logits = if end < prompt.len() {
             None
         } else {

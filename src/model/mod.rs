@@ -373,6 +373,21 @@ impl DeviceModel {
         Ok(fit::check_tokens(tokens, self.vocab())?)
     }
 
+    /// The rows of a decode call: known token ids at positions inside the
+    /// cache.
+    fn check_decode_rows(&self, tokens: &[TokenId], positions: &[usize]) -> Result<()> {
+        self.check_tokens(tokens)?;
+        if let Some(&p) = positions.iter().find(|&&p| p >= self.capacity()) {
+            return Err(FitError::DoesNotFit {
+                prompt: p + 1,
+                max_tokens: 0,
+                capacity: self.capacity(),
+            }
+            .into());
+        }
+        Ok(())
+    }
+
     /// Runs a prompt from position 0 in slot 0 of `kv`, writing its K/V
     /// on the device. Returns the logits `[vocab]` of the last token.
     pub fn prefill_logits(&mut self, kv: &mut KvCache, tokens: &[TokenId]) -> Result<Vec<f32>> {
@@ -520,15 +535,7 @@ impl DeviceModel {
                 positions.len()
             )));
         }
-        self.check_tokens(tokens)?;
-        if let Some(&p) = positions.iter().find(|&&p| p >= self.capacity()) {
-            return Err(FitError::DoesNotFit {
-                prompt: p + 1,
-                max_tokens: 0,
-                capacity: self.capacity(),
-            }
-            .into());
-        }
+        self.check_decode_rows(tokens, positions)?;
         if let Some(w) = window
             && let Some(&p) = positions.iter().find(|&&p| p as i64 >= w)
         {
