@@ -9,12 +9,10 @@
 mod common;
 
 use common::{host_argmax, load, prompt, relative_error};
-use iree_llm::config::ModelConfig;
 use iree_llm::emit::{EmitPlan, GraphKind, Output, chunk_plan};
 use iree_llm::model::{DeviceModel, KvCache};
-use iree_llm::reference::Reference;
 use iree_llm::types::TokenId;
-use iree_llm::weights::{DType as WeightDType, Weights};
+use iree_llm::weights::DType as WeightDType;
 
 const CAPACITY: i64 = 128;
 /// Chunks of at most 32 tokens, so longer prompts take several and later
@@ -52,12 +50,6 @@ fn graphs(slots: i64) -> Vec<GraphKind> {
     g
 }
 
-fn reference(dir: &std::path::Path) -> Reference {
-    let cfg = ModelConfig::from_dir(dir).unwrap();
-    let w = Weights::open(dir, &cfg).unwrap();
-    Reference::new(&cfg, &w).unwrap()
-}
-
 /// Greedy continuation of a prefilled slot: `n` tokens from `logits`, the
 /// other rows idle at position 0 of their own slots.
 fn continue_greedy(
@@ -93,7 +85,7 @@ fn continue_greedy(
 #[test]
 fn chunked_prefill_logits_match_the_f64_reference_and_decode_continues_from_its_cache() {
     let dir = common::tiny_dir(WeightDType::F32);
-    let reference = reference(&dir);
+    let reference = common::reference(&dir);
     let mut model = load(&dir, "local-task", CAPACITY, graphs(1));
     let vocab = model.vocab();
     let mut worst = 0f64;
@@ -138,7 +130,7 @@ fn chunked_prefill_logits_match_the_f64_reference_and_decode_continues_from_its_
 fn greedy_after_a_chunked_prefill_into_any_slot_is_token_exact_with_the_whole_prompt_and_the_reference()
  {
     let dir = common::tiny_dir(WeightDType::F32);
-    let reference = reference(&dir);
+    let reference = common::reference(&dir);
     let mut model = load(&dir, "local-task", CAPACITY, graphs(4));
     let vocab = model.vocab();
     for (i, len) in lengths().into_iter().enumerate() {
@@ -191,7 +183,7 @@ fn a_last_chunk_that_would_pass_the_capacity_starts_early_and_recomputes_its_ove
     let before = calls[calls.len() - 2];
     assert!(last.start < before.start + before.len, "{calls:?}");
     let dir = common::tiny_dir(WeightDType::F32);
-    let reference = reference(&dir);
+    let reference = common::reference(&dir);
     let mut kinds: Vec<GraphKind> = calls
         .iter()
         .map(|c| GraphKind::Chunk {

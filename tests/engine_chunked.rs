@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{drain, prompt, single_engine};
+use common::{drain, prompt, run_all, single_engine};
 use iree_llm::emit::chunk_plan;
 use iree_llm::engine::{BatchEngine, BatchOptions, Engine, Event, Fault, FinishReason, Request};
 use iree_llm::types::{RequestId, TokenId};
@@ -123,23 +123,11 @@ fn prompts_of_several_chunks_give_the_single_engines_greedy_tokens() {
             Request::greedy(prompt(len, 30 + i as u32, vocab), cap)
         })
         .collect();
-    let ids: Vec<_> = requests
-        .iter()
-        .map(|r| engine.submit(r.clone()).unwrap())
-        .collect();
-    let got = drain(&mut engine);
-    let single_ids: Vec<_> = requests
-        .iter()
-        .map(|r| single.submit(r.clone()).unwrap())
-        .collect();
-    let want = drain(&mut single);
-    for (i, (b, s)) in ids.iter().zip(&single_ids).enumerate() {
-        assert_eq!(
-            got[b].tokens, want[s].tokens,
-            "prompt of {} tokens",
-            lengths[i]
-        );
-        assert_eq!(got[b].reason, want[s].reason);
+    let got = run_all(&mut engine, &requests);
+    let want = run_all(&mut single, &requests);
+    for (i, (b, s)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(b.tokens, s.tokens, "prompt of {} tokens", lengths[i]);
+        assert_eq!(b.reason, s.reason);
     }
     let stats = engine.stats();
     assert_eq!(stats.prefills as usize, lengths.len());
@@ -228,15 +216,10 @@ fn cancelling_or_failing_a_prompt_between_its_chunks_frees_its_slot() {
     let requests: Vec<Request> = (0..4)
         .map(|i| Request::greedy(prompt(40 + 13 * i, 11 + i as u32, vocab), 6))
         .collect();
-    let ids: Vec<_> = requests
-        .iter()
-        .map(|r| engine.submit(r.clone()).unwrap())
-        .collect();
-    let got = drain(&mut engine);
-    for (r, id) in requests.iter().zip(ids) {
-        let sid = single.submit(r.clone()).unwrap();
-        let want = drain(&mut single);
-        assert_eq!(got[&id].tokens, want[&sid].tokens);
+    let got = run_all(&mut engine, &requests);
+    let want = run_all(&mut single, &requests);
+    for (b, s) in got.iter().zip(&want) {
+        assert_eq!(b.tokens, s.tokens);
     }
     assert!(engine.is_idle());
 }
@@ -297,25 +280,17 @@ fn carried_and_separate_chunks_give_the_single_engines_greedy_tokens() {
         .enumerate()
         .map(|(i, &len)| Request::greedy(prompt(len, 60 + i as u32, vocab), 6 + i % 5))
         .collect();
-    let single_ids: Vec<_> = requests
-        .iter()
-        .map(|r| single.submit(r.clone()).unwrap())
-        .collect();
-    let want = drain(&mut single);
+    let want = run_all(&mut single, &requests);
     for decode_chunks in [true, false] {
         let mut engine = engine_with(&dir, 4, decode_chunks);
-        let ids: Vec<_> = requests
-            .iter()
-            .map(|r| engine.submit(r.clone()).unwrap())
-            .collect();
-        let got = drain(&mut engine);
-        for (i, (b, s)) in ids.iter().zip(&single_ids).enumerate() {
+        let got = run_all(&mut engine, &requests);
+        for (i, (b, s)) in got.iter().zip(&want).enumerate() {
             assert_eq!(
-                got[b].tokens, want[s].tokens,
+                b.tokens, s.tokens,
                 "prompt of {} tokens, decode chunks {decode_chunks}",
                 lengths[i]
             );
-            assert_eq!(got[b].reason, want[s].reason);
+            assert_eq!(b.reason, s.reason);
         }
         let carried = engine.stats().mixed_steps;
         if decode_chunks {
@@ -379,15 +354,10 @@ fn a_device_error_in_a_decode_call_carrying_a_chunk_fails_its_prompt_and_the_row
     let requests: Vec<Request> = (0..5)
         .map(|i| Request::greedy(prompt(4 + 9 * i, 20 + i as u32, vocab), 7))
         .collect();
-    let ids: Vec<_> = requests
-        .iter()
-        .map(|r| engine.submit(r.clone()).unwrap())
-        .collect();
-    let got = drain(&mut engine);
-    for (r, id) in requests.iter().zip(ids) {
-        let sid = single.submit(r.clone()).unwrap();
-        let want = drain(&mut single);
-        assert_eq!(got[&id].tokens, want[&sid].tokens);
+    let got = run_all(&mut engine, &requests);
+    let want = run_all(&mut single, &requests);
+    for (b, s) in got.iter().zip(&want) {
+        assert_eq!(b.tokens, s.tokens);
     }
     assert!(engine.is_idle());
 }

@@ -6,13 +6,11 @@
 mod common;
 
 use common::{device_greedy, host_argmax, load, prompt, relative_error};
-use iree_llm::config::ModelConfig;
 use iree_llm::emit::{EmitPlan, GraphKind, Output};
 use iree_llm::fit::FitError;
 use iree_llm::model::{DeviceModel, ModelError};
-use iree_llm::reference::Reference;
 use iree_llm::types::TokenId;
-use iree_llm::weights::{DType as WeightDType, Weights};
+use iree_llm::weights::DType as WeightDType;
 
 /// Capacity of the test caches: decode has a 64-position window below it.
 const CAPACITY: i64 = 128;
@@ -36,12 +34,6 @@ fn argmax_graphs() -> Vec<GraphKind> {
     g
 }
 
-fn reference(dir: &std::path::Path) -> Reference {
-    let cfg = ModelConfig::from_dir(dir).unwrap();
-    let w = Weights::open(dir, &cfg).unwrap();
-    Reference::new(&cfg, &w).unwrap()
-}
-
 fn prefill_logits(
     model: &mut DeviceModel,
     kv: &mut iree_llm::model::KvCache,
@@ -62,7 +54,7 @@ fn prefill_logits_at(
 #[test]
 fn prefill_and_decode_logits_match_the_f64_reference() {
     let dir = common::tiny_dir(WeightDType::F32);
-    let reference = reference(&dir);
+    let reference = common::reference(&dir);
     let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
     let vocab = model.vocab();
     let mut worst = 0f64;
@@ -108,7 +100,7 @@ fn greedy_decoding_matches_the_reference_for_gqa_tied_and_llama3_configs() {
         ),
     ];
     for (name, dir) in configs {
-        let reference = reference(&dir);
+        let reference = common::reference(&dir);
         let mut model = load(&dir, "local-task", CAPACITY, argmax_graphs());
         // The 50-token prompt crosses from the 64-position window to the
         // whole-capacity decode graph halfway through.
@@ -271,7 +263,7 @@ fn bf16_weights_kept_on_the_device_give_the_results_of_weights_widened_to_f32() 
 #[test]
 fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
     let dir = common::tiny_dir(WeightDType::BF16);
-    let reference = reference(&dir);
+    let reference = common::reference(&dir);
     let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
     for (len, seed) in [(5, 21), (30, 22)] {
         let tokens = prompt(len, seed, model.vocab());

@@ -11,14 +11,12 @@ mod common;
 use std::path::PathBuf;
 
 use common::{device_greedy, host_argmax, load, load_with, prompt, relative_error};
-use iree_llm::config::ModelConfig;
 use iree_llm::emit::{BlockFormat, EmitPlan, GraphKind, Output};
 use iree_llm::gguf::Quant;
 use iree_llm::model::{DeviceModel, DeviceWeights};
 use iree_llm::preset::Preset;
-use iree_llm::reference::Reference;
 use iree_llm::types::TokenId;
-use iree_llm::weights::{DType, Weights};
+use iree_llm::weights::DType;
 
 const CAPACITY: i64 = 128;
 
@@ -39,11 +37,6 @@ fn quantized_tiny(quant: Quant) -> PathBuf {
     iree_llm::gguf::export_hf_dir_quantized(&hf, DType::F32, quant, &tmp).unwrap();
     std::fs::rename(&tmp, &path).unwrap();
     path
-}
-
-fn reference(path: &std::path::Path) -> Reference {
-    let cfg = ModelConfig::from_dir(path).unwrap();
-    Reference::new(&cfg, &Weights::open(path, &cfg).unwrap()).unwrap()
 }
 
 fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
@@ -138,7 +131,7 @@ fn quantized_matrices_stay_in_blocks_and_norms_stay_dense() {
 fn prefill_and_decode_logits_match_the_reference_fed_the_dequantized_weights() {
     for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
         let path = quantized_tiny(quant);
-        let reference = reference(&path);
+        let reference = common::reference(&path);
         let mut model = load(&path, "local-task", CAPACITY, logits_graphs(&[1]));
         assert!(!model.manifest().plan.blocks.is_empty());
         let vocab = model.vocab();
@@ -176,7 +169,7 @@ fn prefill_and_decode_logits_match_the_reference_fed_the_dequantized_weights() {
 fn greedy_decoding_matches_the_reference_token_for_token() {
     for quant in [Quant::Q8_0, Quant::Q4_1] {
         let path = quantized_tiny(quant);
-        let reference = reference(&path);
+        let reference = common::reference(&path);
         let mut model = load(&path, "local-task", CAPACITY, argmax_graphs());
         for (len, seed) in [(3, 11), (20, 13), (50, 14)] {
             let tokens = prompt(len, seed, model.vocab());

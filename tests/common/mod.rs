@@ -356,3 +356,22 @@ pub fn decode_matches_reference(
     }
     worst
 }
+
+/// Submits `requests` to `engine`, runs it until idle and returns each
+/// request's outcome in submission order.
+pub fn run_all(engine: &mut dyn Engine, requests: &[Request]) -> Vec<Outcome> {
+    let ids: Vec<RequestId> = requests
+        .iter()
+        .map(|r| engine.submit(r.clone()).unwrap())
+        .collect();
+    let mut done = drain(engine);
+    ids.iter().map(|id| done.remove(id).unwrap()).collect()
+}
+
+/// The f64 reference forward pass of the model at `path` (a directory or a
+/// GGUF file), read independently of the device path.
+pub fn reference(path: &Path) -> iree_llm::reference::Reference {
+    let cfg = ModelConfig::from_dir(path).unwrap();
+    let weights = iree_llm::weights::Weights::open(path, &cfg).unwrap();
+    iree_llm::reference::Reference::new(&cfg, &weights).unwrap()
+}
