@@ -180,18 +180,26 @@ impl std::str::FromStr for DType {
     }
 }
 
-/// How a block-quantized matrix lives on the device: every 32 consecutive
-/// values of a row share an f16 scale `d` (and an f16 offset `m`); the values
-/// are i8 `q`, and each weight is `d * q` (or `d * q + m`). GGUF's Q8_0 is
-/// `Scaled`; Q4_0 is `Scaled` with `q = nibble - 8`; Q4_1 is `ScaledOffset`
-/// with `q = nibble`. Four-bit values are widened to a byte when uploaded:
-/// on this CPU (AVX2, IREE 3.13) the fused i8 dequantization ran faster than
-/// unpacking nibbles or an i4 operand (docs/performance.md).
+/// How a block-quantized matrix lives on the device, named after the GGUF
+/// type it keeps exactly: every 32 consecutive values of a row share an f16
+/// scale `d` (and, for Q4_1, an f16 offset `m`).
+/// - `Q8_0`: `q` holds one i8 per value; `w = q * d`.
+/// - `Q4_0`, `Q4_1`: `w = (nibble - 8) * d` and `w = nibble * d + m`. `q`
+///   holds either the file's own 16 bytes per block ("packed": value `j` in
+///   the low nibble of byte `j`, value `j + 16` in its high nibble) or one
+///   byte per value ("widened": Q4_0's `nibble - 8`, Q4_1's `nibble`).
+///
+/// Graphs that call the hand-written CPU kernel take the packed form, which
+/// halves the bytes a decode step reads (the kernel unpacks in registers);
+/// portable graphs take the widened form, because IREE 3.13's code for the
+/// unpacking ran at half the speed of its fused i8 dequantization on AVX2
+/// (docs/performance.md). The shape of `q` says which form a graph takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BlockFormat {
-    Scaled,
-    ScaledOffset,
+    Q8_0,
+    Q4_0,
+    Q4_1,
 }
 
 /// Values per block of a [`BlockFormat`].
@@ -201,8 +209,36 @@ impl BlockFormat {
     /// The argument suffixes and element types of one matrix in this format.
     pub fn parts(self) -> &'static [(&'static str, DType)] {
         match self {
-            BlockFormat::Scaled => &[("q", DType::I8), ("d", DType::F16)],
-            BlockFormat::ScaledOffset => &[("q", DType::I8), ("d", DType::F16), ("m", DType::F16)],
+            BlockFormat::Q8_0 | BlockFormat::Q4_0 => &[("q", DType::I8), ("d", DType::F16)],
+            BlockFormat::Q4_1 => &[("q", DType::I8), ("d", DType::F16), ("m", DType::F16)],
+        }
+    }
+
+    /// Bytes of `q` per block: one per value, or for the 4-bit formats
+    /// when `packed` two values per byte.
+    pub fn q_bytes(self, packed: bool) -> i64 {
+        if packed && self.is_4bit() {
+            BLOCK / 2
+        } else {
+            BLOCK
+        }
+    }
+
+    pub fn is_4bit(self) -> bool {
+        matches!(self, BlockFormat::Q4_0 | BlockFormat::Q4_1)
+    }
+
+    /// Whether the matrix has offsets `m`.
+    pub fn has_offset(self) -> bool {
+        self == BlockFormat::Q4_1
+    }
+
+    /// The format's code in the kernel's calls (csrc/kernels/x86_64_matmul.c).
+    pub fn kernel_code(self) -> i64 {
+        match self {
+            BlockFormat::Q8_0 => 0,
+            BlockFormat::Q4_0 => 1,
+            BlockFormat::Q4_1 => 2,
         }
     }
 }

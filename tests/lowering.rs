@@ -245,10 +245,14 @@ fn graphs_with_block_weights_compile_and_fuse_the_dequantization() {
     let mut plan = EmitPlan::new(128, &[4]).unwrap();
     for (name, shape) in iree_llm::checkpoint::tensors(&cfg) {
         if shape.len() == 2 {
+            // Every device format: Q8_0 for the embedding, Q4_0 for the
+            // attention matrices, Q4_1 for the rest.
             let format = if name == iree_llm::checkpoint::EMBEDDING {
-                BlockFormat::Scaled
+                BlockFormat::Q8_0
+            } else if name.contains("self_attn") {
+                BlockFormat::Q4_0
             } else {
-                BlockFormat::ScaledOffset
+                BlockFormat::Q4_1
             };
             plan.blocks.insert(name, format);
         }
@@ -306,7 +310,7 @@ fn graphs_with_block_weights_compile_and_fuse_the_dequantization() {
     let mut wide_plan = EmitPlan::new(128, &[]).unwrap();
     for (name, shape) in wide.tensor_layout().tensors() {
         if shape.len() == 2 {
-            wide_plan.blocks.insert(name, BlockFormat::ScaledOffset);
+            wide_plan.blocks.insert(name, BlockFormat::Q4_1);
         }
     }
     let graph = emit_graph(

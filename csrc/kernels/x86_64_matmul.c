@@ -9,9 +9,10 @@
 // dequantizes each block once for all rows (docs/performance.md has the
 // side-by-side figures).
 //
-// Layout (the GGUF loader's, src/gguf/blocks.rs): W [n, k] is q (int8
-// [n, k/32, 32]), d (f16 scale [n, k/32]) and, for Q4_1, m (f16 offset
-// [n, k/32]); w = q * d (+ m), the same f32 values as the dequantized copy.
+// Layout (the GGUF loader's, src/gguf/blocks.rs): W [n, k] is q (Q8_0: int8
+// [n, k/32, 32]; Q4_0 and Q4_1: the file's 16 nibble bytes per block), d
+// (f16 scale [n, k/32]) and, for Q4_1, m (f16 offset [n, k/32]); w = q * d
+// (+ m), Q4_0's nibbles less 8: the same f32 values as the dequantized copy.
 // Built freestanding: no libc, nothing but registers and the four buffers.
 
 #include <immintrin.h>
@@ -27,91 +28,354 @@ INLINE float hsum8(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
+// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
+enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
+
 // Eight int8 values widened to f32 lanes.
 INLINE __m256 widen8(const int8_t* p) {
   return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)p)));
 }
 
-// One weight row (k values in k/32 blocks) against `rows` (1..8, a
-// compile-time constant after inlining) rows of x [rows, k]; writes
-// y[r * ystride].
-INLINE void weight_row(const int rows, const float* x, size_t k, const int8_t* q,
-                       const uint16_t* d, const uint16_t* m, float* y,
-                       size_t ystride) {
-  const size_t blocks = k / 32;
-  if (rows == 1) {
-    // Four accumulators: one chain per quarter block hides FMA latency.
-    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-    for (size_t j = 0; j < blocks; ++j) {
-      const int8_t* b = q + 32 * j;
-      const float* xb = x + 32 * j;
-      const __m256 dj = _mm256_set1_ps(_cvtsh_ss(d[j]));
-      const __m256 mj = m ? _mm256_set1_ps(_cvtsh_ss(m[j])) : _mm256_setzero_ps();
-      a0 = _mm256_fmadd_ps(_mm256_fmadd_ps(widen8(b), dj, mj), _mm256_loadu_ps(xb), a0);
-      a1 = _mm256_fmadd_ps(_mm256_fmadd_ps(widen8(b + 8), dj, mj), _mm256_loadu_ps(xb + 8), a1);
-      a2 = _mm256_fmadd_ps(_mm256_fmadd_ps(widen8(b + 16), dj, mj), _mm256_loadu_ps(xb + 16), a2);
-      a3 = _mm256_fmadd_ps(_mm256_fmadd_ps(widen8(b + 24), dj, mj), _mm256_loadu_ps(xb + 24), a3);
+// A block's 16 nibble bytes as four vectors of int32 values: v[0] holds
+// values 0..8 (low nibbles of bytes 0..8), v[1] 8..16, v[2] 16..24 (high
+// nibbles of bytes 0..8), v[3] 24..32. One 128-bit load is broadcast to both
+// halves and a byte shuffle puts byte j in lane j's low byte; masking or
+// shifting then picks the nibble.
+typedef struct {
+  __m256i v[4];
+} nibbles_t;
+
+INLINE nibbles_t unpack_nibbles(const uint8_t* p) {
+  const __m256i both = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)p));
+  const __m256i pick0 = _mm256_setr_epi8(0, -1, -1, -1, 1, -1, -1, -1, 2, -1, -1, -1, 3, -1, -1, -1,
+                                         4, -1, -1, -1, 5, -1, -1, -1, 6, -1, -1, -1, 7, -1, -1, -1);
+  const __m256i pick1 = _mm256_setr_epi8(8, -1, -1, -1, 9, -1, -1, -1, 10, -1, -1, -1, 11, -1, -1,
+                                         -1, 12, -1, -1, -1, 13, -1, -1, -1, 14, -1, -1, -1, 15, -1,
+                                         -1, -1);
+  const __m256i low = _mm256_set1_epi32(0x0F);
+  const __m256i e0 = _mm256_shuffle_epi8(both, pick0);
+  const __m256i e1 = _mm256_shuffle_epi8(both, pick1);
+  nibbles_t n;
+  n.v[0] = _mm256_and_si256(e0, low);
+  n.v[1] = _mm256_and_si256(e1, low);
+  n.v[2] = _mm256_srli_epi32(e0, 4);
+  n.v[3] = _mm256_srli_epi32(e1, 4);
+  return n;
+}
+
+// sum(q * x) over one block of 32 values, as a vector of partial sums.
+// Two chains of two products each keep the FMA latency off the critical path.
+INLINE __m256 block_dot_q8(const int8_t* b, const float* xb) {
+  __m256 s = _mm256_mul_ps(widen8(b), _mm256_loadu_ps(xb));
+  __m256 t = _mm256_mul_ps(widen8(b + 8), _mm256_loadu_ps(xb + 8));
+  s = _mm256_fmadd_ps(widen8(b + 16), _mm256_loadu_ps(xb + 16), s);
+  t = _mm256_fmadd_ps(widen8(b + 24), _mm256_loadu_ps(xb + 24), t);
+  return _mm256_add_ps(s, t);
+}
+
+INLINE __m256 block_dot_q4(const uint8_t* b, const float* xb) {
+  const nibbles_t n = unpack_nibbles(b);
+  __m256 s = _mm256_mul_ps(_mm256_cvtepi32_ps(n.v[0]), _mm256_loadu_ps(xb));
+  __m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(n.v[1]), _mm256_loadu_ps(xb + 8));
+  s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(n.v[2]), _mm256_loadu_ps(xb + 16), s);
+  t = _mm256_fmadd_ps(_mm256_cvtepi32_ps(n.v[3]), _mm256_loadu_ps(xb + 24), t);
+  return _mm256_add_ps(s, t);
+}
+
+// One-row products work through k in chunks of CHUNK_BLOCKS blocks so that
+// what they prepare per chunk (block sums, scales, quantized x) fits in a
+// few kilobytes of stack; a chunk's share is added to y.
+#define CHUNK_BLOCKS 128
+
+// Blocks of x summed once per chunk (`xs`): with them the 4-bit formats'
+// offsets cost one product per block, not one per value.
+INLINE void block_sums(const float* x, size_t blocks, float* xs) {
+  for (size_t j = 0; j < blocks; ++j) {
+    const float* xb = x + 32 * j;
+    xs[j] = hsum8(_mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(xb), _mm256_loadu_ps(xb + 8)),
+                                _mm256_add_ps(_mm256_loadu_ps(xb + 16), _mm256_loadu_ps(xb + 24))));
+  }
+}
+
+// f32 copies of `blocks` f16 scales (times xd[j] when xd is given). The
+// block loops then broadcast a scale straight from memory, which costs a
+// load instead of three vector instructions.
+INLINE void widen_scales(const uint16_t* d, const float* xd, size_t blocks, float* ds) {
+  size_t j = 0;
+  for (; j + 8 <= blocks; j += 8) {
+    __m256 v = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(d + j)));
+    if (xd) v = _mm256_mul_ps(v, _mm256_loadu_ps(xd + j));
+    _mm256_storeu_ps(ds + j, v);
+  }
+  for (; j < blocks; ++j) ds[j] = _cvtsh_ss(d[j]) * (xd ? xd[j] : 1.0f);
+}
+
+// sum_j c[j] * xs[j] for f16 c (offsets, or Q4_0's scales).
+INLINE float dot_f16(const uint16_t* c, const float* xs, size_t blocks) {
+  __m256 a = _mm256_setzero_ps();
+  size_t j = 0;
+  for (; j + 8 <= blocks; j += 8)
+    a = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(c + j))),
+                        _mm256_loadu_ps(xs + j), a);
+  float s = hsum8(a);
+  for (; j < blocks; ++j) s += _cvtsh_ss(c[j]) * xs[j];
+  return s;
+}
+
+// The 4-bit formats' offsets' share of a row's product: Q4_1's
+// sum_j m_j * xs_j, or for Q4_0 (values nibble - 8) -8 * sum_j d_j * xs_j.
+INLINE float offsets_share(const int format, const uint16_t* d, const uint16_t* m,
+                           const float* xs, size_t blocks) {
+  if (format == Q4_1) return dot_f16(m, xs, blocks);
+  if (format == Q4_0) return -8.0f * dot_f16(d, xs, blocks);
+  return 0.0f;
+}
+
+// One weight row against one row of x over `blocks` blocks, exactly:
+// sum_j d_j * sum(q_j * x_j) plus the offsets' share. Two accumulators take
+// alternate blocks.
+INLINE float row_dot(const int format, const float* x, const float* xs, size_t blocks,
+                     const void* q, const uint16_t* d, const uint16_t* m) {
+  float ds[CHUNK_BLOCKS];
+  widen_scales(d, 0, blocks, ds);
+  __m256 a0 = _mm256_setzero_ps(), a1 = a0;
+  size_t j = 0;
+  for (; j + 2 <= blocks; j += 2) {
+    __m256 s0, s1;
+    if (format == Q8_0) {
+      s0 = block_dot_q8((const int8_t*)q + 32 * j, x + 32 * j);
+      s1 = block_dot_q8((const int8_t*)q + 32 * j + 32, x + 32 * j + 32);
+    } else {
+      s0 = block_dot_q4((const uint8_t*)q + 16 * j, x + 32 * j);
+      s1 = block_dot_q4((const uint8_t*)q + 16 * j + 16, x + 32 * j + 32);
     }
-    y[0] = hsum8(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+    a0 = _mm256_fmadd_ps(s0, _mm256_broadcast_ss(ds + j), a0);
+    a1 = _mm256_fmadd_ps(s1, _mm256_broadcast_ss(ds + j + 1), a1);
+  }
+  if (j < blocks) {
+    const __m256 s = format == Q8_0 ? block_dot_q8((const int8_t*)q + 32 * j, x + 32 * j)
+                                    : block_dot_q4((const uint8_t*)q + 16 * j, x + 32 * j);
+    a0 = _mm256_fmadd_ps(s, _mm256_broadcast_ss(ds + j), a0);
+  }
+  return hsum8(_mm256_add_ps(a0, a1)) + offsets_share(format, d, m, xs, blocks);
+}
+
+// ---- 8-bit activations (the opt-in fast form) ------------------------------
+//
+// With `q8_activations` set, a single row of x (a one-sequence decode step,
+// a prompt's last token) has each block of 32 values first rounded to int8
+// times one f32 scale (xd = max|x| / 127), and a block's product is an
+// integer dot product: sum(q * xq) * d * xd. This is the form llama.cpp
+// computes in; it is not exact (docs/performance.md gives the measured
+// error), so it is an option and the exact form is the default. Several
+// rows keep the exact form: there the dequantized block is shared by all
+// rows and the integer form measured no faster.
+
+// x's blocks as int8 (xq), their scales (xd) and exact sums (xs).
+INLINE void quantize_x(const float* x, size_t blocks, int8_t* xq, float* xd, float* xs) {
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  // _mm256_packs_* interleave 128-bit halves; this puts the values back in order.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (size_t j = 0; j < blocks; ++j) {
+    const float* xb = x + 32 * j;
+    __m256 v[4], top = _mm256_setzero_ps(), sum = top;
+    for (int i = 0; i < 4; ++i) {
+      v[i] = _mm256_loadu_ps(xb + 8 * i);
+      top = _mm256_max_ps(top, _mm256_and_ps(v[i], abs_mask));
+      sum = _mm256_add_ps(sum, v[i]);
+    }
+    __m128 t = _mm_max_ps(_mm256_castps256_ps128(top), _mm256_extractf128_ps(top, 1));
+    t = _mm_max_ps(t, _mm_movehl_ps(t, t));
+    t = _mm_max_ss(t, _mm_movehdup_ps(t));
+    const float scale = _mm_cvtss_f32(t) / 127.0f;
+    xd[j] = scale;
+    xs[j] = hsum8(sum);
+    const __m256 inv = _mm256_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
+    __m256i i[4];
+    for (int n = 0; n < 4; ++n) i[n] = _mm256_cvtps_epi32(_mm256_mul_ps(v[n], inv));
+    const __m256i packed = _mm256_packs_epi16(_mm256_packs_epi32(i[0], i[1]),
+                                              _mm256_packs_epi32(i[2], i[3]));
+    _mm256_storeu_si256((__m256i*)(xq + 32 * j), _mm256_permutevar8x32_epi32(packed, order));
+  }
+}
+
+// A block's 16 nibble bytes as 32 unsigned bytes in value order.
+INLINE __m256i nibble_bytes(const uint8_t* p) {
+  const __m128i b = _mm_loadu_si128((const __m128i*)p);
+  const __m128i low = _mm_set1_epi8(0x0F);
+  return _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(b, 4), low), _mm_and_si128(b, low));
+}
+
+// sum(q * xq) over one block as 8 int32 partial sums. vpmaddubsw multiplies
+// unsigned by signed bytes: nibbles are unsigned already; Q8_0's signed
+// values lend their sign to xq instead. Pair sums stay far below the int16
+// limit (2 * 128 * 127).
+INLINE __m256i block_dot_i8(const int format, const void* q, size_t j, const int8_t* xq) {
+  const __m256i xv = _mm256_loadu_si256((const __m256i*)(xq + 32 * j));
+  __m256i pairs;
+  if (format == Q8_0) {
+    const __m256i w = _mm256_loadu_si256((const __m256i*)((const int8_t*)q + 32 * j));
+    pairs = _mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(xv, w));
+  } else {
+    pairs = _mm256_maddubs_epi16(nibble_bytes((const uint8_t*)q + 16 * j), xv);
+  }
+  return _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
+}
+
+// One weight row against one quantized row of x: sum_j d_j * xd_j *
+// sum(q_j * xq_j) plus the offsets' share (from x's exact block sums).
+INLINE float row_dot_q8(const int format, const int8_t* xq, const float* xd, const float* xs,
+                        size_t blocks, const void* q, const uint16_t* d, const uint16_t* m) {
+  float ds[CHUNK_BLOCKS];
+  widen_scales(d, xd, blocks, ds);
+  __m256 a0 = _mm256_setzero_ps(), a1 = a0;
+  size_t j = 0;
+  for (; j + 2 <= blocks; j += 2) {
+    a0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(block_dot_i8(format, q, j, xq)),
+                         _mm256_broadcast_ss(ds + j), a0);
+    a1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(block_dot_i8(format, q, j + 1, xq)),
+                         _mm256_broadcast_ss(ds + j + 1), a1);
+  }
+  if (j < blocks)
+    a0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(block_dot_i8(format, q, j, xq)),
+                         _mm256_broadcast_ss(ds + j), a0);
+  return hsum8(_mm256_add_ps(a0, a1)) + offsets_share(format, d, m, xs, blocks);
+}
+
+// A block's 32 weights as f32: q * d (+ m), Q4_0's nibbles less 8 first.
+INLINE void dequantize_block(const int format, const void* q, size_t j, const uint16_t* d,
+                             const uint16_t* m, __m256 w[4]) {
+  const __m256 dj = _mm256_set1_ps(_cvtsh_ss(d[j]));
+  if (format == Q8_0) {
+    const int8_t* b = (const int8_t*)q + 32 * j;
+    for (int i = 0; i < 4; ++i) w[i] = _mm256_mul_ps(widen8(b + 8 * i), dj);
     return;
   }
+  const nibbles_t n = unpack_nibbles((const uint8_t*)q + 16 * j);
+  if (format == Q4_0) {
+    const __m256i eight = _mm256_set1_epi32(8);
+    for (int i = 0; i < 4; ++i)
+      w[i] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(n.v[i], eight)), dj);
+  } else {
+    const __m256 mj = _mm256_set1_ps(_cvtsh_ss(m[j]));
+    for (int i = 0; i < 4; ++i) w[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(n.v[i]), dj, mj);
+  }
+}
+
+// One weight row against `rows` (2..8, a compile-time constant after
+// inlining) rows of x [rows, k]: each block is dequantized once, then used
+// by every row; writes y[r * ystride].
+INLINE void weight_row(const int format, const int rows, const float* x, size_t k, const void* q,
+                       const uint16_t* d, const uint16_t* m, float* y, size_t ystride) {
+  const size_t blocks = k / 32;
   __m256 acc[8];
   for (int r = 0; r < rows; ++r) acc[r] = _mm256_setzero_ps();
   for (size_t j = 0; j < blocks; ++j) {
-    const int8_t* b = q + 32 * j;
-    const __m256 dj = _mm256_set1_ps(_cvtsh_ss(d[j]));
-    const __m256 mj = m ? _mm256_set1_ps(_cvtsh_ss(m[j])) : _mm256_setzero_ps();
-    // The block dequantized once, then used by every row of x.
-    const __m256 w0 = _mm256_fmadd_ps(widen8(b), dj, mj);
-    const __m256 w1 = _mm256_fmadd_ps(widen8(b + 8), dj, mj);
-    const __m256 w2 = _mm256_fmadd_ps(widen8(b + 16), dj, mj);
-    const __m256 w3 = _mm256_fmadd_ps(widen8(b + 24), dj, mj);
+    __m256 w[4];
+    dequantize_block(format, q, j, d, m, w);
     for (int r = 0; r < rows; ++r) {
       const float* xb = x + r * k + 32 * j;
-      __m256 s = _mm256_mul_ps(w0, _mm256_loadu_ps(xb));
-      s = _mm256_fmadd_ps(w1, _mm256_loadu_ps(xb + 8), s);
-      s = _mm256_fmadd_ps(w2, _mm256_loadu_ps(xb + 16), s);
-      acc[r] = _mm256_fmadd_ps(w3, _mm256_loadu_ps(xb + 24), _mm256_add_ps(acc[r], s));
+      __m256 s = _mm256_mul_ps(w[0], _mm256_loadu_ps(xb));
+      s = _mm256_fmadd_ps(w[1], _mm256_loadu_ps(xb + 8), s);
+      s = _mm256_fmadd_ps(w[2], _mm256_loadu_ps(xb + 16), s);
+      acc[r] = _mm256_fmadd_ps(w[3], _mm256_loadu_ps(xb + 24), _mm256_add_ps(acc[r], s));
     }
   }
   for (int r = 0; r < rows; ++r) y[r * ystride] = hsum8(acc[r]);
 }
 
-#define WEIGHT_ROWS(ROWS)                                                     \
-  for (size_t i = first; i < last; ++i)                                      \
-    weight_row(ROWS, xt, k, q + i * k, d + i * blocks, m ? m + i * blocks : 0, \
-               yt + i, n);
+// Weight rows [first, last) of one format against one row of x [k]; y [n].
+INLINE void one_row(const int format, const float* x, size_t k, const void* q, const uint16_t* d,
+                    const uint16_t* m, float* y, size_t first, size_t last) {
+  const size_t blocks = k / 32, per_block = format == Q8_0 ? 32 : 16;
+  float xs[CHUNK_BLOCKS];
+  for (size_t c = 0; c < blocks; c += CHUNK_BLOCKS) {
+    const size_t nb = blocks - c < CHUNK_BLOCKS ? blocks - c : CHUNK_BLOCKS;
+    if (format != Q8_0) block_sums(x + 32 * c, nb, xs);
+    for (size_t i = first; i < last; ++i) {
+      const float part = row_dot(format, x + 32 * c, xs, nb,
+                                 (const uint8_t*)q + (i * blocks + c) * per_block,
+                                 d + i * blocks + c, m ? m + i * blocks + c : 0);
+      y[i] = c == 0 ? part : y[i] + part;
+    }
+  }
+}
+
+// The same with 8-bit activations, for each of `rows` rows of x [rows, k]
+// in turn (a workgroup's weight rows stay in cache between them); y [rows, n].
+INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, const void* q,
+                    const uint16_t* d, const uint16_t* m, float* y, size_t n, size_t first,
+                    size_t last) {
+  const size_t blocks = k / 32, per_block = format == Q8_0 ? 32 : 16;
+  int8_t xq[CHUNK_BLOCKS * 32] __attribute__((aligned(64)));
+  float xd[CHUNK_BLOCKS], xs[CHUNK_BLOCKS];
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < blocks; c += CHUNK_BLOCKS) {
+      const size_t nb = blocks - c < CHUNK_BLOCKS ? blocks - c : CHUNK_BLOCKS;
+      quantize_x(x + r * k + 32 * c, nb, xq, xd, xs);
+      for (size_t i = first; i < last; ++i) {
+        const float part = row_dot_q8(format, xq, xd, xs, nb,
+                                      (const uint8_t*)q + (i * blocks + c) * per_block,
+                                      d + i * blocks + c, m ? m + i * blocks + c : 0);
+        y[r * n + i] = c == 0 ? part : y[r * n + i] + part;
+      }
+    }
+  }
+}
+
+#define WEIGHT_ROWS(FORMAT, ROWS)                                                       \
+  for (size_t i = first; i < last; ++i)                                                 \
+    weight_row(FORMAT, ROWS, xt, k, (const uint8_t*)q + i * row_bytes, d + i * blocks, \
+               m ? m + i * blocks : 0, yt + i, n);
+
+#define ALL_ROWS(FORMAT)                                 \
+  if (q8_activations && rows == 1) {                     \
+    rows_q8(FORMAT, x, rows, k, q, d, m, y, n, first, last); \
+    return;                                              \
+  }                                                      \
+  for (size_t r0 = 0; r0 < rows; r0 += 8) {              \
+    const float* xt = x + r0 * k;                        \
+    float* yt = y + r0 * n;                              \
+    switch (rows - r0 < 8 ? rows - r0 : 8) {             \
+      case 1: one_row(FORMAT, xt, k, q, d, m, yt, first, last); break; \
+      case 2: WEIGHT_ROWS(FORMAT, 2) break;              \
+      case 3: WEIGHT_ROWS(FORMAT, 3) break;              \
+      case 4: WEIGHT_ROWS(FORMAT, 4) break;              \
+      case 5: WEIGHT_ROWS(FORMAT, 5) break;              \
+      case 6: WEIGHT_ROWS(FORMAT, 6) break;              \
+      case 7: WEIGHT_ROWS(FORMAT, 7) break;              \
+      default: WEIGHT_ROWS(FORMAT, 8) break;             \
+    }                                                    \
+  }
 
 // One workgroup: weight rows [first, first + count) for all rows of x.
-// x [rows, k] f32, y [rows, n] f32; `has_offset` says whether m is read (for
-// formats without offsets the caller passes d again in its place).
+// x [rows, k] f32, y [rows, n] f32; q is [n, k/32, 32] int8 for Q8_0 and
+// [n, k/32, 16] nibble bytes for Q4_0 and Q4_1; m is read for Q4_1 only
+// (for the other formats the caller passes d again in its place).
+// `q8_activations` selects the 8-bit activation form above.
 void iree_llm_blocks_matmul_workgroup(
-    const float* restrict x, size_t x_offset, const int8_t* restrict q,
+    const float* restrict x, size_t x_offset, const int8_t* restrict q_base,
     size_t q_offset, const uint16_t* restrict d, size_t d_offset,
     const uint16_t* restrict m, size_t m_offset, float* restrict y,
-    size_t y_offset, size_t rows, size_t n, size_t k, size_t has_offset,
-    size_t first, size_t count) {
+    size_t y_offset, size_t rows, size_t n, size_t k, size_t format,
+    size_t q8_activations, size_t first, size_t count) {
   x += x_offset;
-  q += q_offset;
+  const void* q = q_base + q_offset;
   d += d_offset;
   y += y_offset;
-  m = has_offset ? m + m_offset : 0;
+  m = format == Q4_1 ? m + m_offset : 0;
   const size_t blocks = k / 32;
   size_t last = first + count;
   if (last > n) last = n;
-  for (size_t r0 = 0; r0 < rows; r0 += 8) {
-    const float* xt = x + r0 * k;
-    float* yt = y + r0 * n;
-    switch (rows - r0 < 8 ? rows - r0 : 8) {
-      case 1: WEIGHT_ROWS(1) break;
-      case 2: WEIGHT_ROWS(2) break;
-      case 3: WEIGHT_ROWS(3) break;
-      case 4: WEIGHT_ROWS(4) break;
-      case 5: WEIGHT_ROWS(5) break;
-      case 6: WEIGHT_ROWS(6) break;
-      case 7: WEIGHT_ROWS(7) break;
-      default: WEIGHT_ROWS(8) break;
-    }
+  if (format == Q8_0) {
+    const size_t row_bytes = blocks * 32;
+    ALL_ROWS(Q8_0)
+  } else if (format == Q4_0) {
+    const size_t row_bytes = blocks * 16;
+    ALL_ROWS(Q4_0)
+  } else {
+    const size_t row_bytes = blocks * 16;
+    ALL_ROWS(Q4_1)
   }
 }
 

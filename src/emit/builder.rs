@@ -240,7 +240,13 @@ impl FuncBuilder {
 
     /// A tensor of `shape` filled with the integer `v`.
     pub fn splat_i32(&mut self, v: i32, shape: &[i64]) -> Value {
-        let ty = TensorType::new(shape, DType::I32);
+        self.splat_int(v.into(), shape, DType::I32)
+    }
+
+    /// A tensor of `shape` and integer type `elem` filled with `v`.
+    pub fn splat_int(&mut self, v: i64, shape: &[i64], elem: DType) -> Value {
+        assert!(!elem.is_float(), "splat_int of {elem:?}");
+        let ty = TensorType::new(shape, elem);
         self.emit(ty.clone(), format!("stablehlo.constant dense<{v}> : {ty}"))
     }
 

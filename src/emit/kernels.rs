@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::builder::{FuncBuilder, TensorType, Value};
-use crate::types::DType;
+use crate::types::{BlockFormat, DType};
 
 /// Which hand-written kernels the graphs of a plan call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +39,13 @@ pub enum Kernels {
     /// Block-weight contractions of up to [`MAX_ROWS`] rows call the x86-64
     /// AVX2 kernel; the modules then run only on such CPUs.
     X86_64,
+    /// The same kernels, except that a single row of activations (a
+    /// one-sequence decode step, a prompt's last token) has each 32-value
+    /// block rounded to int8 times a scale before the block products
+    /// (llama.cpp's form): faster, not exact. Opt-in
+    /// (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md gives its
+    /// measured error.
+    X86_64Q8,
 }
 
 impl Kernels {
@@ -46,19 +53,27 @@ impl Kernels {
     /// this build has them and the CPU has AVX2, FMA and F16C, unless
     /// `IREE_LLM_KERNELS=portable` asks for IREE's code only (to compare the
     /// two, or to step around a kernel).
+    /// `IREE_LLM_KERNELS=x86-64-q8` opts in to [`Kernels::X86_64Q8`] on such
+    /// a host.
     pub fn for_host_cpu() -> Self {
-        if std::env::var("IREE_LLM_KERNELS").is_ok_and(|v| v == "portable") {
+        let asked = std::env::var("IREE_LLM_KERNELS").unwrap_or_default();
+        if asked == "portable" || OBJECT.is_none() || !host_has_avx2_fma_f16c() {
             return Kernels::Portable;
         }
-        if OBJECT.is_some() && host_has_avx2_fma_f16c() {
-            Kernels::X86_64
+        if asked == "x86-64-q8" {
+            Kernels::X86_64Q8
         } else {
-            Kernels::Portable
+            Kernels::X86_64
         }
     }
 
     pub fn is_portable(&self) -> bool {
         *self == Kernels::Portable
+    }
+
+    /// Whether the block kernel rounds activations to 8 bits.
+    pub fn q8_activations(&self) -> bool {
+        *self == Kernels::X86_64Q8
     }
 }
 
@@ -68,10 +83,15 @@ impl std::str::FromStr for Kernels {
         match s {
             "portable" => Ok(Kernels::Portable),
             "x86-64" | "x86_64" if OBJECT.is_some() => Ok(Kernels::X86_64),
-            "x86-64" | "x86_64" => Err("this build of iree-llm has no x86-64 kernels \
+            "x86-64-q8" | "x86_64_q8" if OBJECT.is_some() => Ok(Kernels::X86_64Q8),
+            "x86-64" | "x86_64" | "x86-64-q8" | "x86_64_q8" => {
+                Err("this build of iree-llm has no x86-64 kernels \
                  (it was built for another architecture); use portable"
-                .into()),
-            _ => Err(format!("'{s}' is not a kernel set; use portable or x86-64")),
+                    .into())
+            }
+            _ => Err(format!(
+                "'{s}' is not a kernel set; use portable, x86-64 or x86-64-q8"
+            )),
         }
     }
 }
@@ -153,12 +173,13 @@ struct Export {
 
 const EXPORTS: [Export; 2] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
-    // rows of x, weight rows n, columns k, whether m is read.
+    // rows of x, weight rows n, columns k, the format's code
+    // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
     Export {
         name: "blocks_matmul",
         symbol: "iree_llm_blocks_matmul_workgroup",
         bindings: &["f32", "i8", "f16", "f16", "f32"],
-        indices: &["rows", "n", "k", "offset"],
+        indices: &["rows", "n", "k", "format", "q8"],
     },
     // y = W . x for a dense bf16 W and one row x: x, w, y; n, k.
     Export {
@@ -254,11 +275,14 @@ pub fn declarations(func: &str) -> String {
 }
 
 /// `x . W^T` [rows, n] for `x` [rows, k] (rows <= [`MAX_ROWS`]) and a block
-/// weight W [n, k] given as its parts `q` [n, k/32, 32] i8, `d` [n, k/32]
-/// f16 and optional offsets `m` like `d`.
+/// weight W [n, k] in `format` given as its parts `q` [n, k/32,
+/// format.q_bytes(true)] i8 (4-bit values packed), `d` [n, k/32] f16 and optional offsets `m` like
+/// `d`; `kernels` says whether activations are rounded to 8 bits.
 pub fn blocks_matmul(
     f: &mut FuncBuilder,
+    kernels: Kernels,
     x: &Value,
+    format: BlockFormat,
     q: &Value,
     d: &Value,
     m: Option<&Value>,
@@ -267,12 +291,23 @@ pub fn blocks_matmul(
     let (n, blocks) = (q.shape()[0], q.shape()[1]);
     assert!(rows <= MAX_ROWS, "the kernel is for a few rows, got {rows}");
     assert_eq!(blocks * super::BLOCK, k, "weight columns match x");
+    assert_eq!(
+        q.shape()[2],
+        format.q_bytes(true),
+        "the kernel reads packed nibbles"
+    );
     let m_or_d = m.unwrap_or(d);
     f.dispatch_extern(
         &EXPORTS[0].callee(),
         n,
         &[x.clone(), q.clone(), d.clone(), m_or_d.clone()],
-        &[rows, n, k, m.is_some() as i64],
+        &[
+            rows,
+            n,
+            k,
+            format.kernel_code(),
+            kernels.q8_activations() as i64,
+        ],
         TensorType::new(&[rows, n], DType::F32),
     )
 }
@@ -324,7 +359,7 @@ mod tests {
         let mut plan = EmitPlan::new(64, &[8]).unwrap();
         for (name, shape) in crate::checkpoint::tensors(&cfg) {
             if shape.len() == 2 {
-                plan.blocks.insert(name, BlockFormat::ScaledOffset);
+                plan.blocks.insert(name, BlockFormat::Q4_1);
             }
         }
         plan.kernels = kernels;
@@ -352,6 +387,53 @@ mod tests {
         let portable = tiny_graph(Kernels::Portable, decode);
         assert_eq!(calls(&portable), 0);
         assert!(!called_by(&portable));
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn kernel_graphs_take_packed_nibbles_and_portable_graphs_a_byte_per_value() {
+        use crate::emit::{GraphKind, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let (hidden, blocks) = (cfg.hidden_size, cfg.hidden_size / 32);
+        let decode = GraphKind::Decode {
+            batch: 1,
+            output: Output::Logits,
+            window: None,
+        };
+        let packed = format!("tensor<{hidden}x{blocks}x16xi8>");
+        let widened = format!("tensor<{hidden}x{blocks}x32xi8>");
+        for kernels in [Kernels::X86_64, Kernels::X86_64Q8] {
+            let mlir = tiny_graph(kernels, decode);
+            assert!(
+                mlir.contains(&packed) && !mlir.contains(&widened),
+                "{kernels:?}"
+            );
+        }
+        let mlir = tiny_graph(Kernels::Portable, decode);
+        assert!(mlir.contains(&widened) && !mlir.contains(&packed));
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn the_8_bit_form_is_another_graph_with_the_same_kernel_calls() {
+        use crate::emit::{GraphKind, Output};
+        let decode = GraphKind::Decode {
+            batch: 1,
+            output: Output::Logits,
+            window: None,
+        };
+        let call_flags = |mlir: &str| -> Vec<String> {
+            mlir.lines()
+                .filter(|l| l.contains("flow.dispatch @iree_llm_kernels_blocks_matmul"))
+                .map(|l| l.to_string())
+                .collect()
+        };
+        let exact = tiny_graph(Kernels::X86_64, decode);
+        let q8 = tiny_graph(Kernels::X86_64Q8, decode);
+        assert_eq!(call_flags(&exact).len(), call_flags(&q8).len());
+        // The form is an argument of each call, so the texts (and the
+        // module cache's keys) differ.
+        assert_ne!(exact, q8);
     }
 
     #[cfg(iree_llm_x86_64_kernels)]

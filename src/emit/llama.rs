@@ -10,7 +10,9 @@
 //!   or a checkpoint's bf16/f16 kept as is on the device) and widened to f32
 //!   where they are used; all arithmetic is f32. A matrix named in
 //!   [`GraphConfig::blocks`] is passed also as 32-element blocks
-//!   ([`BlockFormat`]): arguments `NAME.q` (i8 `[rows, cols/32, 32]`),
+//!   ([`BlockFormat`]): arguments `NAME.q` (i8 `[rows, cols/32, 32]`, or
+//!   16 bytes of packed nibbles per block in graphs that call the CPU
+//!   kernel),
 //!   `NAME.d` (f16 scales `[rows, cols/32]`) and, with an offset, `NAME.m`,
 //!   after `NAME` itself; a single row reads the blocks, dequantized inside
 //!   its contraction, more rows read `NAME` (see `linear`).
@@ -157,7 +159,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
                 });
                 for &(part, dtype) in format.parts() {
                     let shape = match part {
-                        "q" => vec![rows, blocks, BLOCK],
+                        "q" => vec![rows, blocks, format.q_bytes(!cfg.kernels.is_portable())],
                         _ => vec![rows, blocks],
                     };
                     v.push(ParamSpec {
@@ -196,9 +198,11 @@ struct Rows {
 enum Weight {
     /// Dense values (a bf16 weight times one row may take a kernel).
     Dense(Value, Rows),
-    /// Values `q` [rows, cols/32, 32] i8, scales `d` [rows, cols/32] f16 and
-    /// optional offsets `m` like `d`, and the same values `dense`.
+    /// Values `q` [rows, cols/32, 32 or 16 (packed nibbles)] i8, scales `d`
+    /// [rows, cols/32] f16 and optional offsets `m` like `d`, and the same
+    /// values `dense`.
     Blocks {
+        format: BlockFormat,
         dense: Value,
         q: Value,
         d: Value,
@@ -291,11 +295,12 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
         let mut next = || args.next().expect("parameter list");
         match cfg.blocks.get(&name) {
             None => Weight::Dense(next(), rows),
-            Some(format) => Weight::Blocks {
+            Some(&format) => Weight::Blocks {
+                format,
                 dense: next(),
                 q: next(),
                 d: next(),
-                m: (*format == BlockFormat::ScaledOffset).then(next),
+                m: format.has_offset().then(next),
                 rows,
             },
         }
@@ -408,28 +413,72 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
             kernels::bf16_matvec(f, x, w)
         }
         Weight::Dense(w, _) => linear_dense(f, x, w),
-        Weight::Blocks { q, d, m, .. }
-            if !kernels.is_portable() && x.shape()[0] <= kernels::MAX_ROWS =>
-        {
-            kernels::blocks_matmul(f, x, q, d, m.as_ref())
+        Weight::Blocks {
+            format, q, d, m, ..
+        } if !kernels.is_portable() && x.shape()[0] <= kernels::MAX_ROWS => {
+            kernels::blocks_matmul(f, kernels, x, *format, q, d, m.as_ref())
         }
-        Weight::Blocks { q, d, m, .. } if x.shape()[0] == 1 => {
-            let (n, g) = (q.shape()[0], q.shape()[1]);
-            let w = dequantize(f, q, d, m.as_ref());
-            let x3 = f.reshape(x, &[1, g, BLOCK]);
-            let xb = f.broadcast(&x3, &[1, n, g, BLOCK], &[0, 2, 3]);
-            let wb = f.broadcast(&w, &[1, n, g, BLOCK], &[1, 2, 3]);
+        Weight::Blocks {
+            format, q, d, m, ..
+        } if x.shape()[0] == 1 => {
+            // w is [n, blocks, ...values of a block]; x takes the same
+            // shape per row, and the contraction runs over all but n.
+            let w = dequantize(f, *format, q, d, m.as_ref());
+            let mut shape = vec![1];
+            shape.extend_from_slice(w.shape());
+            let rank = shape.len() as i64;
+            let inner: Vec<i64> = (2..rank).collect();
+            let xr = f.reshape(x, &[&[1], &shape[2..]].concat());
+            let xb = f.broadcast(&xr, &shape, &[&[0], &inner[..]].concat());
+            let wb = f.broadcast(&w, &shape, &(1..rank).collect::<Vec<_>>());
             let p = f.mul(&xb, &wb);
-            f.reduce_sum(&p, &[2, 3])
+            f.reduce_sum(&p, &inner)
         }
         Weight::Blocks { dense, .. } => linear_dense(f, x, dense),
     }
 }
 
-/// The f32 values `d * q (+ m)` [rows, blocks, 32] of block weights.
-fn dequantize(f: &mut FuncBuilder, q: &Value, d: &Value, m: Option<&Value>) -> Value {
+/// The f32 values `d * q (+ m)` of block weights: [rows, blocks, 32] for a
+/// byte per value, [rows, blocks, 2, 16] for packed nibbles, which are
+/// unpacked first (low nibbles are values 0..16 of a block, high nibbles
+/// 16..32; Q4_0's are less 8). Both read as [rows, blocks * 32] in order.
+fn dequantize(
+    f: &mut FuncBuilder,
+    format: BlockFormat,
+    q: &Value,
+    d: &Value,
+    m: Option<&Value>,
+) -> Value {
+    let q = match format {
+        // One byte per value (Q8_0, or widened nibbles).
+        _ if q.shape()[2] == BLOCK => q.clone(),
+        BlockFormat::Q8_0 => unreachable!("Q8_0 has a byte per value"),
+        BlockFormat::Q4_0 | BlockFormat::Q4_1 => {
+            // Each byte twice along a new axis, shifted right by 0 and by 4
+            // and masked: [n, g, 2, 16] is the block's values in order. Only
+            // elementwise ops and a broadcast, so IREE fuses the unpacking
+            // into the contraction (a concatenation measured as extra
+            // dispatches and copies).
+            let (n, g, half) = (q.shape()[0], q.shape()[1], q.shape()[2]);
+            let wide = [n, g, 2, half];
+            let twice = f.broadcast(q, &wide, &[0, 1, 3]);
+            let which = f.iota(&wide, 2);
+            let which = f.convert(&which, DType::I8);
+            let four = f.splat_int(4, &wide, DType::I8);
+            let shifts = f.mul(&which, &four);
+            let shifted = f.shift_right_logical(&twice, &shifts);
+            let low_bits = f.splat_int(0x0F, &wide, DType::I8);
+            let values = f.and(&shifted, &low_bits);
+            if format == BlockFormat::Q4_0 {
+                let eight = f.splat_int(8, &wide, DType::I8);
+                f.sub(&values, &eight)
+            } else {
+                values
+            }
+        }
+    };
     let shape = q.shape().to_vec();
-    let qf = f.convert(q, DType::F32);
+    let qf = f.convert(&q, DType::F32);
     let df = f.convert(d, DType::F32);
     let db = f.broadcast(&df, &shape, &[0, 1]);
     let w = f.mul(&qf, &db);
@@ -455,14 +504,17 @@ fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
             let x = f.gather_rows(dense, ids);
             f.convert(&x, DType::F32)
         }
-        Weight::Blocks { q, d, m, .. } => {
+        Weight::Blocks {
+            format, q, d, m, ..
+        } => {
             let (v, g, rows) = (q.shape()[0], q.shape()[1], ids.shape()[0]);
-            let q2 = f.reshape(q, &[v, g * BLOCK]);
+            let bytes = q.shape()[2];
+            let q2 = f.reshape(q, &[v, g * bytes]);
             let qr = f.gather_rows(&q2, ids);
-            let qr = f.reshape(&qr, &[rows, g, BLOCK]);
+            let qr = f.reshape(&qr, &[rows, g, bytes]);
             let dr = f.gather_rows(d, ids);
             let mr = m.as_ref().map(|m| f.gather_rows(m, ids));
-            let x = dequantize(f, &qr, &dr, mr.as_ref());
+            let x = dequantize(f, *format, &qr, &dr, mr.as_ref());
             f.reshape(&x, &[rows, g * BLOCK])
         }
     }

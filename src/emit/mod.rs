@@ -37,7 +37,7 @@ use crate::config::ModelConfig;
 use crate::types::DType;
 
 /// Version of the graph conventions; bump when the argument layout changes.
-pub const MANIFEST_FORMAT: u32 = 2;
+pub const MANIFEST_FORMAT: u32 = 3;
 
 /// The smallest prefill bucket.
 pub const MIN_PREFILL_BUCKET: i64 = 16;

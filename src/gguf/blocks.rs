@@ -1,8 +1,10 @@
 //! GGUF's Q8_0, Q4_0 and Q4_1 matrices in the form the device keeps them
-//! ([`BlockFormat`]): per row, i8 values, f16 scales and (Q4_1) f16 offsets,
-//! one scale and offset per 32 values. The weights are the file's exactly:
-//! Q4_0's `(nibble - 8) * d` becomes `q * d` with `q = nibble - 8`; Q4_1's
-//! `nibble * d + m` keeps its nibble as `q`.
+//! ([`BlockFormat`]): per row, the blocks' values `q` (Q8_0's bytes, or the
+//! 4-bit formats' nibble bytes as the file has them, which
+//! [`BlockTensor::widened_q`] widens to a byte each), f16 scales and (Q4_1)
+//! f16 offsets, one scale and offset per 32 values. Scales, offsets and
+//! values are moved apart so that each part is one array on the device;
+//! nothing is rounded, so the weights are the file's exactly.
 
 use half::f16;
 
@@ -18,11 +20,12 @@ pub struct BlockTensor {
     pub format: BlockFormat,
     pub rows: usize,
     pub cols: usize,
-    /// `rows * cols` signed bytes.
+    /// `rows * cols / 32 * format.q_bytes(true)` bytes: Q8_0's values, or
+    /// the 4-bit formats' packed nibbles.
     pub q: Vec<u8>,
     /// `rows * cols / 32` little-endian f16 scales.
     pub d: Vec<u8>,
-    /// Offsets like `d`, for [`BlockFormat::ScaledOffset`].
+    /// Offsets like `d`, for [`BlockFormat::Q4_1`].
     pub m: Option<Vec<u8>>,
 }
 
@@ -32,29 +35,26 @@ impl BlockTensor {
     /// blocks (it is then dequantized to a float type).
     pub fn from_ggml(ty: GgmlType, data: &[u8], rows: usize, cols: usize) -> Option<Self> {
         let (format, bytes) = match ty {
-            GgmlType::Q8_0 => (BlockFormat::Scaled, 34),
-            GgmlType::Q4_0 => (BlockFormat::Scaled, 18),
-            GgmlType::Q4_1 => (BlockFormat::ScaledOffset, 20),
+            GgmlType::Q8_0 => (BlockFormat::Q8_0, 34),
+            GgmlType::Q4_0 => (BlockFormat::Q4_0, 18),
+            GgmlType::Q4_1 => (BlockFormat::Q4_1, 20),
             _ => return None,
         };
         if !cols.is_multiple_of(BLOCK) || data.len() != rows * cols / BLOCK * bytes {
             return None;
         }
         let blocks = rows * cols / BLOCK;
-        let mut q = Vec::with_capacity(rows * cols);
+        let mut q = Vec::with_capacity(blocks * format.q_bytes(true) as usize);
         let mut d = Vec::with_capacity(blocks * 2);
-        let mut m = (format == BlockFormat::ScaledOffset).then(|| Vec::with_capacity(blocks * 2));
+        let mut m = format.has_offset().then(|| Vec::with_capacity(blocks * 2));
         for b in data.chunks_exact(bytes) {
             d.extend_from_slice(&b[0..2]);
-            match ty {
-                GgmlType::Q8_0 => q.extend_from_slice(&b[2..34]),
-                GgmlType::Q4_0 => nibbles(&b[2..18], 8, &mut q),
-                _ => {
-                    m.as_mut()
-                        .expect("Q4_1 has offsets")
-                        .extend_from_slice(&b[2..4]);
-                    nibbles(&b[4..20], 0, &mut q);
+            match &mut m {
+                Some(m) => {
+                    m.extend_from_slice(&b[2..4]);
+                    q.extend_from_slice(&b[4..]);
                 }
+                None => q.extend_from_slice(&b[2..]),
             }
         }
         Some(BlockTensor {
@@ -73,32 +73,57 @@ impl BlockTensor {
         let per_row = |v: &[u8], width: usize| unpermute_rows(v, heads, width);
         let blocks = self.cols / BLOCK;
         BlockTensor {
-            q: per_row(&self.q, self.cols),
+            q: per_row(&self.q, blocks * self.format.q_bytes(true) as usize),
             d: per_row(&self.d, blocks * 2),
             m: self.m.as_ref().map(|m| per_row(m, blocks * 2)),
             ..self
         }
     }
 
-    /// The bytes of part `q`, `d` or `m` ([`BlockFormat::parts`]).
-    pub fn part(&self, name: &str) -> Option<&[u8]> {
+    /// The bytes of part `q`, `d` or `m` ([`BlockFormat::parts`]), `q` with
+    /// `q_bytes` bytes per block (packed or widened, see [`BlockFormat`]).
+    pub fn part(&self, name: &str, q_bytes: usize) -> Option<std::borrow::Cow<'_, [u8]>> {
+        use std::borrow::Cow;
         match name {
-            "q" => Some(&self.q),
-            "d" => Some(&self.d),
-            "m" => self.m.as_deref(),
+            "q" if q_bytes == self.format.q_bytes(true) as usize => Some(Cow::Borrowed(&self.q)),
+            "q" if q_bytes == BLOCK => Some(Cow::Owned(self.widened_q())),
+            "d" => Some(Cow::Borrowed(&self.d)),
+            "m" => self.m.as_deref().map(Cow::Borrowed),
             _ => None,
         }
+    }
+
+    /// `q` with one byte per value: Q8_0's as they are, Q4_0's
+    /// `nibble - 8` as i8, Q4_1's `nibble`.
+    pub fn widened_q(&self) -> Vec<u8> {
+        if !self.format.is_4bit() {
+            return self.q.clone();
+        }
+        let bias = if self.format == BlockFormat::Q4_0 {
+            8
+        } else {
+            0
+        };
+        self.q
+            .chunks_exact(BLOCK / 2)
+            .flat_map(|b| (0..BLOCK).map(move |j| (nibble(b, j) as i8 - bias) as u8))
+            .collect()
     }
 
     /// The f32 values, computed as the device computes them: `d * q (+ m)`.
     pub fn to_f32(&self) -> Vec<f32> {
         let half = |v: &[u8], i: usize| f16::from_le_bytes([v[2 * i], v[2 * i + 1]]).to_f32();
-        self.q
-            .iter()
-            .enumerate()
-            .map(|(i, &q)| {
-                let b = i / BLOCK;
-                let w = q as i8 as f32 * half(&self.d, b);
+        let per_block = self.format.q_bytes(true) as usize;
+        (0..self.rows * self.cols)
+            .map(|i| {
+                let (b, j) = (i / BLOCK, i % BLOCK);
+                let bytes = &self.q[b * per_block..(b + 1) * per_block];
+                let q = match self.format {
+                    BlockFormat::Q8_0 => bytes[j] as i8 as f32,
+                    BlockFormat::Q4_0 => nibble(bytes, j) as f32 - 8.0,
+                    BlockFormat::Q4_1 => nibble(bytes, j) as f32,
+                };
+                let w = q * half(&self.d, b);
                 match &self.m {
                     Some(m) => w + half(m, b),
                     None => w,
@@ -108,11 +133,14 @@ impl BlockTensor {
     }
 }
 
-/// Appends the 32 values of 16 GGML nibble bytes (element `j` in the low
-/// nibble of byte `j`, element `j + 16` in its high nibble) less `offset`.
-fn nibbles(qs: &[u8], offset: i8, q: &mut Vec<u8>) {
-    q.extend(qs.iter().map(|&b| ((b & 0x0F) as i8 - offset) as u8));
-    q.extend(qs.iter().map(|&b| ((b >> 4) as i8 - offset) as u8));
+/// Value `j` (0..32) of a block's 16 GGML nibble bytes: the low nibble of
+/// byte `j`, or for `j >= 16` the high nibble of byte `j - 16`.
+fn nibble(bytes: &[u8], j: usize) -> u8 {
+    if j < BLOCK / 2 {
+        bytes[j] & 0x0F
+    } else {
+        bytes[j - BLOCK / 2] >> 4
+    }
 }
 
 #[cfg(test)]
@@ -148,6 +176,28 @@ mod tests {
             let t = BlockTensor::from_ggml(ty, &data, rows, cols).unwrap();
             let want = dequantize(ty, &data, rows * cols).unwrap();
             assert_eq!(t.to_f32(), want, "{ty}");
+        }
+    }
+
+    #[test]
+    fn widened_values_times_scales_are_the_dequantized_values() {
+        let half = |v: &[u8], i: usize| f16::from_le_bytes([v[2 * i], v[2 * i + 1]]).to_f32();
+        for ty in [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q4_1] {
+            let (rows, cols) = (3, 64);
+            let data = blocks(ty, rows * cols / 32, 7);
+            let t = BlockTensor::from_ggml(ty, &data, rows, cols).unwrap();
+            let widened = t.widened_q();
+            assert_eq!(widened.len(), rows * cols, "{ty}");
+            let values: Vec<f32> = widened
+                .iter()
+                .enumerate()
+                .map(|(i, &q)| {
+                    let w = q as i8 as f32 * half(&t.d, i / 32);
+                    t.m.as_ref().map_or(w, |m| w + half(m, i / 32))
+                })
+                .collect();
+            assert_eq!(values, dequantize(ty, &data, rows * cols).unwrap(), "{ty}");
+            assert_eq!(t.part("q", 32).unwrap().as_ref(), &widened[..], "{ty}");
         }
     }
 

@@ -95,6 +95,9 @@ pub struct LoadOptions {
     pub compile_on_demand: bool,
     /// How weights live on the device; decides `plan.weights` at load time.
     pub device_weights: DeviceWeights,
+    /// The CPU kernels to call, if not this host's default
+    /// ([`Kernels::for_host_cpu`], which `IREE_LLM_KERNELS` steers).
+    pub kernels: Option<Kernels>,
 }
 
 impl LoadOptions {
@@ -129,6 +132,7 @@ impl LoadOptions {
             target,
             compile_on_demand: false,
             device_weights: DeviceWeights::Native,
+            kernels: None,
         }
     }
 }
@@ -189,7 +193,7 @@ impl DeviceModel {
         // host anyway).
         let has_kernel_weights = !opts.plan.blocks.is_empty() || opts.plan.weights == DType::BF16;
         opts.plan.kernels = if has_kernel_weights && opts.target.kind == DeviceKind::Cpu {
-            Kernels::for_host_cpu()
+            opts.kernels.unwrap_or_else(Kernels::for_host_cpu)
         } else {
             Kernels::Portable
         };
@@ -254,11 +258,13 @@ impl DeviceModel {
                 "rope.sin" => self.session.upload(&spec.shape, &sin)?,
                 name if self.manifest.plan.blocks.contains_key(block_of(name)) => {
                     let (base, part) = name.rsplit_once('.').expect("a block part");
+                    // q's last dimension says packed or widened nibbles.
+                    let q_bytes = *spec.shape.last().expect("a block part has a shape") as usize;
                     let bytes = weights
                         .blocks(base)
-                        .and_then(|b| b.part(part))
+                        .and_then(|b| b.part(part, q_bytes))
                         .ok_or_else(|| WeightsError::UnknownTensor(name.to_string()))?;
-                    self.session.upload_bytes(spec.dtype, &spec.shape, bytes)?
+                    self.session.upload_bytes(spec.dtype, &spec.shape, &bytes)?
                 }
                 name => {
                     let view = weights.tensor(name)?;

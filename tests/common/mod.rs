@@ -115,10 +115,23 @@ pub fn load_with(
     graphs: Vec<GraphKind>,
     weights: iree_llm::model::DeviceWeights,
 ) -> DeviceModel {
+    load_opts(dir, uri, capacity, graphs, |opts| {
+        opts.device_weights = weights
+    })
+}
+
+/// [`load`] with options changed by `change` (after the test defaults).
+pub fn load_opts(
+    dir: &Path,
+    uri: &str,
+    capacity: i64,
+    graphs: Vec<GraphKind>,
+    change: impl FnOnce(&mut LoadOptions),
+) -> DeviceModel {
     let plan = EmitPlan::new(capacity, &[4, 8]).unwrap();
     let mut opts = LoadOptions::with_graphs(device(uri), plan, graphs);
     opts.cache = test_cache();
-    opts.device_weights = weights;
+    change(&mut opts);
     DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap()
 }
 
