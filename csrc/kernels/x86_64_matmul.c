@@ -5,9 +5,9 @@
 // Why it exists: for a few rows of x (decode steps, a prompt's last token)
 // IREE 3.13's generated code for the same contraction reduces every block of
 // 32 horizontally into a scalar chain, and at 8 rows it reads an f32 copy of
-// the weights; this kernel keeps one vector accumulator per row of x and
-// dequantizes each block once for all rows (docs/performance.md has the
-// side-by-side figures).
+// the weights. Here one row sums q * x per block and scales once per block,
+// reading 4-bit values packed; several rows dequantize each block once and
+// share it (docs/performance.md has the side-by-side figures).
 //
 // Layout (the GGUF loader's, src/gguf/blocks.rs): W [n, k] is q (Q8_0: int8
 // [n, k/32, 32]; Q4_0 and Q4_1: the file's 16 nibble bytes per block), d

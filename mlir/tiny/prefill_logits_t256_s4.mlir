@@ -1,4 +1,4 @@
-// prefill_logits_t256_s4: emitted by iree-llm 0.1.0 (graph format 2).
+// prefill_logits_t256_s4: emitted by iree-llm 0.1.0 (graph format 3).
 // Llama: vocab 512, hidden 64, layers 2, heads 4/2 kv, head_dim 16, context 256.
 module @prefill_logits_t256_s4 {
   func.func @prefill_logits_t256_s4(%arg0: tensor<512x64xf32>, %arg1: tensor<64xf32>, %arg2: tensor<64x64xf32>, %arg3: tensor<32x64xf32>, %arg4: tensor<32x64xf32>, %arg5: tensor<64x64xf32>, %arg6: tensor<64xf32>, %arg7: tensor<128x64xf32>, %arg8: tensor<128x64xf32>, %arg9: tensor<64x128xf32>, %arg10: tensor<64xf32>, %arg11: tensor<64x64xf32>, %arg12: tensor<32x64xf32>, %arg13: tensor<32x64xf32>, %arg14: tensor<64x64xf32>, %arg15: tensor<64xf32>, %arg16: tensor<128x64xf32>, %arg17: tensor<128x64xf32>, %arg18: tensor<64x128xf32>, %arg19: tensor<64xf32>, %arg20: tensor<512x64xf32>, %arg21: tensor<256x8xf32>, %arg22: tensor<256x8xf32>, %arg23: tensor<2x2x8x256x16xf32> {tf.aliasing_output = 1 : i32}, %arg24: tensor<256xi32>, %arg25: tensor<i32>, %arg26: tensor<i32>) -> (tensor<512xf32>, tensor<2x2x8x256x16xf32>) {

@@ -13,8 +13,11 @@
 //! Why: on this project's CPUs IREE 3.13 turns a one-row block contraction
 //! into code that reduces each 32-value block to a scalar in a serial chain,
 //! and reads an f32 copy of the weights for 4 or 8 rows; the kernel does
-//! both at about twice the speed (docs/performance.md, "Hand-written kernel
-//! for block and bf16 weights").
+//! both faster, and reads Q4_0/Q4_1 values packed two to a byte, half the
+//! bytes of the portable graphs' widened form (docs/performance.md,
+//! "Hand-written kernel for block and bf16 weights" and "Where issue 11
+//! stands"). [`Kernels::X86_64Q8`] opts in to llama.cpp's 8-bit activations
+//! for single rows.
 //!
 //! The object's file name carries a hash of its bytes, so an MLIR text that
 //! names it names exactly those bytes, and the module cache (keyed by a hash
