@@ -126,6 +126,42 @@ fn quantized_matrices_stay_in_blocks_and_norms_stay_dense() {
     assert!(blocks.stats().weight_bytes > widened.stats().weight_bytes);
 }
 
+/// Prefill of a `len`-token prompt, then `steps` greedy decode steps, each
+/// within `tol` (relative error) of the f64 reference; returns the prefill's
+/// error and the worst of all.
+fn prefill_and_decode_error(
+    model: &mut DeviceModel,
+    reference: &iree_llm::reference::Reference,
+    len: usize,
+    seed: u32,
+    steps: usize,
+    tol: f64,
+    case: &str,
+) -> (f64, f64) {
+    let tokens = prompt(len, seed, model.vocab());
+    let mut kv = model.new_kv().unwrap();
+    let mut seq = reference.new_sequence();
+    let want = seq.forward(reference, &tokens).unwrap();
+    let got = model.prefill_logits(&mut kv, &tokens).unwrap();
+    let prefill = relative_error(&got, &want);
+    assert!(
+        prefill <= tol,
+        "{case}: prefill relative error {prefill:.2e}"
+    );
+    let decoded = common::decode_matches_reference(
+        model,
+        &mut kv,
+        reference,
+        &mut seq,
+        host_argmax(&got),
+        len,
+        steps,
+        tol,
+        case,
+    );
+    (prefill, prefill.max(decoded))
+}
+
 #[test]
 fn prefill_and_decode_logits_match_the_reference_fed_the_dequantized_weights() {
     for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
@@ -133,32 +169,12 @@ fn prefill_and_decode_logits_match_the_reference_fed_the_dequantized_weights() {
         let reference = common::reference(&path);
         let mut model = load(&path, "local-task", CAPACITY, logits_graphs(&[1]));
         assert!(!model.manifest().plan.blocks.is_empty());
-        let vocab = model.vocab();
         let mut worst = 0f64;
         for (len, seed) in [(1, 1), (7, 2), (17, 4), (33, 5)] {
-            let tokens = prompt(len, seed, vocab);
-            let mut kv = model.new_kv().unwrap();
-            let mut seq = reference.new_sequence();
-            let want = seq.forward(&reference, &tokens).unwrap();
-            let got = model.prefill_logits(&mut kv, &tokens).unwrap();
-            let err = relative_error(&got, &want);
-            assert!(
-                err <= 1e-4,
-                "{quant:?} prefill of {len}: relative error {err:.2e}"
-            );
-            worst = worst.max(err);
             let case = format!("{quant:?}, prompt of {len}");
-            worst = worst.max(common::decode_matches_reference(
-                &mut model,
-                &mut kv,
-                &reference,
-                &mut seq,
-                host_argmax(&got),
-                len,
-                8,
-                1e-4,
-                &case,
-            ));
+            let (_, err) =
+                prefill_and_decode_error(&mut model, &reference, len, seed, 8, 1e-4, &case);
+            worst = worst.max(err);
         }
         eprintln!("{quant:?}: worst relative error vs the f64 reference {worst:.2e}");
     }
@@ -190,30 +206,12 @@ fn eight_bit_activations_stay_within_their_own_tolerance() {
             o.kernels = Some(Kernels::X86_64Q8)
         });
         assert_eq!(model.manifest().plan.kernels, Kernels::X86_64Q8);
-        let vocab = model.vocab();
         let (mut worst, mut least) = (0f64, f64::INFINITY);
         for (len, seed) in [(1, 1), (7, 2), (17, 4)] {
-            let tokens = prompt(len, seed, vocab);
-            let mut kv = model.new_kv().unwrap();
-            let mut seq = reference.new_sequence();
-            let want = seq.forward(&reference, &tokens).unwrap();
-            let got = model.prefill_logits(&mut kv, &tokens).unwrap();
-            let err = relative_error(&got, &want);
-            assert!(err <= Q8_TOLERANCE, "{quant:?} prefill of {len}: {err:.2e}");
-            (worst, least) = (worst.max(err), least.min(err));
             let case = format!("{quant:?} with 8-bit activations, prompt of {len}");
-            let decoded = common::decode_matches_reference(
-                &mut model,
-                &mut kv,
-                &reference,
-                &mut seq,
-                host_argmax(&got),
-                len,
-                4,
-                Q8_TOLERANCE,
-                &case,
-            );
-            worst = worst.max(decoded);
+            let (prefill, err) =
+                prefill_and_decode_error(&mut model, &reference, len, seed, 4, Q8_TOLERANCE, &case);
+            (worst, least) = (worst.max(err), least.min(prefill));
         }
         eprintln!("{quant:?} with 8-bit activations: relative error {least:.2e} .. {worst:.2e}");
         assert!(
