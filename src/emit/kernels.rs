@@ -59,15 +59,20 @@ impl Kernels {
     /// `IREE_LLM_KERNELS=x86-64-q8` opts in to [`Kernels::X86_64Q8`] on such
     /// a host.
     pub fn for_host_cpu() -> Self {
-        let asked = std::env::var("IREE_LLM_KERNELS").unwrap_or_default();
-        if asked == "portable" || OBJECT.is_none() || !host_has_avx2_fma_f16c() {
+        let asked = match std::env::var("IREE_LLM_KERNELS") {
+            Ok(v) if !v.is_empty() => match v.parse::<Kernels>() {
+                Ok(k) => Some(k),
+                Err(why) => {
+                    tracing::warn!("IREE_LLM_KERNELS: {why}; using this host's default");
+                    None
+                }
+            },
+            _ => None,
+        };
+        if asked == Some(Kernels::Portable) || OBJECT.is_none() || !host_has_avx2_fma_f16c() {
             return Kernels::Portable;
         }
-        if asked == "x86-64-q8" {
-            Kernels::X86_64Q8
-        } else {
-            Kernels::X86_64
-        }
+        asked.unwrap_or(Kernels::X86_64)
     }
 
     pub fn is_portable(&self) -> bool {
