@@ -163,8 +163,12 @@ pub fn write_object(dir: &Path) -> std::io::Result<()> {
     if std::fs::read(&path).is_ok_and(|have| have == bytes) {
         return Ok(());
     }
-    // Private name, then rename: a concurrent compile never reads half a file.
-    let partial = dir.join(format!("{name}.{}.partial", std::process::id()));
+    // Private name, then rename: a concurrent compile never reads half a
+    // file. The name is private to this call, not only to this process:
+    // threads of one process (parallel compiles) write at once too.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let partial = dir.join(format!("{name}.{}-{call}.partial", std::process::id()));
     std::fs::write(&partial, bytes)?;
     std::fs::rename(&partial, &path)
 }
@@ -536,5 +540,26 @@ mod tests {
         assert!(names[0].starts_with("iree-llm-x86_64-kernels-") && names[0].ends_with(".o"));
         let uses = "flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[%0]";
         assert!(declarations(uses).contains(&names[0]));
+    }
+
+    /// Parallel compiles in one process write the object into a fresh
+    /// cache at once; each must succeed (a fresh clone's test run once
+    /// failed here when the threads shared one partial file).
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn threads_writing_the_object_at_once_all_succeed() {
+        for _ in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            std::thread::scope(|s| {
+                let writers: Vec<_> = (0..8)
+                    .map(|_| s.spawn(|| write_object(dir.path())))
+                    .collect();
+                for w in writers {
+                    w.join().unwrap().unwrap();
+                }
+            });
+            let names = std::fs::read_dir(dir.path()).unwrap().count();
+            assert_eq!(names, 1, "only the object remains");
+        }
     }
 }
