@@ -299,16 +299,6 @@ pub fn cache_root() -> PathBuf {
     home.join(".cache/iree-llm")
 }
 
-fn unique_suffix() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    format!(
-        "{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
 /// Compiled modules on disk, named by a hash of everything that determines
 /// the compiler's output. Next to each `NAME-KEY.vmfb` lies
 /// `NAME-KEY.vmfb.sha256`, the digest of the module as the compiler wrote it.
@@ -405,21 +395,16 @@ impl ModuleCache {
         // half-written files. All of them compile the source under its one
         // stable name, because iree-compile embeds the input's path in the
         // module: the renames then install identical bytes and digests.
-        let unique = unique_suffix();
         let source = self.dir.join(format!("{name}-{key}.mlir"));
-        let partial_source = self.dir.join(format!("{name}-{key}.{unique}.mlir"));
-        std::fs::write(&partial_source, mlir).map_err(cache_err)?;
-        std::fs::rename(&partial_source, &source).map_err(cache_err)?;
+        crate::files::write_atomically(&source, mlir.as_bytes()).map_err(cache_err)?;
+        let unique = crate::files::unique_suffix();
         let partial = self.dir.join(format!("{name}-{key}.{unique}.vmfb.partial"));
         compiler.compile_file(&source, target, &partial)?;
         // The digest goes into place first: a module that is visible under
         // its final name always has its digest next to it.
         let digest = file_digest(&partial).map_err(cache_err)?;
-        let partial_digest = self
-            .dir
-            .join(format!("{name}-{key}.{unique}.sha256.partial"));
-        std::fs::write(&partial_digest, format!("{digest}\n")).map_err(cache_err)?;
-        std::fs::rename(&partial_digest, digest_path(&path)).map_err(cache_err)?;
+        crate::files::write_atomically(&digest_path(&path), format!("{digest}\n").as_bytes())
+            .map_err(cache_err)?;
         std::fs::rename(&partial, &path).map_err(cache_err)?;
         Ok(CachedModule { path, hit: false })
     }

@@ -20,6 +20,7 @@ pub mod compile;
 pub mod config;
 pub mod emit;
 pub mod engine;
+pub mod files;
 pub mod fit;
 pub mod gguf;
 pub mod model;

@@ -278,15 +278,10 @@ pub fn materialize_with(
         return Ok(target);
     }
     fs::create_dir_all(cache_root).map_err(io_err(cache_root))?;
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
     let tmp = cache_root.join(format!(
-        ".tmp-{}-{}-{}",
+        ".tmp-{}-{}",
         cache_dir_name(preset, dtype),
-        std::process::id(),
-        nanos
+        crate::files::unique_suffix()
     ));
     let result = synth(preset, dtype, &tmp).and_then(|()| {
         fs::rename(&tmp, &target).or_else(|e| {

@@ -163,14 +163,8 @@ pub fn write_object(dir: &Path) -> std::io::Result<()> {
     if std::fs::read(&path).is_ok_and(|have| have == bytes) {
         return Ok(());
     }
-    // Private name, then rename: a concurrent compile never reads half a
-    // file. The name is private to this call, not only to this process:
-    // threads of one process (parallel compiles) write at once too.
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let partial = dir.join(format!("{name}.{}-{call}.partial", std::process::id()));
-    std::fs::write(&partial, bytes)?;
-    std::fs::rename(&partial, &path)
+    // Parallel compiles (threads and processes) write it at once.
+    crate::files::write_atomically(&path, bytes)
 }
 
 /// One export of the kernel executable: its name, the C function its
