@@ -511,14 +511,7 @@ impl BatchEngine {
             )?;
             return Ok(self.logits.len() * 4);
         }
-        for (draw, slot) in self.draws.iter_mut().zip(&self.slots) {
-            *draw = match slot {
-                Some(p) if samples_on_device(&p.request) => {
-                    RowDraw::for_token(p.request.params.temperature, p.seed, p.generated as u64)
-                }
-                _ => RowDraw::GREEDY,
-            };
-        }
+        self.set_draws();
         self.model.decode_sample(
             &mut self.kv,
             &self.tokens,
@@ -531,14 +524,10 @@ impl BatchEngine {
 }
 
 impl BatchEngine {
-    /// [`decode_call`](Self::decode_call) carrying the next chunk of `adm`
-    /// ([`DeviceModel::decode_sample_with_chunk`]). With device sampling off
-    /// every row draws the argmax and the host samples from the logits.
-    fn decode_call_with_chunk(
-        &mut self,
-        host_rows: bool,
-        adm: &Admission,
-    ) -> Result<crate::model::ChunkOutcome, ModelError> {
+    /// Each row's draw for a sampling call: the request's, when it samples
+    /// on the device (and device sampling is on), else the argmax, for the
+    /// host to sample from the logits or for an empty row.
+    fn set_draws(&mut self) {
         for (draw, slot) in self.draws.iter_mut().zip(&self.slots) {
             *draw = match slot {
                 Some(p) if self.device_sampling && samples_on_device(&p.request) => {
@@ -547,6 +536,17 @@ impl BatchEngine {
                 _ => RowDraw::GREEDY,
             };
         }
+    }
+
+    /// [`decode_call`](Self::decode_call) carrying the next chunk of `adm`
+    /// ([`DeviceModel::decode_sample_with_chunk`]). With device sampling off
+    /// every row draws the argmax and the host samples from the logits.
+    fn decode_call_with_chunk(
+        &mut self,
+        host_rows: bool,
+        adm: &Admission,
+    ) -> Result<crate::model::ChunkOutcome, ModelError> {
+        self.set_draws();
         self.model.decode_sample_with_chunk(
             &mut self.kv,
             &self.tokens,
