@@ -449,33 +449,11 @@ fn dequantize(
     d: &Value,
     m: Option<&Value>,
 ) -> Value {
-    let q = match format {
-        // One byte per value (Q8_0, or widened nibbles).
-        _ if q.shape()[2] == BLOCK => q.clone(),
-        BlockFormat::Q8_0 => unreachable!("Q8_0 has a byte per value"),
-        BlockFormat::Q4_0 | BlockFormat::Q4_1 => {
-            // Each byte twice along a new axis, shifted right by 0 and by 4
-            // and masked: [n, g, 2, 16] is the block's values in order. Only
-            // elementwise ops and a broadcast, so IREE fuses the unpacking
-            // into the contraction (a concatenation measured as extra
-            // dispatches and copies).
-            let (n, g, half) = (q.shape()[0], q.shape()[1], q.shape()[2]);
-            let wide = [n, g, 2, half];
-            let twice = f.broadcast(q, &wide, &[0, 1, 3]);
-            let which = f.iota(&wide, 2);
-            let which = f.convert(&which, DType::I8);
-            let four = f.splat_int(4, &wide, DType::I8);
-            let shifts = f.mul(&which, &four);
-            let shifted = f.shift_right_logical(&twice, &shifts);
-            let low_bits = f.splat_int(0x0F, &wide, DType::I8);
-            let values = f.and(&shifted, &low_bits);
-            if format == BlockFormat::Q4_0 {
-                let eight = f.splat_int(8, &wide, DType::I8);
-                f.sub(&values, &eight)
-            } else {
-                values
-            }
-        }
+    // One byte per value (Q8_0, or widened nibbles), or packed nibbles.
+    let q = if q.shape()[2] == BLOCK {
+        q.clone()
+    } else {
+        unpack_nibbles(f, format, q)
     };
     let shape = q.shape().to_vec();
     let qf = f.convert(&q, DType::F32);
@@ -489,6 +467,33 @@ fn dequantize(
             let mb = f.broadcast(&mf, &shape, &[0, 1]);
             f.add(&w, &mb)
         }
+    }
+}
+
+/// Packed nibbles `q` [n, g, 16] as their values [n, g, 2, 16] in i8 (Q4_0's
+/// less 8).
+fn unpack_nibbles(f: &mut FuncBuilder, format: BlockFormat, q: &Value) -> Value {
+    debug_assert!(format.is_4bit(), "only 4-bit formats pack nibbles");
+    // Each byte twice along a new axis, shifted right by 0 and by 4
+    // and masked: [n, g, 2, 16] is the block's values in order. Only
+    // elementwise ops and a broadcast, so IREE fuses the unpacking
+    // into the contraction (a concatenation measured as extra
+    // dispatches and copies).
+    let (n, g, half) = (q.shape()[0], q.shape()[1], q.shape()[2]);
+    let wide = [n, g, 2, half];
+    let twice = f.broadcast(q, &wide, &[0, 1, 3]);
+    let which = f.iota(&wide, 2);
+    let which = f.convert(&which, DType::I8);
+    let four = f.splat_int(4, &wide, DType::I8);
+    let shifts = f.mul(&which, &four);
+    let shifted = f.shift_right_logical(&twice, &shifts);
+    let low_bits = f.splat_int(0x0F, &wide, DType::I8);
+    let values = f.and(&shifted, &low_bits);
+    if format == BlockFormat::Q4_0 {
+        let eight = f.splat_int(8, &wide, DType::I8);
+        f.sub(&values, &eight)
+    } else {
+        values
     }
 }
 
