@@ -661,8 +661,8 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         Some(user) => chat_tokens(&dir, args.system.as_deref(), user, tokenizer.as_ref())?,
         None => prompt_tokens(&dir, args.prompt, args.prompt_ids, tokenizer.as_ref())?,
     };
-    // One slot: a single prompt gains nothing from more, and at one row the
-    // graphs read a quantized file's blocks instead of their f32 copy.
+    // One slot: a single prompt gains nothing from more, and in portable
+    // graphs only one row reads a quantized file's blocks, not their f32 copy.
     let batch = 1;
     let plan = EmitPlan::new(context_for(&config, args.context), &[batch])?;
     plan.check(&config)?;

@@ -4,10 +4,13 @@
 //
 // Why it exists: for a few rows of x (decode steps, a prompt's last token)
 // IREE 3.13's generated code for the same contraction reduces every block of
-// 32 horizontally into a scalar chain, and at 8 rows it reads an f32 copy of
-// the weights. Here one row sums q * x per block and scales once per block,
-// reading 4-bit values packed; several rows dequantize each block once and
-// share it (docs/performance.md has the side-by-side figures).
+// 32 horizontally into a scalar chain, and for more rows it needs an f32
+// copy of the weights on the device (4.5 bytes per weight beside the
+// blocks' 0.6). Here one row sums q * x per block and scales once per block,
+// reading 4-bit values packed; 2 to 7 rows dequantize each block once and
+// share it; 8 or more (a B=8 step, a prompt's chunk) multiply a dequantized
+// panel of a few weight rows in register tiles (docs/performance.md has the
+// side-by-side figures).
 //
 // Layout (the GGUF loader's, src/gguf/blocks.rs): W [n, k] is q (Q8_0: int8
 // [n, k/32, 32]; Q4_0 and Q4_1: the file's 16 nibble bytes per block), d
@@ -262,13 +265,13 @@ INLINE void dequantize_block(const int format, const void* q, size_t j, const ui
   }
 }
 
-// One weight row against `rows` (2..8, a compile-time constant after
+// One weight row against `rows` (2..7, a compile-time constant after
 // inlining) rows of x [rows, k]: each block is dequantized once, then used
 // by every row; writes y[r * ystride].
 INLINE void weight_row(const int format, const int rows, const float* x, size_t k, const void* q,
                        const uint16_t* d, const uint16_t* m, float* y, size_t ystride) {
   const size_t blocks = k / 32;
-  __m256 acc[8];
+  __m256 acc[7];
   for (int r = 0; r < rows; ++r) acc[r] = _mm256_setzero_ps();
   for (size_t j = 0; j < blocks; ++j) {
     __m256 w[4];
@@ -323,6 +326,111 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
   }
 }
 
+// ---- Many rows (a prompt's chunk) -----------------------------------------
+//
+// From 8 rows on a panel of PANEL_ROWS weight rows is dequantized once (over
+// up to PANEL_BLOCKS blocks of k, a few kilobytes that stay in L1) and every
+// row of x is then multiplied by it in tiles of PANEL_ROWS weight rows by 4
+// rows of x: 12 accumulators, 3 weight and 1 x register, 12 FMAs per 7
+// loads. For 128 rows this ran at 84 GFLOP/s on one Zen 3 core, and for 8
+// rows of a step's streamed Q4_1 weights 7% faster than the register form
+// above (which stays faster for 2 rows); docs/performance.md. The sums are
+// the same products as the dequantized copy's matmul, in another order.
+#define PANEL_ROWS 3
+#define PANEL_BLOCKS 64
+
+// Weight rows [i0, i0 + wr) over blocks [c0, c0 + nb) as f32, row a at
+// panel + a * PANEL_BLOCKS * 32.
+INLINE void dequantize_panel(const int format, const void* q, size_t row_bytes, const uint16_t* d,
+                             const uint16_t* m, size_t blocks, size_t i0, int wr, size_t c0,
+                             size_t nb, float* panel) {
+  for (int a = 0; a < wr; ++a) {
+    const uint8_t* qa = (const uint8_t*)q + (i0 + a) * row_bytes;
+    const uint16_t* da = d + (i0 + a) * blocks;
+    const uint16_t* ma = m ? m + (i0 + a) * blocks : 0;
+    float* p = panel + a * PANEL_BLOCKS * 32;
+    for (size_t j = 0; j < nb; ++j) {
+      __m256 w[4];
+      dequantize_block(format, qa, c0 + j, da, ma, w);
+      for (int i = 0; i < 4; ++i) _mm256_store_ps(p + 32 * j + 8 * i, w[i]);
+    }
+  }
+}
+
+// WR panel rows (<= PANEL_ROWS) times XR rows of x (<= 4) over `len`
+// values; y[r * n + a] is set, or added to when `accumulate`.
+INLINE void panel_tile(const int WR, const int XR, const float* panel, const float* x, size_t k,
+                       size_t len, float* y, size_t n, int accumulate) {
+  __m256 acc[PANEL_ROWS][4];
+  for (int a = 0; a < WR; ++a)
+    for (int r = 0; r < XR; ++r) acc[a][r] = _mm256_setzero_ps();
+  for (size_t e = 0; e < len; e += 8) {
+    __m256 w[PANEL_ROWS];
+    for (int a = 0; a < WR; ++a) w[a] = _mm256_load_ps(panel + a * PANEL_BLOCKS * 32 + e);
+    for (int r = 0; r < XR; ++r) {
+      const __m256 xv = _mm256_loadu_ps(x + r * k + e);
+      for (int a = 0; a < WR; ++a) acc[a][r] = _mm256_fmadd_ps(w[a], xv, acc[a][r]);
+    }
+  }
+  for (int r = 0; r < XR; ++r)
+    for (int a = 0; a < WR; ++a) {
+      const float v = hsum8(acc[a][r]);
+      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
+    }
+}
+
+// Each tile shape is a function of its own: inlined into the kernel's three
+// format branches, the register allocator spilled accumulators in one of
+// them (24 loads per 12 FMAs instead of 7).
+#define PANEL_TILE_FN(WR, XR)                                                               \
+  static __attribute__((noinline)) void panel_tile_##WR##x##XR(                            \
+      const float* panel, const float* x, size_t k, size_t len, float* y, size_t n, int acc) { \
+    panel_tile(WR, XR, panel, x, k, len, y, n, acc);                                        \
+  }
+PANEL_TILE_FN(1, 1) PANEL_TILE_FN(1, 2) PANEL_TILE_FN(1, 3) PANEL_TILE_FN(1, 4)
+PANEL_TILE_FN(2, 1) PANEL_TILE_FN(2, 2) PANEL_TILE_FN(2, 3) PANEL_TILE_FN(2, 4)
+PANEL_TILE_FN(3, 1) PANEL_TILE_FN(3, 2) PANEL_TILE_FN(3, 3) PANEL_TILE_FN(3, 4)
+
+#define PANEL_TILE(WR, XR) \
+  case WR * 8 + XR: panel_tile_##WR##x##XR(panel, xr, k, nb * 32, yr, n, c > 0); break;
+
+// Bytes of x one pass over a workgroup's panels reads: rows of x are taken
+// in groups that fit in L2 with room to spare, so that every panel finds
+// them there (128 rows of a 1536-wide x, 786 KB, came from L3 and ran at
+// three quarters of the speed of a group that fits).
+#define X_GROUP_BYTES (192 * 1024)
+
+// Weight rows [first, last) against all `rows` rows of x [rows, k]; y [rows, n].
+INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, const void* q,
+                      const uint16_t* d, const uint16_t* m, float* y, size_t n, size_t first,
+                      size_t last) {
+  const size_t blocks = k / 32, row_bytes = blocks * (format == Q8_0 ? 32 : 16);
+  const size_t chunk = (blocks < PANEL_BLOCKS ? blocks : PANEL_BLOCKS) * 32 * sizeof(float);
+  size_t group = X_GROUP_BYTES / chunk / 4 * 4;
+  if (group < 16) group = 16;
+  float panel[PANEL_ROWS * PANEL_BLOCKS * 32] __attribute__((aligned(32)));
+  for (size_t g = 0; g < rows; g += group) {
+    const size_t g_end = rows - g < group ? rows : g + group;
+    for (size_t i = first; i < last; i += PANEL_ROWS) {
+      const int wr = last - i < PANEL_ROWS ? (int)(last - i) : PANEL_ROWS;
+      for (size_t c = 0; c < blocks; c += PANEL_BLOCKS) {
+        const size_t nb = blocks - c < PANEL_BLOCKS ? blocks - c : PANEL_BLOCKS;
+        dequantize_panel(format, q, row_bytes, d, m, blocks, i, wr, c, nb, panel);
+        for (size_t r = g; r < g_end; r += 4) {
+          const int xn = g_end - r < 4 ? (int)(g_end - r) : 4;
+          const float* xr = x + r * k + 32 * c;
+          float* yr = y + r * n + i;
+          switch (wr * 8 + xn) {
+            PANEL_TILE(1, 1) PANEL_TILE(1, 2) PANEL_TILE(1, 3) PANEL_TILE(1, 4)
+            PANEL_TILE(2, 1) PANEL_TILE(2, 2) PANEL_TILE(2, 3) PANEL_TILE(2, 4)
+            PANEL_TILE(3, 1) PANEL_TILE(3, 2) PANEL_TILE(3, 3) PANEL_TILE(3, 4)
+          }
+        }
+      }
+    }
+  }
+}
+
 #define WEIGHT_ROWS(FORMAT, ROWS)                                                       \
   for (size_t i = first; i < last; ++i)                                                 \
     weight_row(FORMAT, ROWS, xt, k, (const uint8_t*)q + i * row_bytes, d + i * blocks, \
@@ -333,18 +441,21 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
     rows_q8(FORMAT, x, rows, k, q, d, m, y, n, first, last); \
     return;                                              \
   }                                                      \
-  for (size_t r0 = 0; r0 < rows; r0 += 8) {              \
-    const float* xt = x + r0 * k;                        \
-    float* yt = y + r0 * n;                              \
-    switch (rows - r0 < 8 ? rows - r0 : 8) {             \
+  if (rows >= 8) {                                       \
+    many_rows(FORMAT, x, rows, k, q, d, m, y, n, first, last); \
+    return;                                              \
+  }                                                      \
+  {                                                      \
+    const float* xt = x;                                 \
+    float* yt = y;                                       \
+    switch (rows) {                                      \
       case 1: one_row(FORMAT, xt, k, q, d, m, yt, first, last); break; \
       case 2: WEIGHT_ROWS(FORMAT, 2) break;              \
       case 3: WEIGHT_ROWS(FORMAT, 3) break;              \
       case 4: WEIGHT_ROWS(FORMAT, 4) break;              \
       case 5: WEIGHT_ROWS(FORMAT, 5) break;              \
       case 6: WEIGHT_ROWS(FORMAT, 6) break;              \
-      case 7: WEIGHT_ROWS(FORMAT, 7) break;              \
-      default: WEIGHT_ROWS(FORMAT, 8) break;             \
+      default: WEIGHT_ROWS(FORMAT, 7) break;             \
     }                                                    \
   }
 

@@ -2,7 +2,7 @@
 //! code, and how a graph declares and calls them.
 //!
 //! `csrc/kernels/x86_64_matmul.c` (AVX2, FMA, F16C) has two: `x . W^T` for a
-//! weight kept in 32-element blocks and up to [`MAX_ROWS`] rows of `x`, and
+//! weight kept in 32-element blocks and any number of rows of `x`, and
 //! one row times a dense bf16 weight. build.rs compiles the file
 //! freestanding; its object is embedded in this binary, a graph that calls a
 //! kernel declares it as a `stream.executable` naming the object
@@ -12,9 +12,10 @@
 //!
 //! Why: on this project's CPUs IREE 3.13 turns a one-row block contraction
 //! into code that reduces each 32-value block to a scalar in a serial chain,
-//! and reads an f32 copy of the weights for 4 or 8 rows; the kernel does
-//! both faster, and reads Q4_0/Q4_1 values packed two to a byte, half the
-//! bytes of the portable graphs' widened form (docs/performance.md,
+//! and needs an f32 copy of the weights for more rows; the kernel does both
+//! faster, from the blocks alone (so no copy is on the device), and reads
+//! Q4_0/Q4_1 values packed two to a byte, half the bytes of the portable
+//! graphs' widened form (docs/performance.md,
 //! "Hand-written kernel for block and bf16 weights" and "Where issue 11
 //! stands"). [`Kernels::X86_64Q8`] opts in to llama.cpp's 8-bit activations
 //! for single rows.
@@ -39,8 +40,9 @@ pub enum Kernels {
     /// StableHLO only: graphs lower for every target (CPU, CUDA, Metal).
     #[default]
     Portable,
-    /// Block-weight contractions of up to [`MAX_ROWS`] rows call the x86-64
-    /// AVX2 kernel; the modules then run only on such CPUs.
+    /// Block-weight contractions call the x86-64 AVX2 kernel, and block
+    /// matrices are on the device only as blocks; the modules then run only
+    /// on such CPUs.
     X86_64,
     /// The same kernels, except that a single row of activations (a
     /// one-sequence decode step, a prompt's last token) has each 32-value
@@ -103,11 +105,6 @@ impl std::str::FromStr for Kernels {
         }
     }
 }
-
-/// Rows of `x` up to which a block contraction calls the kernel: every
-/// decode step and a prompt's last token. Prefill's many rows read the
-/// dense copy, where IREE's matmul code does well.
-pub const MAX_ROWS: i64 = 8;
 
 /// Weight rows one workgroup of the kernel computes.
 const ROWS_PER_WORKGROUP: i64 = 32;
@@ -280,7 +277,7 @@ pub fn declarations(func: &str) -> String {
     out
 }
 
-/// `x . W^T` [rows, n] for `x` [rows, k] (rows <= [`MAX_ROWS`]) and a block
+/// `x . W^T` [rows, n] for `x` [rows, k] and a block
 /// weight W [n, k] in `format` given as its parts `q` [n, k/32,
 /// format.q_bytes(true)] i8 (4-bit values packed), `d` [n, k/32] f16 and optional offsets `m` like
 /// `d`; `kernels` says whether activations are rounded to 8 bits.
@@ -295,7 +292,6 @@ pub fn blocks_matmul(
 ) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let (n, blocks) = (q.shape()[0], q.shape()[1]);
-    assert!(rows <= MAX_ROWS, "the kernel is for a few rows, got {rows}");
     assert_eq!(blocks * super::BLOCK, k, "weight columns match x");
     assert_eq!(
         q.shape()[2],
@@ -492,32 +488,53 @@ mod tests {
                 .filter(|l| l.contains(&format!(": (tensor<{n}x")))
                 .count()
         };
-        // Every product of the 8 decode rows, as in a plain B=8 step; the 24
-        // chunk rows read the dense copy, as in a 24-token chunk graph,
-        // except the chunk's last row in the head.
+        // Every product of the 8 decode rows, as in a plain B=8 step, apart
+        // from those of the 24 chunk rows, as in a 24-token chunk graph
+        // (whose head takes the chunk's last row only).
         assert_eq!(rows(8), 7 * cfg.num_hidden_layers + 1);
+        assert_eq!(rows(24), 7 * cfg.num_hidden_layers);
         assert_eq!(rows(1), 1);
-        assert_eq!(calls.len(), rows(8) + rows(1));
+        assert_eq!(calls.len(), rows(8) + rows(24) + rows(1));
         let portable = tiny_graph(Kernels::Portable, carrying);
         assert!(!called_by(&portable));
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn a_prompt_reads_the_dense_copy_and_only_its_last_token_calls_the_kernel() {
+    fn a_prompts_rows_call_the_kernel_and_no_dense_copy_is_taken() {
         use crate::emit::{GraphKind, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
         let prefill = GraphKind::Prefill {
             slots: 1,
             tokens: 16,
             output: Output::Logits,
         };
         let mlir = tiny_graph(Kernels::X86_64, prefill);
-        assert_eq!(mlir.matches("@blocks_matmul[").count(), 1);
-        let call = mlir
+        let calls: Vec<&str> = mlir
             .lines()
-            .find(|l| l.contains("@blocks_matmul["))
-            .unwrap();
-        assert!(call.contains(": (tensor<1x"), "the head's one row: {call}");
+            .filter(|l| l.contains("@blocks_matmul["))
+            .collect();
+        let rows = |n: i64| {
+            calls
+                .iter()
+                .filter(|l| l.contains(&format!(": (tensor<{n}x")))
+                .count()
+        };
+        // All 16 rows through every layer; the head takes the last token.
+        assert_eq!(rows(16), 7 * cfg.num_hidden_layers);
+        assert_eq!(rows(1), 1);
+        assert_eq!(calls.len(), rows(16) + rows(1));
+        // The graph takes no f32 [out, in] matrix; portable graphs take one
+        // per block matrix.
+        let (h, v) = (cfg.hidden_size, cfg.vocab_size);
+        let dense_args = |mlir: &str| {
+            let sig = mlir.lines().find(|l| l.contains("func.func @prefill")).unwrap();
+            sig.matches(&format!("tensor<{h}x{h}xf32>")).count()
+                + sig.matches(&format!("tensor<{v}x{h}xf32>")).count()
+        };
+        assert_eq!(dense_args(&mlir), 0);
+        let portable = tiny_graph(Kernels::Portable, prefill);
+        assert!(dense_args(&portable) > 1 + cfg.num_hidden_layers);
     }
 
     #[cfg(iree_llm_x86_64_kernels)]

@@ -152,11 +152,13 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
             }),
             Some(format) => {
                 let (rows, blocks) = (shape[0], shape[1] / BLOCK);
-                v.push(ParamSpec {
-                    name: name.clone(),
-                    shape: shape.clone(),
-                    dtype: cfg.weights,
-                });
+                if keeps_dense_copy(cfg) {
+                    v.push(ParamSpec {
+                        name: name.clone(),
+                        shape: shape.clone(),
+                        dtype: cfg.weights,
+                    });
+                }
                 for &(part, dtype) in format.parts() {
                     let shape = match part {
                         "q" => vec![rows, blocks, format.q_bytes(!cfg.kernels.is_portable())],
@@ -181,6 +183,17 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
     v
 }
 
+/// Whether the graphs of `cfg` take block matrices also as dense values.
+///
+/// Portable graphs multiply more than one row by the dense copy (IREE's
+/// matmul beat every fused block form there, docs/performance.md) and
+/// gather several tokens' embeddings from it. With the kernels every
+/// product reads the blocks and the embedding rows are gathered from them,
+/// so the device holds each matrix once, as its blocks.
+fn keeps_dense_copy(cfg: &GraphConfig) -> bool {
+    cfg.kernels.is_portable()
+}
+
 /// How a graph multiplies rows by a weight (see `linear`).
 #[derive(Clone, Copy)]
 struct Rows {
@@ -200,10 +213,10 @@ enum Weight {
     Dense(Value, Rows),
     /// Values `q` [rows, cols/32, 32 or 16 (packed nibbles)] i8, scales `d`
     /// [rows, cols/32] f16 and optional offsets `m` like `d`, and the same
-    /// values `dense`.
+    /// values `dense` where a graph reads them (see [`keeps_dense_copy`]).
     Blocks {
         format: BlockFormat,
-        dense: Value,
+        dense: Option<Value>,
         q: Value,
         d: Value,
         m: Option<Value>,
@@ -297,7 +310,7 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
             None => Weight::Dense(next(), rows),
             Some(&format) => Weight::Blocks {
                 format,
-                dense: next(),
+                dense: keeps_dense_copy(cfg).then(&mut next),
                 q: next(),
                 d: next(),
                 m: format.has_offset().then(next),
@@ -381,8 +394,8 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 
 /// `x @ w^T` for a weight `w` [out, in], dense or in blocks.
 ///
-/// With the x86-64 kernels (`GraphConfig::kernels`), a block weight times up
-/// to `kernels::MAX_ROWS` rows, and a bf16 weight times one row, call a
+/// With the x86-64 kernels (`GraphConfig::kernels`), a block weight times
+/// any number of rows, and a bf16 weight times one row, call a
 /// hand-written kernel. Otherwise a block weight times one row is one
 /// contraction over (block, value)
 /// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
@@ -415,7 +428,7 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
         Weight::Dense(w, _) => linear_dense(f, x, w),
         Weight::Blocks {
             format, q, d, m, ..
-        } if !kernels.is_portable() && x.shape()[0] <= kernels::MAX_ROWS => {
+        } if !kernels.is_portable() => {
             kernels::blocks_matmul(f, kernels, x, *format, q, d, m.as_ref())
         }
         Weight::Blocks {
@@ -434,7 +447,10 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
             let p = f.mul(&xb, &wb);
             f.reduce_sum(&p, &inner)
         }
-        Weight::Blocks { dense, .. } => linear_dense(f, x, dense),
+        Weight::Blocks { dense, .. } => {
+            let dense = dense.as_ref().expect("portable graphs keep the dense copy");
+            linear_dense(f, x, dense)
+        }
     }
 }
 
@@ -505,7 +521,9 @@ fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
             let x = f.gather_rows(t, ids);
             f.convert(&x, DType::F32)
         }
-        Weight::Blocks { dense, .. } if ids.shape()[0] > 1 => {
+        Weight::Blocks {
+            dense: Some(dense), ..
+        } if ids.shape()[0] > 1 => {
             let x = f.gather_rows(dense, ids);
             f.convert(&x, DType::F32)
         }

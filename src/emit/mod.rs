@@ -831,12 +831,11 @@ impl Manifest {
     }
 
     /// Bytes of parameters a call over `rows` rows reads: a block matrix's
-    /// blocks for one row (up to `kernels::MAX_ROWS` with the kernels), its
-    /// dense copy for more (see `llama::linear`).
+    /// blocks for one row (for any number with the kernels), its dense copy
+    /// for more (see `llama::linear`).
     pub fn weight_bytes_read(&self, rows: i64) -> u64 {
         let blocks = &self.plan.blocks;
-        let reads_blocks =
-            rows == 1 || (!self.plan.kernels.is_portable() && rows <= kernels::MAX_ROWS);
+        let reads_blocks = rows == 1 || !self.plan.kernels.is_portable();
         self.params
             .iter()
             .filter(|p| {

@@ -49,7 +49,8 @@ pub fn decode_with_chunk(
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
     // With hand-written kernels the decode rows and the chunk's rows take
-    // different paths (a few rows the kernel, many the dense copy), so each
+    // different paths (up to 8 rows share each block in registers, more
+    // multiply a dequantized panel, summing in another order), so each
     // group is multiplied on its own, exactly as in a plain decode step and
     // a chunk graph: a request's tokens do not depend on whether a step
     // carried someone's chunk. Without them all rows share one product.
