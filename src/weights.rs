@@ -153,12 +153,22 @@ impl TensorView<'_> {
 
 #[derive(Debug)]
 struct Entry {
-    file: usize,
     dtype: DType,
     shape: Vec<usize>,
-    /// Absolute byte range within the file.
-    start: usize,
-    end: usize,
+    bytes: Bytes,
+}
+
+/// Where an [`Entry`]'s bytes are.
+#[derive(Debug)]
+enum Bytes {
+    /// An absolute byte range within file `file`.
+    InFile { file: usize, start: usize, end: usize },
+    /// A GGUF matrix kept in device blocks ([`Weights::blocks`]):
+    /// dequantized from them on first use only, so that a quantized model
+    /// does not hold 4 bytes per weight on the host beside its blocks
+    /// (the device reads the blocks; the dense values are for portable
+    /// graphs, the f64 reference and conversions).
+    FromBlocks(std::sync::OnceLock<Vec<u8>>),
 }
 
 /// The weights of one model, memory-mapped. Only the tensors the config
@@ -292,11 +302,13 @@ impl Weights {
             entries.insert(
                 name.clone(),
                 Entry {
-                    file: file_idx,
                     dtype,
                     shape,
-                    start: *start,
-                    end: *end,
+                    bytes: Bytes::InFile {
+                        file: file_idx,
+                        start: *start,
+                        end: *end,
+                    },
                 },
             );
             order.push(name);
@@ -315,9 +327,11 @@ impl Weights {
 
     /// Reads a GGUF checkpoint: each tensor dequantized (Q/K rows restored
     /// to Hugging Face order) into host memory in the file's native dtype
-    /// (see [`crate::gguf::GgufModel::native_dtype`]), and its Q8_0, Q4_0 and
-    /// Q4_1 matrices also in device blocks ([`Weights::blocks`]); the file
-    /// itself stays mapped only while this runs.
+    /// (see [`crate::gguf::GgufModel::native_dtype`]), except its Q8_0, Q4_0
+    /// and Q4_1 matrices, which are held in device blocks
+    /// ([`Weights::blocks`]) and dequantized from them only when
+    /// [`Weights::tensor`] first asks; the file itself stays mapped only
+    /// while this runs.
     pub fn open_gguf(path: &Path, cfg: &ModelConfig) -> Result<Self, WeightsError> {
         let model = crate::gguf::GgufModel::open(path)?;
         if model.config() != cfg {
@@ -332,20 +346,25 @@ impl Weights {
         let mut order = Vec::new();
         let mut blocks = HashMap::new();
         for (name, shape) in checkpoint::tensors(cfg) {
-            if let Some(b) = model.tensor_blocks(&name)? {
+            let bytes = if let Some(b) = model.tensor_blocks(&name)? {
                 blocks.insert(name.clone(), b);
-            }
-            let bytes = model.tensor_bytes(&name, dtype)?;
-            let start = data.len();
-            data.extend_from_slice(&bytes);
+                Bytes::FromBlocks(std::sync::OnceLock::new())
+            } else {
+                let bytes = model.tensor_bytes(&name, dtype)?;
+                let start = data.len();
+                data.extend_from_slice(&bytes);
+                Bytes::InFile {
+                    file: 0,
+                    start,
+                    end: data.len(),
+                }
+            };
             entries.insert(
                 name.clone(),
                 Entry {
-                    file: 0,
                     dtype,
                     shape,
-                    start,
-                    end: data.len(),
+                    bytes,
                 },
             );
             order.push(name);
@@ -390,20 +409,60 @@ impl Weights {
 
     /// Total bytes of all weight tensors.
     pub fn total_bytes(&self) -> usize {
-        self.entries.values().map(|e| e.end - e.start).sum()
+        self.entries
+            .values()
+            .map(|e| e.shape.iter().product::<usize>() * e.dtype.size_bytes())
+            .sum()
     }
 
-    /// A view of one tensor's raw bytes.
+    /// Bytes these weights hold in host memory now: the tensors read or
+    /// dequantized so far, and the device blocks.
+    pub fn host_bytes(&self) -> usize {
+        let files: usize = self
+            .files
+            .iter()
+            .filter(|(_, b)| matches!(b, Backing::Owned(_)))
+            .map(|(_, b)| b.len())
+            .sum();
+        let dequantized: usize = self
+            .entries
+            .values()
+            .filter_map(|e| match &e.bytes {
+                Bytes::FromBlocks(cell) => cell.get().map(Vec::len),
+                Bytes::InFile { .. } => None,
+            })
+            .sum();
+        let blocks: usize = self
+            .blocks
+            .values()
+            .map(|b| b.q.len() + b.d.len() + b.m.as_ref().map_or(0, Vec::len))
+            .sum();
+        files + dequantized + blocks
+    }
+
+    /// A view of one tensor's raw bytes (a block matrix's are dequantized
+    /// on the first call and kept).
     pub fn tensor(&self, name: &str) -> Result<TensorView<'_>, WeightsError> {
         let (key, e) = self
             .entries
             .get_key_value(name)
             .ok_or_else(|| WeightsError::UnknownTensor(name.to_string()))?;
+        let data = match &e.bytes {
+            Bytes::InFile { file, start, end } => &self.files[*file].1[*start..*end],
+            Bytes::FromBlocks(cell) => match cell.get() {
+                Some(bytes) => bytes,
+                None => {
+                    let blocks = &self.blocks[key];
+                    let bytes = crate::gguf::float_bytes(&blocks.to_f32(), e.dtype)?;
+                    cell.get_or_init(|| bytes)
+                }
+            },
+        };
         Ok(TensorView {
             name: key,
             dtype: e.dtype,
             shape: &e.shape,
-            data: &self.files[e.file].1[e.start..e.end],
+            data,
         })
     }
 

@@ -336,6 +336,32 @@ fn a_quantized_export_stores_matrices_in_blocks_within_half_a_step() {
 }
 
 #[test]
+fn a_quantized_file_holds_its_blocks_and_dequantizes_a_matrix_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let hf = dir.path().join("tiny");
+    preset::synth(Preset::Tiny, DType::F32, &hf).unwrap();
+    let cfg = Preset::Tiny.config();
+    let out = dir.path().join("tiny-q4_1.gguf");
+    iree_llm::gguf::export_hf_dir_quantized(&hf, DType::F32, Quant::Q4_1, &out).unwrap();
+    let model = GgufModel::open(&out).unwrap();
+    let weights = Weights::open(&out, &cfg).unwrap();
+    // Before any matrix is asked for: the blocks (0.625 bytes per weight)
+    // and the f32 norms, not 4 bytes per weight.
+    let f32_total = weights.total_bytes();
+    assert!(
+        weights.host_bytes() * 4 < f32_total,
+        "{} of {f32_total} bytes held at open",
+        weights.host_bytes()
+    );
+    // Asked for, every tensor is exactly the file's dequantized values
+    // (Q/K rows in Hugging Face order).
+    for (name, _) in iree_llm::checkpoint::tensors(&cfg) {
+        assert_eq!(weights.to_f32(&name).unwrap(), model.tensor_f32(&name).unwrap(), "{name}");
+    }
+    assert!(weights.host_bytes() > f32_total, "now held dequantized too");
+}
+
+#[test]
 fn an_f16_export_stores_matrices_in_f16_and_norms_in_f32() {
     let dir = tempfile::tempdir().unwrap();
     let hf = dir.path().join("tiny");

@@ -195,19 +195,7 @@ impl GgufModel {
 
     /// Tensor `hf` (as [`GgufModel::tensor_f32`]) as little-endian `dtype` bytes.
     pub fn tensor_bytes(&self, hf: &str, dtype: DType) -> Result<Vec<u8>, GgufError> {
-        let values = self.tensor_f32(hf)?;
-        Ok(match dtype {
-            DType::F32 => values.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            DType::F16 => values
-                .iter()
-                .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
-                .collect(),
-            DType::BF16 => values
-                .iter()
-                .flat_map(|&x| half::bf16::from_f32(x).to_le_bytes())
-                .collect(),
-            DType::I32 | DType::I8 | DType::I1 => return Err(GgufError::NotAWeightDType(dtype)),
-        })
+        float_bytes(&self.tensor_f32(hf)?, dtype)
     }
 
     fn info(&self, hf: &str) -> Result<&TensorInfo, GgufError> {
@@ -219,4 +207,20 @@ impl GgufModel {
                 name,
             })
     }
+}
+
+/// Dequantized values as little-endian `dtype` bytes (a float dtype).
+pub fn float_bytes(values: &[f32], dtype: DType) -> Result<Vec<u8>, GgufError> {
+    Ok(match dtype {
+        DType::F32 => values.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        DType::F16 => values
+            .iter()
+            .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
+            .collect(),
+        DType::BF16 => values
+            .iter()
+            .flat_map(|&x| half::bf16::from_f32(x).to_le_bytes())
+            .collect(),
+        DType::I32 | DType::I8 | DType::I1 => return Err(GgufError::NotAWeightDType(dtype)),
+    })
 }
