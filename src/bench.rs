@@ -164,13 +164,22 @@ pub fn graph_bench(
     }
     let mut model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
     let stats = model.stats().clone();
+    let plan = &model.manifest().plan;
+    // A quantized file's matrices are uploaded as blocks; name them.
+    let mut formats: Vec<String> = plan.blocks.values().map(|f| format!("{f:?}")).collect();
+    formats.sort_unstable();
+    formats.dedup();
+    let kinds = if formats.is_empty() {
+        plan.weights.name().to_string()
+    } else {
+        format!("{} blocks and {}", formats.join("/"), plan.weights.name())
+    };
     log(&format!(
-        "loaded {} graphs ({} compiled now) in {:.1}s, uploaded {:.2} GiB of {} parameters in {:.1}s",
+        "loaded {} graphs ({} compiled now) in {:.1}s, uploaded {:.2} GiB of {kinds} parameters in {:.1}s",
         stats.modules,
         stats.modules_compiled,
         stats.compile_time.as_secs_f64(),
         gib(stats.weight_bytes as u64),
-        model.manifest().plan.weights.name(),
         stats.upload_time.as_secs_f64()
     ));
     for (name, time, compiled) in &stats.graphs {
