@@ -162,7 +162,11 @@ struct Entry {
 #[derive(Debug)]
 enum Bytes {
     /// An absolute byte range within file `file`.
-    InFile { file: usize, start: usize, end: usize },
+    InFile {
+        file: usize,
+        start: usize,
+        end: usize,
+    },
     /// A GGUF matrix kept in device blocks ([`Weights::blocks`]):
     /// dequantized from them on first use only, so that a quantized model
     /// does not hold 4 bytes per weight on the host beside its blocks

@@ -356,7 +356,11 @@ fn a_quantized_file_holds_its_blocks_and_dequantizes_a_matrix_only_when_asked() 
     // Asked for, every tensor is exactly the file's dequantized values
     // (Q/K rows in Hugging Face order).
     for (name, _) in iree_llm::checkpoint::tensors(&cfg) {
-        assert_eq!(weights.to_f32(&name).unwrap(), model.tensor_f32(&name).unwrap(), "{name}");
+        assert_eq!(
+            weights.to_f32(&name).unwrap(),
+            model.tensor_f32(&name).unwrap(),
+            "{name}"
+        );
     }
     assert!(weights.host_bytes() > f32_total, "now held dequantized too");
 }

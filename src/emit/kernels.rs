@@ -368,6 +368,17 @@ mod tests {
         crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), kind).mlir
     }
 
+    /// The rows of x of each block kernel call in `mlir`.
+    fn rows_per_call(mlir: &str) -> Vec<i64> {
+        mlir.lines()
+            .filter(|l| l.contains("@blocks_matmul["))
+            .map(|l| {
+                let x_type = l.split(": (tensor<").nth(1).expect("a typed call");
+                x_type.split('x').next().unwrap().parse().unwrap()
+            })
+            .collect()
+    }
+
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn with_the_kernels_every_block_matrix_of_a_decode_step_calls_the_kernel() {
@@ -478,16 +489,8 @@ mod tests {
             chunk_window: 0,
         };
         let mlir = tiny_graph(Kernels::X86_64, carrying);
-        let calls: Vec<&str> = mlir
-            .lines()
-            .filter(|l| l.contains("@blocks_matmul["))
-            .collect();
-        let rows = |n: i64| {
-            calls
-                .iter()
-                .filter(|l| l.contains(&format!(": (tensor<{n}x")))
-                .count()
-        };
+        let calls = rows_per_call(&mlir);
+        let rows = |n: i64| calls.iter().filter(|&&r| r == n).count();
         // Every product of the 8 decode rows, as in a plain B=8 step, apart
         // from those of the 24 chunk rows, as in a 24-token chunk graph
         // (whose head takes the chunk's last row only).
@@ -510,16 +513,8 @@ mod tests {
             output: Output::Logits,
         };
         let mlir = tiny_graph(Kernels::X86_64, prefill);
-        let calls: Vec<&str> = mlir
-            .lines()
-            .filter(|l| l.contains("@blocks_matmul["))
-            .collect();
-        let rows = |n: i64| {
-            calls
-                .iter()
-                .filter(|l| l.contains(&format!(": (tensor<{n}x")))
-                .count()
-        };
+        let calls = rows_per_call(&mlir);
+        let rows = |n: i64| calls.iter().filter(|&&r| r == n).count();
         // All 16 rows through every layer; the head takes the last token.
         assert_eq!(rows(16), 7 * cfg.num_hidden_layers);
         assert_eq!(rows(1), 1);
@@ -528,7 +523,10 @@ mod tests {
         // per block matrix.
         let (h, v) = (cfg.hidden_size, cfg.vocab_size);
         let dense_args = |mlir: &str| {
-            let sig = mlir.lines().find(|l| l.contains("func.func @prefill")).unwrap();
+            let sig = mlir
+                .lines()
+                .find(|l| l.contains("func.func @prefill"))
+                .unwrap();
             sig.matches(&format!("tensor<{h}x{h}xf32>")).count()
                 + sig.matches(&format!("tensor<{v}x{h}xf32>")).count()
         };
