@@ -433,8 +433,8 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
 
 #define WEIGHT_ROWS(FORMAT, ROWS)                                                       \
   for (size_t i = first; i < last; ++i)                                                 \
-    weight_row(FORMAT, ROWS, xt, k, (const uint8_t*)q + i * row_bytes, d + i * blocks, \
-               m ? m + i * blocks : 0, yt + i, n);
+    weight_row(FORMAT, ROWS, x, k, (const uint8_t*)q + i * row_bytes, d + i * blocks, \
+               m ? m + i * blocks : 0, y + i, n);
 
 #define ALL_ROWS(FORMAT)                                 \
   if (q8_activations && rows == 1) {                     \
@@ -445,18 +445,14 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
     many_rows(FORMAT, x, rows, k, q, d, m, y, n, first, last); \
     return;                                              \
   }                                                      \
-  {                                                      \
-    const float* xt = x;                                 \
-    float* yt = y;                                       \
-    switch (rows) {                                      \
-      case 1: one_row(FORMAT, xt, k, q, d, m, yt, first, last); break; \
-      case 2: WEIGHT_ROWS(FORMAT, 2) break;              \
-      case 3: WEIGHT_ROWS(FORMAT, 3) break;              \
-      case 4: WEIGHT_ROWS(FORMAT, 4) break;              \
-      case 5: WEIGHT_ROWS(FORMAT, 5) break;              \
-      case 6: WEIGHT_ROWS(FORMAT, 6) break;              \
-      default: WEIGHT_ROWS(FORMAT, 7) break;             \
-    }                                                    \
+  switch (rows) {                                         \
+    case 1: one_row(FORMAT, x, k, q, d, m, y, first, last); break; \
+    case 2: WEIGHT_ROWS(FORMAT, 2) break;                \
+    case 3: WEIGHT_ROWS(FORMAT, 3) break;                \
+    case 4: WEIGHT_ROWS(FORMAT, 4) break;                \
+    case 5: WEIGHT_ROWS(FORMAT, 5) break;                \
+    case 6: WEIGHT_ROWS(FORMAT, 6) break;                \
+    default: WEIGHT_ROWS(FORMAT, 7) break;               \
   }
 
 // One workgroup: weight rows [first, first + count) for all rows of x.
