@@ -217,11 +217,18 @@ fn an_unsupported_tensor_type_is_an_error_naming_it() {
     );
 }
 
-#[test]
-fn an_exported_preset_reads_back_with_the_same_config_and_weights() {
+/// A temporary directory holding the tiny preset as an f32 Hugging Face
+/// directory, and that directory's path.
+fn synth_tiny() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let hf = dir.path().join("tiny");
     preset::synth(Preset::Tiny, DType::F32, &hf).unwrap();
+    (dir, hf)
+}
+
+#[test]
+fn an_exported_preset_reads_back_with_the_same_config_and_weights() {
+    let (dir, hf) = synth_tiny();
     let out = dir.path().join("tiny.gguf");
     iree_llm::gguf::export_hf_dir(&hf, DType::F32, &out).unwrap();
 
@@ -284,9 +291,7 @@ fn quantizes_q4_1_like_the_gguf_package() {
 
 #[test]
 fn a_quantized_export_stores_matrices_in_blocks_within_half_a_step() {
-    let dir = tempfile::tempdir().unwrap();
-    let hf = dir.path().join("tiny");
-    preset::synth(Preset::Tiny, DType::F32, &hf).unwrap();
+    let (dir, hf) = synth_tiny();
     let cfg = Preset::Tiny.config();
     let weights = Weights::open(&hf, &cfg).unwrap();
     for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
@@ -337,9 +342,7 @@ fn a_quantized_export_stores_matrices_in_blocks_within_half_a_step() {
 
 #[test]
 fn a_quantized_file_holds_its_blocks_and_dequantizes_a_matrix_only_when_asked() {
-    let dir = tempfile::tempdir().unwrap();
-    let hf = dir.path().join("tiny");
-    preset::synth(Preset::Tiny, DType::F32, &hf).unwrap();
+    let (dir, hf) = synth_tiny();
     let cfg = Preset::Tiny.config();
     let out = dir.path().join("tiny-q4_1.gguf");
     iree_llm::gguf::export_hf_dir_quantized(&hf, DType::F32, Quant::Q4_1, &out).unwrap();
@@ -367,9 +370,7 @@ fn a_quantized_file_holds_its_blocks_and_dequantizes_a_matrix_only_when_asked() 
 
 #[test]
 fn an_f16_export_stores_matrices_in_f16_and_norms_in_f32() {
-    let dir = tempfile::tempdir().unwrap();
-    let hf = dir.path().join("tiny");
-    preset::synth(Preset::Tiny, DType::F32, &hf).unwrap();
+    let (dir, hf) = synth_tiny();
     let out = dir.path().join("tiny-f16.gguf");
     iree_llm::gguf::export_hf_dir(&hf, DType::F16, &out).unwrap();
     let file = GgufFile::open(&out).unwrap();
