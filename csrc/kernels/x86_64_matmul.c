@@ -333,9 +333,10 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
 // row of x is then multiplied by it in tiles of PANEL_ROWS weight rows by 4
 // rows of x: 12 accumulators, 3 weight and 1 x register, 12 FMAs per 7
 // loads. For 128 rows this ran at 84 GFLOP/s on one Zen 3 core, and for 8
-// rows of a step's streamed Q4_1 weights 7% faster than the register form
-// above (which stays faster for 2 rows); docs/performance.md. The sums are
-// the same products as the dequantized copy's matmul, in another order.
+// rows of a step's streamed Q4_0/Q4_1 weights 7% faster than the register
+// form above (which stays 11% faster for 2 rows); docs/performance.md. The
+// sums are the same products as the dequantized copy's matmul, in another
+// order.
 #define PANEL_ROWS 3
 #define PANEL_BLOCKS 64
 
