@@ -142,23 +142,25 @@ fn main() {
     // Freestanding because IREE's embedded ELF loader provides no libc.
     println!("cargo:rustc-check-cfg=cfg(iree_llm_x86_64_kernels)");
     if target_arch == "x86_64" {
-        let objects = cc::Build::new()
-            .file(manifest_dir.join("csrc/kernels/x86_64_matmul.c"))
-            .opt_level(3)
-            .debug(false)
-            .warnings(true)
-            .extra_warnings(true)
-            .flag("-std=c11")
-            .flag("-ffreestanding")
-            .flag("-fno-stack-protector")
-            .flag("-fno-plt")
-            .flag("-mavx2")
-            .flag("-mfma")
-            .flag("-mf16c")
-            .compile_intermediates();
-        assert_eq!(objects.len(), 1, "one kernel source, one object");
-        std::fs::copy(&objects[0], out_dir.join("x86_64_kernels.o"))
-            .expect("copy the kernel object into OUT_DIR");
+        // The AVX2 kernels run on any x86-64 CPU from Haswell and Zen 1 on;
+        // the AVX512-BF16 one only where the emitter finds that extension.
+        kernel_object(
+            &manifest_dir.join("csrc/kernels/x86_64_matmul.c"),
+            &["-mavx2", "-mfma", "-mf16c"],
+            &out_dir.join("x86_64_kernels.o"),
+        );
+        kernel_object(
+            &manifest_dir.join("csrc/kernels/x86_64_avx512_bf16.c"),
+            &[
+                "-mavx2",
+                "-mfma",
+                "-mavx512f",
+                "-mavx512bw",
+                "-mavx512vl",
+                "-mavx512bf16",
+            ],
+            &out_dir.join("x86_64_avx512_bf16_kernels.o"),
+        );
         println!("cargo:rustc-cfg=iree_llm_x86_64_kernels");
     }
 
@@ -443,4 +445,26 @@ fn cuda_libdevice(venv: &Path, deps: &Path) -> PathBuf {
                  IREE_CUDA_LIBDEVICE_PATH."
             )
         })
+}
+
+/// Compiles one freestanding kernel source into `out` (an object that
+/// iree-compile links into modules, not into this binary).
+fn kernel_object(source: &Path, isa_flags: &[&str], out: &Path) {
+    let mut build = cc::Build::new();
+    build
+        .file(source)
+        .opt_level(3)
+        .debug(false)
+        .warnings(true)
+        .extra_warnings(true)
+        .flag("-std=c11")
+        .flag("-ffreestanding")
+        .flag("-fno-stack-protector")
+        .flag("-fno-plt");
+    for flag in isa_flags {
+        build.flag(flag);
+    }
+    let objects = build.compile_intermediates();
+    assert_eq!(objects.len(), 1, "one kernel source, one object");
+    std::fs::copy(&objects[0], out).expect("copy the kernel object into OUT_DIR");
 }

@@ -388,7 +388,7 @@ impl ModuleCache {
         };
         std::fs::create_dir_all(&self.dir).map_err(cache_err)?;
         if crate::emit::kernels::called_by(mlir) {
-            crate::emit::kernels::write_object(&self.dir).map_err(cache_err)?;
+            crate::emit::kernels::write_objects(&self.dir).map_err(cache_err)?;
         }
         // Write on private names and rename into place: concurrent compiles
         // of the same module (threads or processes) never see each other's

@@ -3,9 +3,12 @@
 //!
 //! `csrc/kernels/x86_64_matmul.c` (AVX2, FMA, F16C) has two: `x . W^T` for a
 //! weight kept in 32-element blocks and any number of rows of `x`, and
-//! one row times a dense bf16 weight. build.rs compiles the file
-//! freestanding; its object is embedded in this binary, a graph that calls a
-//! kernel declares it as a `stream.executable` naming the object
+//! one row times a dense bf16 weight. `csrc/kernels/x86_64_avx512_bf16.c`
+//! has a third, for CPUs with AVX512-BF16: any number of rows of `x`
+//! rounded to bf16 times a dense bf16 weight (opt-in, not exact). build.rs
+//! compiles each file freestanding; the objects are embedded in this
+//! binary, a graph that calls a kernel declares it as a `stream.executable`
+//! naming its object
 //! (`hal.executable.objects`), iree-compile links it in, and the graph calls
 //! it with `flow.dispatch` on the tensors it already has, so the kernel
 //! reads the same device buffers as the rest of the graph.
@@ -18,9 +21,10 @@
 //! graphs' widened form (docs/performance.md,
 //! "Hand-written kernel for block and bf16 weights" and "Where issue 11
 //! stands"). [`Kernels::X86_64Q8`] opts in to llama.cpp's 8-bit activations
-//! for single rows.
+//! for single rows, [`Kernels::X86_64Bf16`] to bf16 activations for dense
+//! bf16 weights.
 //!
-//! The object's file name carries a hash of its bytes, so an MLIR text that
+//! An object's file name carries a hash of its bytes, so an MLIR text that
 //! names it names exactly those bytes, and the module cache (keyed by a hash
 //! of the text) can never pair a module with another build's kernel.
 
@@ -51,6 +55,14 @@ pub enum Kernels {
     /// (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md gives its
     /// measured error.
     X86_64Q8,
+    /// The exact kernels for block weights, and every product of a dense
+    /// bf16 weight rounds its rows of activations to bf16 and multiplies
+    /// with AVX512-BF16's `vdpbf16ps` (pairs of bf16 products summed in
+    /// f32): twice the multiplies per instruction of widening to f32, so
+    /// batched steps and prompts of bf16 checkpoints run faster; not exact.
+    /// Opt-in (`IREE_LLM_KERNELS=x86-64-bf16`), on CPUs with AVX512-BF16;
+    /// docs/performance.md gives its measured error.
+    X86_64Bf16,
 }
 
 impl Kernels {
@@ -59,7 +71,9 @@ impl Kernels {
     /// `IREE_LLM_KERNELS=portable` asks for IREE's code only (to compare the
     /// two, or to step around a kernel).
     /// `IREE_LLM_KERNELS=x86-64-q8` opts in to [`Kernels::X86_64Q8`] on such
-    /// a host.
+    /// a host, `IREE_LLM_KERNELS=x86-64-bf16` to [`Kernels::X86_64Bf16`]
+    /// where the CPU also has AVX512-BF16 (elsewhere it warns and takes the
+    /// exact kernels).
     pub fn for_host_cpu() -> Self {
         let asked = match std::env::var("IREE_LLM_KERNELS") {
             Ok(v) if !v.is_empty() => match v.parse::<Kernels>() {
@@ -74,7 +88,16 @@ impl Kernels {
         if asked == Some(Kernels::Portable) || OBJECT.is_none() || !host_has_avx2_fma_f16c() {
             return Kernels::Portable;
         }
-        asked.unwrap_or(Kernels::X86_64)
+        match asked {
+            Some(Kernels::X86_64Bf16) if !host_has_avx512_bf16() => {
+                tracing::warn!(
+                    "IREE_LLM_KERNELS=x86-64-bf16: this CPU has no AVX512-BF16; \
+                     using the exact x86-64 kernels"
+                );
+                Kernels::X86_64
+            }
+            asked => asked.unwrap_or(Kernels::X86_64),
+        }
     }
 
     pub fn is_portable(&self) -> bool {
@@ -85,6 +108,21 @@ impl Kernels {
     pub fn q8_activations(&self) -> bool {
         *self == Kernels::X86_64Q8
     }
+
+    /// Whether this build has these kernels and this CPU can run them.
+    pub fn runs_on_this_host(&self) -> bool {
+        match self {
+            Kernels::Portable => true,
+            Kernels::X86_64 | Kernels::X86_64Q8 => OBJECT.is_some() && host_has_avx2_fma_f16c(),
+            Kernels::X86_64Bf16 => BF16_OBJECT.is_some() && host_has_avx512_bf16(),
+        }
+    }
+
+    /// Whether products of dense bf16 weights round activations to bf16
+    /// (the AVX512-BF16 kernel).
+    pub fn bf16_activations(&self) -> bool {
+        *self == Kernels::X86_64Bf16
+    }
 }
 
 impl std::str::FromStr for Kernels {
@@ -94,13 +132,14 @@ impl std::str::FromStr for Kernels {
             "portable" => Ok(Kernels::Portable),
             "x86-64" | "x86_64" if OBJECT.is_some() => Ok(Kernels::X86_64),
             "x86-64-q8" | "x86_64_q8" if OBJECT.is_some() => Ok(Kernels::X86_64Q8),
-            "x86-64" | "x86_64" | "x86-64-q8" | "x86_64_q8" => {
+            "x86-64-bf16" | "x86_64_bf16" if OBJECT.is_some() => Ok(Kernels::X86_64Bf16),
+            "x86-64" | "x86_64" | "x86-64-q8" | "x86_64_q8" | "x86-64-bf16" | "x86_64_bf16" => {
                 Err("this build of iree-llm has no x86-64 kernels \
                  (it was built for another architecture); use portable"
                     .into())
             }
             _ => Err(format!(
-                "'{s}' is not a kernel set; use portable, x86-64 or x86-64-q8"
+                "'{s}' is not a kernel set; use portable, x86-64, x86-64-q8 or x86-64-bf16"
             )),
         }
     }
@@ -117,6 +156,38 @@ const OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(
 #[cfg(not(iree_llm_x86_64_kernels))]
 const OBJECT: Option<&[u8]> = None;
 
+#[cfg(iree_llm_x86_64_kernels)]
+const BF16_OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/x86_64_avx512_bf16_kernels.o"
+)));
+#[cfg(not(iree_llm_x86_64_kernels))]
+const BF16_OBJECT: Option<&[u8]> = None;
+
+/// The kernel objects: the AVX2 one, and the AVX512-BF16 one that only
+/// [`Kernels::X86_64Bf16`]'s graphs call.
+#[derive(Clone, Copy)]
+enum Object {
+    Avx2,
+    Avx512Bf16,
+}
+
+impl Object {
+    fn bytes(self) -> Option<&'static [u8]> {
+        match self {
+            Object::Avx2 => OBJECT,
+            Object::Avx512Bf16 => BF16_OBJECT,
+        }
+    }
+
+    fn name(self) -> Option<&'static str> {
+        match self {
+            Object::Avx2 => OBJECT_NAME.as_deref(),
+            Object::Avx512Bf16 => BF16_OBJECT_NAME.as_deref(),
+        }
+    }
+}
+
 fn host_has_avx2_fma_f16c() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -130,13 +201,34 @@ fn host_has_avx2_fma_f16c() -> bool {
     }
 }
 
-static OBJECT_NAME: LazyLock<Option<String>> = LazyLock::new(|| {
-    OBJECT.map(|bytes| {
+fn host_has_avx512_bf16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        host_has_avx2_fma_f16c()
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512bf16")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `{stem}-{first 8 bytes of the object's sha256}.o`.
+fn object_name(stem: &str, bytes: Option<&[u8]>) -> Option<String> {
+    bytes.map(|bytes| {
         let digest = Sha256::digest(bytes);
         let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-        format!("iree-llm-x86_64-kernels-{hex}.o")
+        format!("{stem}-{hex}.o")
     })
-});
+}
+
+static OBJECT_NAME: LazyLock<Option<String>> =
+    LazyLock::new(|| object_name("iree-llm-x86_64-kernels", OBJECT));
+static BF16_OBJECT_NAME: LazyLock<Option<String>> =
+    LazyLock::new(|| object_name("iree-llm-x86_64-avx512-bf16-kernels", BF16_OBJECT));
 
 /// The symbol every graph that calls a kernel refers to.
 const EXECUTABLE: &str = "iree_llm_kernels";
@@ -146,22 +238,25 @@ pub fn called_by(mlir: &str) -> bool {
     mlir.contains(&format!("flow.dispatch @{EXECUTABLE}_"))
 }
 
-/// Writes the kernel object into `dir` under the name the graphs use,
-/// unless it is there already; iree-compile finds it there when `dir` is
-/// on its object search path (`compile::Compiler` puts the input's
+/// Writes the kernel objects into `dir` under the names the graphs use,
+/// unless they are there already; iree-compile finds them there when `dir`
+/// is on its object search path (`compile::Compiler` puts the input's
 /// directory there).
-pub fn write_object(dir: &Path) -> std::io::Result<()> {
-    let (Some(bytes), Some(name)) = (OBJECT, OBJECT_NAME.as_ref()) else {
-        return Err(std::io::Error::other(
-            "this build of iree-llm has no x86-64 kernels (built for another architecture)",
-        ));
-    };
-    let path = dir.join(name);
-    if std::fs::read(&path).is_ok_and(|have| have == bytes) {
-        return Ok(());
+pub fn write_objects(dir: &Path) -> std::io::Result<()> {
+    for object in [Object::Avx2, Object::Avx512Bf16] {
+        let (Some(bytes), Some(name)) = (object.bytes(), object.name()) else {
+            return Err(std::io::Error::other(
+                "this build of iree-llm has no x86-64 kernels (built for another architecture)",
+            ));
+        };
+        let path = dir.join(name);
+        if std::fs::read(&path).is_ok_and(|have| have == bytes) {
+            continue;
+        }
+        // Parallel compiles (threads and processes) write it at once.
+        crate::files::write_atomically(&path, bytes)?;
     }
-    // Parallel compiles (threads and processes) write it at once.
-    crate::files::write_atomically(&path, bytes)
+    Ok(())
 }
 
 /// One export of the kernel executable: its name, the C function its
@@ -169,17 +264,19 @@ pub fn write_object(dir: &Path) -> std::io::Result<()> {
 /// written) and the names of its `index` arguments.
 struct Export {
     name: &'static str,
+    object: Object,
     symbol: &'static str,
     bindings: &'static [&'static str],
     indices: &'static [&'static str],
 }
 
-const EXPORTS: [Export; 2] = [
+const EXPORTS: [Export; 3] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
     Export {
         name: "blocks_matmul",
+        object: Object::Avx2,
         symbol: "iree_llm_blocks_matmul_workgroup",
         bindings: &["f32", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format", "q8"],
@@ -187,9 +284,19 @@ const EXPORTS: [Export; 2] = [
     // y = W . x for a dense bf16 W and one row x: x, w, y; n, k.
     Export {
         name: "bf16_matvec",
+        object: Object::Avx2,
         symbol: "iree_llm_bf16_matvec_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["n", "k"],
+    },
+    // y = x . W^T for a dense bf16 W and rows of x rounded to bf16: x, w,
+    // y; rows of x, n, k.
+    Export {
+        name: "bf16_matmul",
+        object: Object::Avx512Bf16,
+        symbol: "iree_llm_bf16_matmul_workgroup",
+        bindings: &["bf16", "bf16", "f32"],
+        indices: &["rows", "n", "k"],
     },
 ];
 
@@ -256,13 +363,13 @@ impl Export {
 /// a target of its own failed to load (IREE looked the generated exports up
 /// in the kernel's library).
 pub fn declarations(func: &str) -> String {
-    let object = OBJECT_NAME
-        .as_deref()
-        .expect("graphs call the kernels only in builds that have them");
-    let mut out = format!(
-        "  // Hand-written kernels (csrc/kernels/x86_64_matmul.c), linked from {object}.\n"
-    );
+    let mut out =
+        String::from("  // Hand-written kernels (csrc/kernels/), linked from their objects.\n");
     for export in EXPORTS.iter().filter(|e| func.contains(&e.callee())) {
+        let object = export
+            .object
+            .name()
+            .expect("graphs call the kernels only in builds that have them");
         // One executable per export: its builtin.module holds that export's
         // functions.
         out.push_str(&format!(
@@ -330,6 +437,29 @@ pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         &[x.clone(), w.clone()],
         &[n, k],
         TensorType::new(&[1, n], DType::F32),
+    )
+}
+
+/// `x . W^T` [rows, n] for rows `x` [rows, k] rounded to bf16 here and a
+/// dense bf16 weight W [n, k], through the AVX512-BF16 kernel
+/// ([`Kernels::X86_64Bf16`]).
+pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0];
+    assert!(
+        w.elem() == DType::BF16 && w.shape()[1] == k,
+        "bf16 kernel on x {:?}, weight {:?} {:?}",
+        x.shape(),
+        w.shape(),
+        w.elem()
+    );
+    let xb = f.convert(x, DType::BF16);
+    f.dispatch_extern(
+        &EXPORTS[2].callee(),
+        n,
+        &[xb, w.clone()],
+        &[rows, n, k],
+        TensorType::new(&[rows, n], DType::F32),
     )
 }
 
@@ -479,6 +609,45 @@ mod tests {
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
+    fn with_bf16_activations_every_product_of_a_bf16_weight_calls_the_avx512_kernel() {
+        use crate::emit::{EmitPlan, GraphKind, LlamaShape, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let graph = |kernels, kind| {
+            let mut plan = EmitPlan::new(64, &[8]).unwrap().with_weights(DType::BF16);
+            plan.kernels = kernels;
+            crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), kind).mlir
+        };
+        let calls = |mlir: &str| {
+            mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[")
+                .count()
+        };
+        for batch in [1, 8] {
+            let decode = GraphKind::Decode {
+                batch,
+                output: Output::Logits,
+                window: None,
+            };
+            let mlir = graph(Kernels::X86_64Bf16, decode);
+            // Seven matrices per layer and the output head, whatever the rows.
+            assert_eq!(calls(&mlir), 7 * cfg.num_hidden_layers + 1, "B={batch}");
+            assert!(!mlir.contains("@bf16_matvec["), "B={batch}");
+            assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_matmul"));
+            // The exact kernels never call it.
+            assert_eq!(calls(&graph(Kernels::X86_64, decode)), 0);
+        }
+        let prefill = GraphKind::Prefill {
+            slots: 1,
+            tokens: 16,
+            output: Output::Logits,
+        };
+        assert_eq!(
+            calls(&graph(Kernels::X86_64Bf16, prefill)),
+            7 * cfg.num_hidden_layers + 1
+        );
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
     fn a_decode_step_carrying_a_chunk_gives_its_decode_rows_a_plain_steps_kernel_calls() {
         use crate::emit::GraphKind;
         let cfg = crate::preset::Preset::Tiny.config();
@@ -537,18 +706,24 @@ mod tests {
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn the_object_is_written_once_under_a_name_that_carries_its_hash() {
+    fn each_object_is_written_once_under_a_name_that_carries_its_hash() {
         let dir = tempfile::tempdir().unwrap();
-        write_object(dir.path()).unwrap();
-        write_object(dir.path()).unwrap();
-        let names: Vec<String> = std::fs::read_dir(dir.path())
+        write_objects(dir.path()).unwrap();
+        write_objects(dir.path()).unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names.len(), 1, "{names:?}");
-        assert!(names[0].starts_with("iree-llm-x86_64-kernels-") && names[0].ends_with(".o"));
-        let uses = "flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[%0]";
-        assert!(declarations(uses).contains(&names[0]));
+        names.sort();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert!(names[0].starts_with("iree-llm-x86_64-avx512-bf16-kernels-"));
+        assert!(names[1].starts_with("iree-llm-x86_64-kernels-"));
+        assert!(names.iter().all(|n| n.ends_with(".o")));
+        // A graph names the object of each kernel it calls, and only that.
+        let avx2 = declarations("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[%0]");
+        assert!(avx2.contains(&names[1]) && !avx2.contains(&names[0]));
+        let bf16 = declarations("flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[%0]");
+        assert!(bf16.contains(&names[0]) && !bf16.contains(&names[1]));
     }
 
     /// Parallel compiles in one process write the object into a fresh
@@ -561,14 +736,14 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             std::thread::scope(|s| {
                 let writers: Vec<_> = (0..8)
-                    .map(|_| s.spawn(|| write_object(dir.path())))
+                    .map(|_| s.spawn(|| write_objects(dir.path())))
                     .collect();
                 for w in writers {
                     w.join().unwrap().unwrap();
                 }
             });
             let names = std::fs::read_dir(dir.path()).unwrap().count();
-            assert_eq!(names, 1, "only the object remains");
+            assert_eq!(names, 2, "only the two objects remain");
         }
     }
 }

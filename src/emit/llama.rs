@@ -396,7 +396,8 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 ///
 /// With the x86-64 kernels (`GraphConfig::kernels`), a block weight times
 /// any number of rows, and a bf16 weight times one row, call a
-/// hand-written kernel. Otherwise a block weight times one row is one
+/// hand-written kernel; with `x86-64-bf16` a bf16 weight times any number
+/// of rows calls the AVX512-BF16 kernel on rows rounded to bf16. Otherwise a block weight times one row is one
 /// contraction over (block, value)
 /// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
 /// contraction's dispatch (on CPU with the aggressive fusion of the CPU flags,
@@ -422,6 +423,9 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
 fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     let kernels = w.rows().kernels;
     match w {
+        Weight::Dense(w, _) if kernels.bf16_activations() && w.elem() == DType::BF16 => {
+            kernels::bf16_matmul(f, x, w)
+        }
         Weight::Dense(w, _) if !kernels.is_portable() && kernels::takes_bf16(x, w) => {
             kernels::bf16_matvec(f, x, w)
         }

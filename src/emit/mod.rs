@@ -872,7 +872,7 @@ pub fn write_dir(m: &LlamaShape, plan: &EmitPlan, out: &Path) -> Result<Manifest
         // where `iree-compile --iree-hal-executable-object-search-path=OUT`
         // (and iree-llm's own compiles) find it.
         if kernels::called_by(&graph.mlir) {
-            kernels::write_object(out).map_err(io(out))?;
+            kernels::write_objects(out).map_err(io(out))?;
         }
     }
     let path = out.join("manifest.json");
