@@ -154,6 +154,7 @@ fn main() {
             &[
                 "-mavx2",
                 "-mfma",
+                "-mf16c",
                 "-mavx512f",
                 "-mavx512bw",
                 "-mavx512vl",

@@ -266,30 +266,10 @@ fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
     let reference = common::reference(&dir);
     let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1]));
     for (len, seed) in [(5, 21), (30, 22)] {
-        let tokens = prompt(len, seed, model.vocab());
-        let mut kv = model.new_kv().unwrap();
-        let mut seq = reference.new_sequence();
-        let got = prefill_logits(&mut model, &mut kv, &tokens);
-        let want = seq.forward(&reference, &tokens).unwrap();
-        let err = relative_error(&got, &want);
-        assert!(
-            err <= 1e-4,
-            "bf16 prefill of {len}: relative error {err:.2e}"
-        );
         // Decode steps too: on x86-64 their bf16 matmuls are the
         // hand-written kernel's (csrc/kernels), the prompt's are IREE's.
         let case = format!("bf16, prompt of {len}");
-        common::decode_matches_reference(
-            &mut model,
-            &mut kv,
-            &reference,
-            &mut seq,
-            host_argmax(&got),
-            len,
-            6,
-            1e-4,
-            &case,
-        );
+        common::prefill_and_decode_error(&mut model, &reference, len, seed, 6, 1e-4, &case);
     }
 }
 
@@ -314,30 +294,17 @@ fn bf16_activations_stay_within_their_own_tolerance() {
     assert_eq!(model.manifest().plan.kernels, Kernels::X86_64Bf16);
     let (mut worst, mut least) = (0f64, f64::INFINITY);
     for (len, seed) in [(1, 41), (9, 42), (30, 43)] {
-        let tokens = prompt(len, seed, model.vocab());
-        let mut kv = model.new_kv().unwrap();
-        let mut seq = reference.new_sequence();
-        let got = prefill_logits(&mut model, &mut kv, &tokens);
-        let want = seq.forward(&reference, &tokens).unwrap();
-        let prefill = relative_error(&got, &want);
-        assert!(
-            prefill <= BF16_TOLERANCE,
-            "bf16 activations, prefill of {len}: relative error {prefill:.2e}"
-        );
         let case = format!("bf16 activations, prompt of {len}");
-        let decoded = common::decode_matches_reference(
+        let (prefill, err) = common::prefill_and_decode_error(
             &mut model,
-            &mut kv,
             &reference,
-            &mut seq,
-            host_argmax(&got),
             len,
+            seed,
             6,
             BF16_TOLERANCE,
             &case,
         );
-        worst = worst.max(prefill).max(decoded);
-        least = least.min(prefill);
+        (worst, least) = (worst.max(err), least.min(prefill));
     }
     eprintln!("bf16 activations: relative error {least:.2e} .. {worst:.2e}");
     assert!(

@@ -1,7 +1,9 @@
-// Hand-written x86-64 kernel for CPUs with AVX512-BF16 (AMD Zen 4 and
+// Hand-written x86-64 kernels for CPUs with AVX512-BF16 (AMD Zen 4 and
 // later, Intel Cooper Lake and later), linked into compiled modules like
-// x86_64_matmul.c: `y = x . W^T` for a dense bf16 weight W and any number
-// of rows of x already rounded to bf16 (the graph converts them).
+// x86_64_matmul.c: `y = x . W^T` for any number of rows of x already
+// rounded to bf16 (the graph converts them) and a weight W that is either
+// dense bf16 or in 32-value blocks (Q8_0, Q4_0, Q4_1, the layout
+// x86_64_matmul.c reads), whose values are rounded to bf16 once per panel.
 //
 // Why it exists: for several rows (a batched decode step, a prompt's chunk)
 // a step is bound by its multiplies, not by reading weights. Widening bf16
@@ -31,58 +33,81 @@ INLINE __m512bh load32(const uint16_t* p, size_t left) {
   return (__m512bh)_mm512_maskz_loadu_epi16((__mmask32)((1ull << left) - 1), p);
 }
 
-// WR weight rows (at w, row stride k) times XR rows of x (at x, stride k)
-// over all k: y[r * n + a] = sum_e w[a, e] * x[r, e].
-INLINE void tile(const int WR, const int XR, const uint16_t* w, const uint16_t* x, size_t k,
-                 float* y, size_t n) {
+// WR weight rows (at w, row stride ws) times XR rows of x (at x, stride xs)
+// over `len` values: y[r * n + a] = sum_e w[a, e] * x[r, e], or added to y
+// when `accumulate`. With `prefetch` the weight rows two tiles on (rows
+// WR * 2.. at the same stride) are fetched into L2 on the way: each row is
+// a short stream (4 KB at k = 2048) that the hardware prefetcher picks up
+// only after its first misses. Measured on Zen 4, one thread, weights
+// streamed from memory: 1.3x (k = 2048) and 1.7x (k = 8192) the speed
+// without; one tile on or into L1 gained less.
+INLINE void tile(const int WR, const int XR, const int prefetch, const uint16_t* w, size_t ws,
+                 const uint16_t* x, size_t xs, size_t len, float* y, size_t n,
+                 int accumulate) {
   __m512 acc[TILE_W][TILE_X];
   for (int a = 0; a < WR; ++a)
     for (int r = 0; r < XR; ++r) acc[a][r] = _mm512_setzero_ps();
   size_t e = 0;
-  for (; e + 32 <= k; e += 32) {
+  for (; e + 32 <= len; e += 32) {
     __m512bh wv[TILE_W];
-    for (int a = 0; a < WR; ++a) wv[a] = load32(w + a * k + e, 32);
-    // The weight rows two tiles on, one line per row per step, into L2:
-    // each row is a short stream (4 KB at k = 2048) that the hardware
-    // prefetcher picks up only after its first misses. Measured on Zen 4,
-    // one thread, weights streamed from memory: 1.3x (k = 2048) and 1.7x
-    // (k = 8192) the speed without; one tile on or into L1 gained less.
-    for (int a = 0; a < WR; ++a)
-      _mm_prefetch((const char*)(w + (2 * WR + a) * k + e), _MM_HINT_T1);
+    for (int a = 0; a < WR; ++a) wv[a] = load32(w + a * ws + e, 32);
+    if (prefetch)
+      for (int a = 0; a < WR; ++a)
+        _mm_prefetch((const char*)(w + (2 * WR + a) * ws + e), _MM_HINT_T1);
     for (int r = 0; r < XR; ++r) {
-      const __m512bh xv = load32(x + r * k + e, 32);
+      const __m512bh xv = load32(x + r * xs + e, 32);
       for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_dpbf16_ps(acc[a][r], wv[a], xv);
     }
   }
-  if (e < k) {
+  if (e < len) {
     // The last, partial vector of a row: zeros past its end add nothing.
     __m512bh wv[TILE_W];
-    for (int a = 0; a < WR; ++a) wv[a] = load32(w + a * k + e, k - e);
+    for (int a = 0; a < WR; ++a) wv[a] = load32(w + a * ws + e, len - e);
     for (int r = 0; r < XR; ++r) {
-      const __m512bh xv = load32(x + r * k + e, k - e);
+      const __m512bh xv = load32(x + r * xs + e, len - e);
       for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_dpbf16_ps(acc[a][r], wv[a], xv);
     }
   }
   for (int r = 0; r < XR; ++r)
-    for (int a = 0; a < WR; ++a) y[r * n + a] = _mm512_reduce_add_ps(acc[a][r]);
+    for (int a = 0; a < WR; ++a) {
+      const float v = _mm512_reduce_add_ps(acc[a][r]);
+      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
+    }
 }
 
 // Each shape a function of its own, so that the register allocator sees one
-// tile at a time (the other kernel's tiles spilled when inlined together).
-#define TILE_FN(WR, XR)                                                                      \
-  static __attribute__((noinline)) void tile_##WR##x##XR(const uint16_t* w, const uint16_t* x, \
-                                                         size_t k, float* y, size_t n) {     \
-    tile(WR, XR, w, x, k, y, n);                                                              \
+// tile at a time (the other kernel's tiles spilled when inlined together);
+// `dense_` tiles stream a weight from memory, `panel_` tiles read a panel
+// already in L1.
+#define TILE_FN(WR, XR)                                                                       \
+  static __attribute__((noinline)) void dense_##WR##x##XR(const uint16_t* w, size_t ws,       \
+                                                          const uint16_t* x, size_t xs,       \
+                                                          size_t len, float* y, size_t n,     \
+                                                          int acc) {                          \
+    tile(WR, XR, 1, w, ws, x, xs, len, y, n, acc);                                            \
+  }                                                                                           \
+  static __attribute__((noinline)) void panel_##WR##x##XR(const uint16_t* w, size_t ws,       \
+                                                          const uint16_t* x, size_t xs,       \
+                                                          size_t len, float* y, size_t n,     \
+                                                          int acc) {                          \
+    tile(WR, XR, 0, w, ws, x, xs, len, y, n, acc);                                            \
   }
 #define TILE_FNS(WR)                                                                       \
   TILE_FN(WR, 1) TILE_FN(WR, 2) TILE_FN(WR, 3) TILE_FN(WR, 4) TILE_FN(WR, 5) TILE_FN(WR, 6) \
   TILE_FN(WR, 7) TILE_FN(WR, 8)
 TILE_FNS(1) TILE_FNS(2) TILE_FNS(3)
 
-#define CASE(WR, XR) \
-  case WR * 16 + XR: tile_##WR##x##XR(wi, xr, k, yr, n); break;
-#define CASES(WR) \
-  CASE(WR, 1) CASE(WR, 2) CASE(WR, 3) CASE(WR, 4) CASE(WR, 5) CASE(WR, 6) CASE(WR, 7) CASE(WR, 8)
+// Calls the KIND tile of wn weight rows by xn rows of x (a switch, not a
+// table of pointers: the object stays free of relocations to patch).
+#define CASE(KIND, WR, XR) \
+  case WR * 16 + XR: KIND##_##WR##x##XR(TILE_ARGS); break;
+#define CASES(KIND, WR)                                                                  \
+  CASE(KIND, WR, 1) CASE(KIND, WR, 2) CASE(KIND, WR, 3) CASE(KIND, WR, 4) CASE(KIND, WR, 5) \
+  CASE(KIND, WR, 6) CASE(KIND, WR, 7) CASE(KIND, WR, 8)
+#define CALL_TILE(KIND, wn, xn)                                  \
+  switch ((wn) * 16 + (xn)) {                                    \
+    CASES(KIND, 1) CASES(KIND, 2) CASES(KIND, 3) default: break; \
+  }
 
 // One workgroup: weight rows [first, first + count) for all rows of x.
 // x [rows, k] bf16, w [n, k] bf16, y [rows, n] f32. Rows of x go in groups
@@ -99,15 +124,129 @@ void iree_llm_bf16_matmul_workgroup(const uint16_t* restrict x, size_t x_offset,
   size_t last = first + count;
   if (last > n) last = n;
   for (size_t r = 0; r < rows; r += TILE_X) {
-    const int xn = rows - r < TILE_X ? (int)(rows - r) : TILE_X;
-    const uint16_t* xr = x + r * k;
+    const size_t xn = rows - r < TILE_X ? rows - r : TILE_X;
     for (size_t i = first; i < last; i += TILE_W) {
-      const int wn = last - i < TILE_W ? (int)(last - i) : TILE_W;
-      const uint16_t* wi = w + i * k;
-      float* yr = y + r * n + i;
-      switch (wn * 16 + xn) {
-        CASES(1) CASES(2) CASES(3)
+      const size_t wn = last - i < TILE_W ? last - i : TILE_W;
+#define TILE_ARGS w + i * k, k, x + r * k, k, k, y + r * n + i, n, 0
+      CALL_TILE(dense, wn, xn)
+#undef TILE_ARGS
+    }
+  }
+}
+
+// ---- Block weights ---------------------------------------------------------
+//
+// A panel of TILE_W weight rows over up to PANEL_BLOCKS blocks of k is
+// dequantized once into bf16 (12 KB, in L1: w = q * d (+ m) in f32, Q4_0's
+// nibbles less 8 first, then rounded to the nearest bf16) and every row of
+// x is multiplied by it with the tiles above. Rounding the weights too is
+// part of this form's error (docs/performance.md).
+
+// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
+enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
+
+#define PANEL_BLOCKS 64
+
+// Bytes of x (bf16) one pass over a workgroup's panels reads: rows of x are
+// taken in groups that fit in L2 with room to spare.
+#define X_GROUP_BYTES (256 * 1024)
+
+// Block j of a weight row as 32 bf16 values in order.
+INLINE __m512bh block_bf16(const int format, const uint8_t* q, size_t j, const uint16_t* d,
+                           const uint16_t* m) {
+  const __m512 dj = _mm512_set1_ps(_cvtsh_ss(d[j]));
+  __m512 lo, hi;  // values 0..16 and 16..32
+  if (format == Q8_0) {
+    const __m256i b = _mm256_loadu_si256((const __m256i*)(q + 32 * j));
+    lo = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_castsi256_si128(b)));
+    hi = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_extracti128_si256(b, 1)));
+    lo = _mm512_mul_ps(lo, dj);
+    hi = _mm512_mul_ps(hi, dj);
+  } else {
+    // Low nibbles of the 16 bytes are values 0..16, high nibbles 16..32.
+    const __m128i b = _mm_loadu_si128((const __m128i*)(q + 16 * j));
+    const __m128i low = _mm_set1_epi8(0x0F);
+    __m512i l = _mm512_cvtepu8_epi32(_mm_and_si128(b, low));
+    __m512i h = _mm512_cvtepu8_epi32(_mm_and_si128(_mm_srli_epi16(b, 4), low));
+    if (format == Q4_0) {
+      l = _mm512_sub_epi32(l, _mm512_set1_epi32(8));
+      h = _mm512_sub_epi32(h, _mm512_set1_epi32(8));
+      lo = _mm512_mul_ps(_mm512_cvtepi32_ps(l), dj);
+      hi = _mm512_mul_ps(_mm512_cvtepi32_ps(h), dj);
+    } else {
+      const __m512 mj = _mm512_set1_ps(_cvtsh_ss(m[j]));
+      lo = _mm512_fmadd_ps(_mm512_cvtepi32_ps(l), dj, mj);
+      hi = _mm512_fmadd_ps(_mm512_cvtepi32_ps(h), dj, mj);
+    }
+  }
+  // The second operand fills the lower 16 elements.
+  return _mm512_cvtne2ps_pbh(hi, lo);
+}
+
+// Weight rows [i0, i0 + wr) over blocks [c0, c0 + nb) as bf16, row a at
+// panel + a * PANEL_BLOCKS * 32.
+INLINE void dequantize_panel(const int format, const uint8_t* q, size_t row_bytes,
+                             const uint16_t* d, const uint16_t* m, size_t blocks, size_t i0,
+                             size_t wr, size_t c0, size_t nb, uint16_t* panel) {
+  for (size_t a = 0; a < wr; ++a) {
+    const uint8_t* qa = q + (i0 + a) * row_bytes;
+    const uint16_t* da = d + (i0 + a) * blocks;
+    const uint16_t* ma = m ? m + (i0 + a) * blocks : 0;
+    uint16_t* p = panel + a * PANEL_BLOCKS * 32;
+    for (size_t j = 0; j < nb; ++j)
+      _mm512_store_si512((void*)(p + 32 * j), (__m512i)block_bf16(format, qa, c0 + j, da, ma));
+  }
+}
+
+INLINE void blocks_rows(const int format, const uint16_t* x, size_t rows, size_t k,
+                        const uint8_t* q, const uint16_t* d, const uint16_t* m, float* y, size_t n,
+                        size_t first, size_t last) {
+  const size_t blocks = k / 32, row_bytes = blocks * (format == Q8_0 ? 32 : 16);
+  const size_t chunk = (blocks < PANEL_BLOCKS ? blocks : PANEL_BLOCKS) * 32 * sizeof(uint16_t);
+  size_t group = X_GROUP_BYTES / chunk / TILE_X * TILE_X;
+  if (group < TILE_X) group = TILE_X;
+  uint16_t panel[TILE_W * PANEL_BLOCKS * 32] __attribute__((aligned(64)));
+  for (size_t g = 0; g < rows; g += group) {
+    const size_t g_end = rows - g < group ? rows : g + group;
+    for (size_t i = first; i < last; i += TILE_W) {
+      const size_t wn = last - i < TILE_W ? last - i : TILE_W;
+      for (size_t c = 0; c < blocks; c += PANEL_BLOCKS) {
+        const size_t nb = blocks - c < PANEL_BLOCKS ? blocks - c : PANEL_BLOCKS;
+        dequantize_panel(format, q, row_bytes, d, m, blocks, i, wn, c, nb, panel);
+        for (size_t r = g; r < g_end; r += TILE_X) {
+          const size_t xn = g_end - r < TILE_X ? g_end - r : TILE_X;
+#define TILE_ARGS panel, PANEL_BLOCKS * 32, x + r * k + 32 * c, k, nb * 32, y + r * n + i, n, c > 0
+          CALL_TILE(panel, wn, xn)
+#undef TILE_ARGS
+        }
       }
     }
   }
+}
+
+// One workgroup: weight rows [first, first + count) for all rows of x.
+// x [rows, k] bf16; q is [n, k/32, 32] int8 for Q8_0 and [n, k/32, 16]
+// nibble bytes for Q4_0 and Q4_1; d [n, k/32] f16 scales; m (Q4_1's
+// offsets, read for Q4_1 only; the caller passes d again otherwise); y
+// [rows, n] f32.
+void iree_llm_blocks_bf16_workgroup(const uint16_t* restrict x, size_t x_offset,
+                                    const int8_t* restrict q, size_t q_offset,
+                                    const uint16_t* restrict d, size_t d_offset,
+                                    const uint16_t* restrict m, size_t m_offset,
+                                    float* restrict y, size_t y_offset, size_t rows, size_t n,
+                                    size_t k, size_t format, size_t first, size_t count) {
+  x += x_offset;
+  const uint8_t* qb = (const uint8_t*)(q + q_offset);
+  d += d_offset;
+  y += y_offset;
+  m = format == Q4_1 ? m + m_offset : 0;
+  size_t last = first + count;
+  if (last > n) last = n;
+  // One branch per format so that each copy knows its format.
+  if (format == Q8_0)
+    blocks_rows(Q8_0, x, rows, k, qb, d, m, y, n, first, last);
+  else if (format == Q4_0)
+    blocks_rows(Q4_0, x, rows, k, qb, d, m, y, n, first, last);
+  else
+    blocks_rows(Q4_1, x, rows, k, qb, d, m, y, n, first, last);
 }

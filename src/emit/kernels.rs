@@ -4,8 +4,9 @@
 //! `csrc/kernels/x86_64_matmul.c` (AVX2, FMA, F16C) has two: `x . W^T` for a
 //! weight kept in 32-element blocks and any number of rows of `x`, and
 //! one row times a dense bf16 weight. `csrc/kernels/x86_64_avx512_bf16.c`
-//! has a third, for CPUs with AVX512-BF16: any number of rows of `x`
-//! rounded to bf16 times a dense bf16 weight (opt-in, not exact). build.rs
+//! has two more, for CPUs with AVX512-BF16: any number of rows of `x`
+//! rounded to bf16 times a dense bf16 weight or a block weight rounded to
+//! bf16 a panel at a time (opt-in, not exact). build.rs
 //! compiles each file freestanding; the objects are embedded in this
 //! binary, a graph that calls a kernel declares it as a `stream.executable`
 //! naming its object
@@ -21,8 +22,8 @@
 //! graphs' widened form (docs/performance.md,
 //! "Hand-written kernel for block and bf16 weights" and "Where issue 11
 //! stands"). [`Kernels::X86_64Q8`] opts in to llama.cpp's 8-bit activations
-//! for single rows, [`Kernels::X86_64Bf16`] to bf16 activations for dense
-//! bf16 weights.
+//! for single rows, [`Kernels::X86_64Bf16`] to bf16 activations (and bf16
+//! panels of block weights).
 //!
 //! An object's file name carries a hash of its bytes, so an MLIR text that
 //! names it names exactly those bytes, and the module cache (keyed by a hash
@@ -55,13 +56,14 @@ pub enum Kernels {
     /// (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md gives its
     /// measured error.
     X86_64Q8,
-    /// The exact kernels for block weights, and every product of a dense
-    /// bf16 weight rounds its rows of activations to bf16 and multiplies
-    /// with AVX512-BF16's `vdpbf16ps` (pairs of bf16 products summed in
-    /// f32): twice the multiplies per instruction of widening to f32, so
-    /// batched steps and prompts of bf16 checkpoints run faster; not exact.
-    /// Opt-in (`IREE_LLM_KERNELS=x86-64-bf16`), on CPUs with AVX512-BF16;
-    /// docs/performance.md gives its measured error.
+    /// Every product of a dense bf16 weight, and every product of a block
+    /// weight with several rows, rounds the rows of activations to bf16
+    /// (block weights' values too, a panel at a time) and multiplies with
+    /// AVX512-BF16's `vdpbf16ps` (pairs of bf16 products summed in f32):
+    /// twice the multiplies per instruction of f32 FMAs, so batched steps
+    /// and prompts run faster; not exact. A single row of a block weight
+    /// keeps the exact kernel. Opt-in (`IREE_LLM_KERNELS=x86-64-bf16`), on
+    /// CPUs with AVX512-BF16; docs/performance.md gives its measured error.
     X86_64Bf16,
 }
 
@@ -270,7 +272,7 @@ struct Export {
     indices: &'static [&'static str],
 }
 
-const EXPORTS: [Export; 3] = [
+const EXPORTS: [Export; 4] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
@@ -297,6 +299,16 @@ const EXPORTS: [Export; 3] = [
         symbol: "iree_llm_bf16_matmul_workgroup",
         bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
+    },
+    // y = x . W^T for W in blocks, its panels rounded to bf16, and rows of x
+    // rounded to bf16: x, q, d, m (d again without offsets), y; rows of x,
+    // n, k, the format's code.
+    Export {
+        name: "blocks_bf16",
+        object: Object::Avx512Bf16,
+        symbol: "iree_llm_blocks_bf16_workgroup",
+        bindings: &["bf16", "i8", "f16", "f16", "f32"],
+        indices: &["rows", "n", "k", "format"],
     },
 ];
 
@@ -459,6 +471,36 @@ pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         n,
         &[xb, w.clone()],
         &[rows, n, k],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+/// `x . W^T` [rows, n] for rows `x` [rows, k] rounded to bf16 here and a
+/// block weight W [n, k] (parts as for [`blocks_matmul`]) whose values the
+/// AVX512-BF16 kernel rounds to bf16 a panel at a time
+/// ([`Kernels::X86_64Bf16`], several rows).
+pub fn blocks_bf16_matmul(
+    f: &mut FuncBuilder,
+    x: &Value,
+    format: BlockFormat,
+    q: &Value,
+    d: &Value,
+    m: Option<&Value>,
+) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = q.shape()[0];
+    assert_eq!(q.shape()[1] * super::BLOCK, k, "weight columns match x");
+    assert_eq!(
+        q.shape()[2],
+        format.q_bytes(true),
+        "the kernel reads packed nibbles"
+    );
+    let xb = f.convert(x, DType::BF16);
+    f.dispatch_extern(
+        &EXPORTS[3].callee(),
+        n,
+        &[xb, q.clone(), d.clone(), m.unwrap_or(d).clone()],
+        &[rows, n, k, format.kernel_code()],
         TensorType::new(&[rows, n], DType::F32),
     )
 }
@@ -643,6 +685,36 @@ mod tests {
         assert_eq!(
             calls(&graph(Kernels::X86_64Bf16, prefill)),
             7 * cfg.num_hidden_layers + 1
+        );
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn with_bf16_activations_several_rows_of_a_block_weight_call_the_avx512_kernel() {
+        use crate::emit::{GraphKind, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let count = |mlir: &str, export: &str| {
+            mlir.matches(&format!(
+                "flow.dispatch @iree_llm_kernels_{export}::@{export}["
+            ))
+            .count()
+        };
+        let decode = |batch| GraphKind::Decode {
+            batch,
+            output: Output::Logits,
+            window: None,
+        };
+        let matrices = 7 * cfg.num_hidden_layers + 1;
+        let b8 = tiny_graph(Kernels::X86_64Bf16, decode(8));
+        assert_eq!(count(&b8, "blocks_bf16"), matrices);
+        assert_eq!(count(&b8, "blocks_matmul"), 0);
+        // One row keeps the exact kernel.
+        let b1 = tiny_graph(Kernels::X86_64Bf16, decode(1));
+        assert_eq!(count(&b1, "blocks_bf16"), 0);
+        assert_eq!(count(&b1, "blocks_matmul"), matrices);
+        assert_eq!(
+            count(&tiny_graph(Kernels::X86_64, decode(8)), "blocks_bf16"),
+            0
         );
     }
 

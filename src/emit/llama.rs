@@ -397,7 +397,8 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// With the x86-64 kernels (`GraphConfig::kernels`), a block weight times
 /// any number of rows, and a bf16 weight times one row, call a
 /// hand-written kernel; with `x86-64-bf16` a bf16 weight times any number
-/// of rows calls the AVX512-BF16 kernel on rows rounded to bf16. Otherwise a block weight times one row is one
+/// of rows, and a block weight times several, call the AVX512-BF16 kernels
+/// on rows rounded to bf16. Otherwise a block weight times one row is one
 /// contraction over (block, value)
 /// whose operand is the dequantization `d * q (+ m)`: IREE fuses it into the
 /// contraction's dispatch (on CPU with the aggressive fusion of the CPU flags,
@@ -430,6 +431,13 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
             kernels::bf16_matvec(f, x, w)
         }
         Weight::Dense(w, _) => linear_dense(f, x, w),
+        // One row stays exact: the exact kernel reads a row's blocks at
+        // memory speed, and dequantizing them to bf16 measured slower.
+        Weight::Blocks {
+            format, q, d, m, ..
+        } if kernels.bf16_activations() && x.shape()[0] > 1 => {
+            kernels::blocks_bf16_matmul(f, x, *format, q, d, m.as_ref())
+        }
         Weight::Blocks {
             format, q, d, m, ..
         } if !kernels.is_portable() => {

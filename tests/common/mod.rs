@@ -388,3 +388,39 @@ pub fn reference(path: &Path) -> iree_llm::reference::Reference {
     let weights = iree_llm::weights::Weights::open(path, &cfg).unwrap();
     iree_llm::reference::Reference::new(&cfg, &weights).unwrap()
 }
+
+/// Prefill of a `len`-token prompt, then `steps` greedy decode steps, each
+/// within `tol` (relative error) of the f64 reference; returns the prefill's
+/// error and the worst of all.
+pub fn prefill_and_decode_error(
+    model: &mut DeviceModel,
+    reference: &iree_llm::reference::Reference,
+    len: usize,
+    seed: u32,
+    steps: usize,
+    tol: f64,
+    case: &str,
+) -> (f64, f64) {
+    let tokens = prompt(len, seed, model.vocab());
+    let mut kv = model.new_kv().unwrap();
+    let mut seq = reference.new_sequence();
+    let want = seq.forward(reference, &tokens).unwrap();
+    let got = model.prefill_logits(&mut kv, &tokens).unwrap();
+    let prefill = relative_error(&got, &want);
+    assert!(
+        prefill <= tol,
+        "{case}: prefill relative error {prefill:.2e}"
+    );
+    let decoded = decode_matches_reference(
+        model,
+        &mut kv,
+        reference,
+        &mut seq,
+        host_argmax(&got),
+        len,
+        steps,
+        tol,
+        case,
+    );
+    (prefill, prefill.max(decoded))
+}
