@@ -292,24 +292,13 @@ fn bf16_activations_stay_within_their_own_tolerance() {
         o.kernels = Some(Kernels::X86_64Bf16)
     });
     assert_eq!(model.manifest().plan.kernels, Kernels::X86_64Bf16);
-    let (mut worst, mut least) = (0f64, f64::INFINITY);
-    for (len, seed) in [(1, 41), (9, 42), (30, 43)] {
-        let case = format!("bf16 activations, prompt of {len}");
-        let (prefill, err) = common::prefill_and_decode_error(
-            &mut model,
-            &reference,
-            len,
-            seed,
-            6,
-            BF16_TOLERANCE,
-            &case,
-        );
-        (worst, least) = (worst.max(err), least.min(prefill));
-    }
-    eprintln!("bf16 activations: relative error {least:.2e} .. {worst:.2e}");
-    assert!(
-        least > 1e-5,
-        "error {least:.2e} is the exact form's, not the bf16 one"
+    common::assert_inexact_form_within(
+        &mut model,
+        &reference,
+        &[(1, 41), (9, 42), (30, 43)],
+        6,
+        BF16_TOLERANCE,
+        "bf16 activations",
     );
 }
 

@@ -424,3 +424,29 @@ pub fn prefill_and_decode_error(
     );
     (prefill, prefill.max(decoded))
 }
+
+/// Checks an opt-in inexact numeric form: for each (length, seed) prompt,
+/// the prefill and `steps` decode steps stay within `tol` of the reference;
+/// and the least prefill error is above the exact form's (1e-5), so the
+/// form is not silently the exact one. Prints the range for the docs.
+pub fn assert_inexact_form_within(
+    model: &mut DeviceModel,
+    reference: &iree_llm::reference::Reference,
+    prompts: &[(usize, u32)],
+    steps: usize,
+    tol: f64,
+    form: &str,
+) {
+    let (mut worst, mut least) = (0f64, f64::INFINITY);
+    for &(len, seed) in prompts {
+        let case = format!("{form}, prompt of {len}");
+        let (prefill, err) =
+            prefill_and_decode_error(model, reference, len, seed, steps, tol, &case);
+        (worst, least) = (worst.max(err), least.min(prefill));
+    }
+    eprintln!("{form}: relative error {least:.2e} .. {worst:.2e}");
+    assert!(
+        least > 1e-5,
+        "{form}: error {least:.2e} is the exact form's"
+    );
+}
