@@ -150,21 +150,20 @@ impl std::str::FromStr for Kernels {
 /// Weight rows one workgroup of the kernel computes.
 const ROWS_PER_WORKGROUP: i64 = 32;
 
-#[cfg(iree_llm_x86_64_kernels)]
-const OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(
-    env!("OUT_DIR"),
-    "/x86_64_kernels.o"
-)));
-#[cfg(not(iree_llm_x86_64_kernels))]
-const OBJECT: Option<&[u8]> = None;
+/// The bytes of a kernel object that build.rs wrote into OUT_DIR, in builds
+/// that have the kernels (x86-64 targets).
+macro_rules! kernel_object {
+    ($file:literal) => {{
+        #[cfg(iree_llm_x86_64_kernels)]
+        let bytes: Option<&[u8]> = Some(include_bytes!(concat!(env!("OUT_DIR"), "/", $file)));
+        #[cfg(not(iree_llm_x86_64_kernels))]
+        let bytes: Option<&[u8]> = None;
+        bytes
+    }};
+}
 
-#[cfg(iree_llm_x86_64_kernels)]
-const BF16_OBJECT: Option<&[u8]> = Some(include_bytes!(concat!(
-    env!("OUT_DIR"),
-    "/x86_64_avx512_bf16_kernels.o"
-)));
-#[cfg(not(iree_llm_x86_64_kernels))]
-const BF16_OBJECT: Option<&[u8]> = None;
+const OBJECT: Option<&[u8]> = kernel_object!("x86_64_kernels.o");
+const BF16_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_bf16_kernels.o");
 
 /// The kernel objects: the AVX2 one, and the AVX512-BF16 one that only
 /// [`Kernels::X86_64Bf16`]'s graphs call.
