@@ -398,7 +398,11 @@ pub fn declarations(func: &str) -> String {
 /// `x . W^T` [rows, n] for `x` [rows, k] and a block
 /// weight W [n, k] in `format` given as its parts `q` [n, k/32,
 /// format.q_bytes(true)] i8 (4-bit values packed), `d` [n, k/32] f16 and optional offsets `m` like
-/// `d`; `kernels` says whether activations are rounded to 8 bits.
+/// `d`; `kernels` says whether activations are rounded to 8 bits, or (for
+/// several rows) to bf16 by the AVX512-BF16 kernel, which rounds the
+/// weights to bf16 a panel at a time. One row stays exact under
+/// [`Kernels::X86_64Bf16`]: the exact kernel reads a row's blocks at memory
+/// speed, and dequantizing them to bf16 measured slower.
 pub fn blocks_matmul(
     f: &mut FuncBuilder,
     kernels: Kernels,
@@ -417,6 +421,17 @@ pub fn blocks_matmul(
         "the kernel reads packed nibbles"
     );
     let m_or_d = m.unwrap_or(d);
+    let result = TensorType::new(&[rows, n], DType::F32);
+    if kernels.bf16_activations() && rows > 1 {
+        let xb = f.convert(x, DType::BF16);
+        return f.dispatch_extern(
+            &EXPORTS[3].callee(),
+            n,
+            &[xb, q.clone(), d.clone(), m_or_d.clone()],
+            &[rows, n, k, format.kernel_code()],
+            result,
+        );
+    }
     f.dispatch_extern(
         &EXPORTS[0].callee(),
         n,
@@ -428,7 +443,7 @@ pub fn blocks_matmul(
             format.kernel_code(),
             kernels.q8_activations() as i64,
         ],
-        TensorType::new(&[rows, n], DType::F32),
+        result,
     )
 }
 
@@ -470,36 +485,6 @@ pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         n,
         &[xb, w.clone()],
         &[rows, n, k],
-        TensorType::new(&[rows, n], DType::F32),
-    )
-}
-
-/// `x . W^T` [rows, n] for rows `x` [rows, k] rounded to bf16 here and a
-/// block weight W [n, k] (parts as for [`blocks_matmul`]) whose values the
-/// AVX512-BF16 kernel rounds to bf16 a panel at a time
-/// ([`Kernels::X86_64Bf16`], several rows).
-pub fn blocks_bf16_matmul(
-    f: &mut FuncBuilder,
-    x: &Value,
-    format: BlockFormat,
-    q: &Value,
-    d: &Value,
-    m: Option<&Value>,
-) -> Value {
-    let (rows, k) = (x.shape()[0], x.shape()[1]);
-    let n = q.shape()[0];
-    assert_eq!(q.shape()[1] * super::BLOCK, k, "weight columns match x");
-    assert_eq!(
-        q.shape()[2],
-        format.q_bytes(true),
-        "the kernel reads packed nibbles"
-    );
-    let xb = f.convert(x, DType::BF16);
-    f.dispatch_extern(
-        &EXPORTS[3].callee(),
-        n,
-        &[xb, q.clone(), d.clone(), m.unwrap_or(d).clone()],
-        &[rows, n, k, format.kernel_code()],
         TensorType::new(&[rows, n], DType::F32),
     )
 }

@@ -431,13 +431,6 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
             kernels::bf16_matvec(f, x, w)
         }
         Weight::Dense(w, _) => linear_dense(f, x, w),
-        // One row stays exact: the exact kernel reads a row's blocks at
-        // memory speed, and dequantizing them to bf16 measured slower.
-        Weight::Blocks {
-            format, q, d, m, ..
-        } if kernels.bf16_activations() && x.shape()[0] > 1 => {
-            kernels::blocks_bf16_matmul(f, x, *format, q, d, m.as_ref())
-        }
         Weight::Blocks {
             format, q, d, m, ..
         } if !kernels.is_portable() => {
