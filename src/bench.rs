@@ -72,6 +72,8 @@ pub struct GraphBenchOptions {
 pub struct GraphBenchReport {
     pub device: String,
     pub capacity: i64,
+    /// The hand-written kernels the graphs call, which decide the numeric form.
+    pub kernels: crate::emit::Kernels,
     pub modules: usize,
     pub modules_compiled: usize,
     pub compile_s: f64,
@@ -187,6 +189,9 @@ pub fn graph_bench(
             log(&format!("  compiled {name} in {:.1}s", time.as_secs_f64()));
         }
     }
+    // Which numeric form the figures below are of (IREE_LLM_KERNELS).
+    let kernels = plan.kernels;
+    log(&format!("kernels: {}", kernels.describe()));
 
     let vocab = model.vocab() as u32;
     let token = |i: usize| TokenId((i as u32 * 2654435761 % (vocab - 300)) + 1);
@@ -316,6 +321,7 @@ pub fn graph_bench(
     Ok(GraphBenchReport {
         device: opts.device.to_string(),
         capacity: opts.capacity,
+        kernels,
         modules: stats.modules,
         modules_compiled: stats.modules_compiled,
         compile_s: stats.compile_time.as_secs_f64(),

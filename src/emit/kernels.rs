@@ -111,6 +111,18 @@ impl Kernels {
         *self == Kernels::X86_64Q8
     }
 
+    /// The set's `IREE_LLM_KERNELS` name and whether its products are exact.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Kernels::Portable => "portable (IREE's code only; exact)",
+            Kernels::X86_64 => "x86-64 (exact)",
+            Kernels::X86_64Q8 => "x86-64-q8 (8-bit activations for single rows; not exact)",
+            Kernels::X86_64Bf16 => {
+                "x86-64-bf16 (bf16 activations and bf16 panels of block weights; not exact)"
+            }
+        }
+    }
+
     /// Whether this build has these kernels and this CPU can run them.
     pub fn runs_on_this_host(&self) -> bool {
         match self {
@@ -500,6 +512,23 @@ pub fn takes_bf16(x: &Value, w: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn each_kernel_set_describes_itself_by_the_name_that_selects_it() {
+        for kernels in [
+            Kernels::Portable,
+            Kernels::X86_64,
+            Kernels::X86_64Q8,
+            Kernels::X86_64Bf16,
+        ] {
+            let text = kernels.describe();
+            let name = text.split(' ').next().unwrap();
+            assert_eq!(name.parse::<Kernels>(), Ok(kernels), "{text}");
+            let exact = matches!(kernels, Kernels::Portable | Kernels::X86_64);
+            assert_eq!(text.ends_with("; not exact)"), !exact, "{text}");
+        }
+    }
 
     #[test]
     fn a_graph_that_calls_the_kernel_is_recognized_by_its_symbol() {
