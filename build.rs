@@ -143,11 +143,24 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(iree_llm_x86_64_kernels)");
     if target_arch == "x86_64" {
         // The AVX2 kernels run on any x86-64 CPU from Haswell and Zen 1 on;
-        // the AVX512-BF16 one only where the emitter finds that extension.
+        // the same source built for AVX-512, and the AVX512-BF16 kernels,
+        // only where the emitter finds those extensions.
         kernel_object(
             &manifest_dir.join("csrc/kernels/x86_64_matmul.c"),
             &["-mavx2", "-mfma", "-mf16c"],
             &out_dir.join("x86_64_kernels.o"),
+        );
+        kernel_object(
+            &manifest_dir.join("csrc/kernels/x86_64_matmul.c"),
+            &[
+                "-mavx2",
+                "-mfma",
+                "-mf16c",
+                "-mavx512f",
+                "-mavx512bw",
+                "-mavx512vl",
+            ],
+            &out_dir.join("x86_64_avx512_kernels.o"),
         );
         kernel_object(
             &manifest_dir.join("csrc/kernels/x86_64_avx512_bf16.c"),

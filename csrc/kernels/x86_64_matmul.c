@@ -34,22 +34,76 @@ INLINE float hsum8(__m256 v) {
 // Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
 enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
 
+// ---- Vectors of f32 -----------------------------------------------------------
+//
+// The exact products are written once over `vec`, VLEN f32 lanes: 8 (AVX2)
+// or, when build.rs compiles this file a second time with AVX-512 flags, 16.
+// A zmm instruction does twice the work of a ymm one, and the one-row
+// product is bound by instructions, not bytes (unpacking a block's nibbles
+// and converting them takes more instructions than its loads), so on CPUs
+// with full-width AVX-512 (Zen 5) the wider object reads blocks faster.
+// Only the order of the f32 sums differs between the two.
+#if defined(__AVX512F__)
+#define VLEN 16
+typedef __m512 vec;
+#define v_zero _mm512_setzero_ps
+#define v_load _mm512_loadu_ps
+#define v_load_aligned _mm512_load_ps
+#define v_store_aligned _mm512_store_ps
+#define v_mul _mm512_mul_ps
+#define v_add _mm512_add_ps
+#define v_fmadd _mm512_fmadd_ps
+#define v_set1 _mm512_set1_ps
+#define v_hsum _mm512_reduce_add_ps
+#define VEC_ALIGN 64
+#else
+#define VLEN 8
+typedef __m256 vec;
+#define v_zero _mm256_setzero_ps
+#define v_load _mm256_loadu_ps
+#define v_load_aligned _mm256_load_ps
+#define v_store_aligned _mm256_store_ps
+#define v_mul _mm256_mul_ps
+#define v_add _mm256_add_ps
+#define v_fmadd _mm256_fmadd_ps
+#define v_set1 _mm256_set1_ps
+#define v_hsum hsum8
+#define VEC_ALIGN 32
+#endif
+
+// Vectors per block of 32 values.
+#define VPB (32 / VLEN)
+
 // Eight int8 values widened to f32 lanes.
 INLINE __m256 widen8(const int8_t* p) {
   return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)p)));
 }
 
-// A block's 16 nibble bytes as four vectors of int32 values: v[0] holds
-// values 0..8 (low nibbles of bytes 0..8), v[1] 8..16, v[2] 16..24 (high
-// nibbles of bytes 0..8), v[3] 24..32. One 128-bit load is broadcast to both
-// halves and a byte shuffle puts byte j in lane j's low byte; masking or
-// shifting then picks the nibble.
-typedef struct {
-  __m256i v[4];
-} nibbles_t;
-
-INLINE nibbles_t unpack_nibbles(const uint8_t* p) {
-  const __m256i both = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)p));
+// Block j's 32 values q (before scale and offset; Q4_0's nibbles less 8
+// are left to the caller) as VPB vectors of f32, in order. Nibble bytes
+// hold values 0..16 in their low and 16..32 in their high halves.
+INLINE void block_values(const int format, const void* q, size_t j, vec v[VPB]) {
+#if VLEN == 16
+  if (format == Q8_0) {
+    const int8_t* b = (const int8_t*)q + 32 * j;
+    v[0] = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)b)));
+    v[1] = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(b + 16))));
+    return;
+  }
+  const __m512i bytes =
+      _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)((const uint8_t*)q + 16 * j)));
+  v[0] = _mm512_cvtepi32_ps(_mm512_and_si512(bytes, _mm512_set1_epi32(0x0F)));
+  v[1] = _mm512_cvtepi32_ps(_mm512_srli_epi32(bytes, 4));
+#else
+  if (format == Q8_0) {
+    const int8_t* b = (const int8_t*)q + 32 * j;
+    for (int i = 0; i < 4; ++i) v[i] = widen8(b + 8 * i);
+    return;
+  }
+  // One 128-bit load broadcast to both halves; a byte shuffle puts byte i
+  // in lane i's low byte, then masking or shifting picks the nibble.
+  const __m256i both =
+      _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)((const uint8_t*)q + 16 * j)));
   const __m256i pick0 = _mm256_setr_epi8(0, -1, -1, -1, 1, -1, -1, -1, 2, -1, -1, -1, 3, -1, -1, -1,
                                          4, -1, -1, -1, 5, -1, -1, -1, 6, -1, -1, -1, 7, -1, -1, -1);
   const __m256i pick1 = _mm256_setr_epi8(8, -1, -1, -1, 9, -1, -1, -1, 10, -1, -1, -1, 11, -1, -1,
@@ -58,31 +112,28 @@ INLINE nibbles_t unpack_nibbles(const uint8_t* p) {
   const __m256i low = _mm256_set1_epi32(0x0F);
   const __m256i e0 = _mm256_shuffle_epi8(both, pick0);
   const __m256i e1 = _mm256_shuffle_epi8(both, pick1);
-  nibbles_t n;
-  n.v[0] = _mm256_and_si256(e0, low);
-  n.v[1] = _mm256_and_si256(e1, low);
-  n.v[2] = _mm256_srli_epi32(e0, 4);
-  n.v[3] = _mm256_srli_epi32(e1, 4);
-  return n;
+  v[0] = _mm256_cvtepi32_ps(_mm256_and_si256(e0, low));
+  v[1] = _mm256_cvtepi32_ps(_mm256_and_si256(e1, low));
+  v[2] = _mm256_cvtepi32_ps(_mm256_srli_epi32(e0, 4));
+  v[3] = _mm256_cvtepi32_ps(_mm256_srli_epi32(e1, 4));
+#endif
 }
 
-// sum(q * x) over one block of 32 values, as a vector of partial sums.
-// Two chains of two products each keep the FMA latency off the critical path.
-INLINE __m256 block_dot_q8(const int8_t* b, const float* xb) {
-  __m256 s = _mm256_mul_ps(widen8(b), _mm256_loadu_ps(xb));
-  __m256 t = _mm256_mul_ps(widen8(b + 8), _mm256_loadu_ps(xb + 8));
-  s = _mm256_fmadd_ps(widen8(b + 16), _mm256_loadu_ps(xb + 16), s);
-  t = _mm256_fmadd_ps(widen8(b + 24), _mm256_loadu_ps(xb + 24), t);
+// sum(q * x) over block j, as a vector of partial sums (Q4_0's values
+// taken as plain nibbles: the -8 is the offsets' share below). Two chains
+// keep the FMA latency off the critical path where there are four vectors.
+INLINE vec block_dot(const int format, const void* q, size_t j, const float* xb) {
+  vec v[VPB];
+  block_values(format, q, j, v);
+#if VLEN == 16
+  return v_fmadd(v[1], v_load(xb + 16), v_mul(v[0], v_load(xb)));
+#else
+  __m256 s = _mm256_mul_ps(v[0], _mm256_loadu_ps(xb));
+  __m256 t = _mm256_mul_ps(v[1], _mm256_loadu_ps(xb + 8));
+  s = _mm256_fmadd_ps(v[2], _mm256_loadu_ps(xb + 16), s);
+  t = _mm256_fmadd_ps(v[3], _mm256_loadu_ps(xb + 24), t);
   return _mm256_add_ps(s, t);
-}
-
-INLINE __m256 block_dot_q4(const uint8_t* b, const float* xb) {
-  const nibbles_t n = unpack_nibbles(b);
-  __m256 s = _mm256_mul_ps(_mm256_cvtepi32_ps(n.v[0]), _mm256_loadu_ps(xb));
-  __m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(n.v[1]), _mm256_loadu_ps(xb + 8));
-  s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(n.v[2]), _mm256_loadu_ps(xb + 16), s);
-  t = _mm256_fmadd_ps(_mm256_cvtepi32_ps(n.v[3]), _mm256_loadu_ps(xb + 24), t);
-  return _mm256_add_ps(s, t);
+#endif
 }
 
 // One-row products work through k in chunks of CHUNK_BLOCKS blocks so that
@@ -95,8 +146,9 @@ INLINE __m256 block_dot_q4(const uint8_t* b, const float* xb) {
 INLINE void block_sums(const float* x, size_t blocks, float* xs) {
   for (size_t j = 0; j < blocks; ++j) {
     const float* xb = x + 32 * j;
-    xs[j] = hsum8(_mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(xb), _mm256_loadu_ps(xb + 8)),
-                                _mm256_add_ps(_mm256_loadu_ps(xb + 16), _mm256_loadu_ps(xb + 24))));
+    vec s = v_load(xb);
+    for (int i = 1; i < VPB; ++i) s = v_add(s, v_load(xb + VLEN * i));
+    xs[j] = v_hsum(s);
   }
 }
 
@@ -141,26 +193,14 @@ INLINE float row_dot(const int format, const float* x, const float* xs, size_t b
                      const void* q, const uint16_t* d, const uint16_t* m) {
   float ds[CHUNK_BLOCKS];
   widen_scales(d, 0, blocks, ds);
-  __m256 a0 = _mm256_setzero_ps(), a1 = a0;
+  vec a0 = v_zero(), a1 = a0;
   size_t j = 0;
   for (; j + 2 <= blocks; j += 2) {
-    __m256 s0, s1;
-    if (format == Q8_0) {
-      s0 = block_dot_q8((const int8_t*)q + 32 * j, x + 32 * j);
-      s1 = block_dot_q8((const int8_t*)q + 32 * j + 32, x + 32 * j + 32);
-    } else {
-      s0 = block_dot_q4((const uint8_t*)q + 16 * j, x + 32 * j);
-      s1 = block_dot_q4((const uint8_t*)q + 16 * j + 16, x + 32 * j + 32);
-    }
-    a0 = _mm256_fmadd_ps(s0, _mm256_broadcast_ss(ds + j), a0);
-    a1 = _mm256_fmadd_ps(s1, _mm256_broadcast_ss(ds + j + 1), a1);
+    a0 = v_fmadd(block_dot(format, q, j, x + 32 * j), v_set1(ds[j]), a0);
+    a1 = v_fmadd(block_dot(format, q, j + 1, x + 32 * j + 32), v_set1(ds[j + 1]), a1);
   }
-  if (j < blocks) {
-    const __m256 s = format == Q8_0 ? block_dot_q8((const int8_t*)q + 32 * j, x + 32 * j)
-                                    : block_dot_q4((const uint8_t*)q + 16 * j, x + 32 * j);
-    a0 = _mm256_fmadd_ps(s, _mm256_broadcast_ss(ds + j), a0);
-  }
-  return hsum8(_mm256_add_ps(a0, a1)) + offsets_share(format, d, m, xs, blocks);
+  if (j < blocks) a0 = v_fmadd(block_dot(format, q, j, x + 32 * j), v_set1(ds[j]), a0);
+  return v_hsum(v_add(a0, a1)) + offsets_share(format, d, m, xs, blocks);
 }
 
 // ---- 8-bit activations (the opt-in fast form) ------------------------------
@@ -247,22 +287,18 @@ INLINE float row_dot_q8(const int format, const int8_t* xq, const float* xd, con
 
 // A block's 32 weights as f32: q * d (+ m), Q4_0's nibbles less 8 first.
 INLINE void dequantize_block(const int format, const void* q, size_t j, const uint16_t* d,
-                             const uint16_t* m, __m256 w[4]) {
-  const __m256 dj = _mm256_set1_ps(_cvtsh_ss(d[j]));
-  if (format == Q8_0) {
-    const int8_t* b = (const int8_t*)q + 32 * j;
-    for (int i = 0; i < 4; ++i) w[i] = _mm256_mul_ps(widen8(b + 8 * i), dj);
+                             const uint16_t* m, vec w[VPB]) {
+  const vec dj = v_set1(_cvtsh_ss(d[j]));
+  block_values(format, q, j, w);
+  if (format == Q4_1) {
+    const vec mj = v_set1(_cvtsh_ss(m[j]));
+    for (int i = 0; i < VPB; ++i) w[i] = v_fmadd(w[i], dj, mj);
     return;
   }
-  const nibbles_t n = unpack_nibbles((const uint8_t*)q + 16 * j);
-  if (format == Q4_0) {
-    const __m256i eight = _mm256_set1_epi32(8);
-    for (int i = 0; i < 4; ++i)
-      w[i] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(n.v[i], eight)), dj);
-  } else {
-    const __m256 mj = _mm256_set1_ps(_cvtsh_ss(m[j]));
-    for (int i = 0; i < 4; ++i) w[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(n.v[i]), dj, mj);
-  }
+  // Q4_0's nibbles less 8 (small integers: exact in f32).
+  if (format == Q4_0)
+    for (int i = 0; i < VPB; ++i) w[i] = v_add(w[i], v_set1(-8.0f));
+  for (int i = 0; i < VPB; ++i) w[i] = v_mul(w[i], dj);
 }
 
 // One weight row against `rows` (2..7, a compile-time constant after
@@ -271,20 +307,19 @@ INLINE void dequantize_block(const int format, const void* q, size_t j, const ui
 INLINE void weight_row(const int format, const int rows, const float* x, size_t k, const void* q,
                        const uint16_t* d, const uint16_t* m, float* y, size_t ystride) {
   const size_t blocks = k / 32;
-  __m256 acc[7];
-  for (int r = 0; r < rows; ++r) acc[r] = _mm256_setzero_ps();
+  vec acc[7];
+  for (int r = 0; r < rows; ++r) acc[r] = v_zero();
   for (size_t j = 0; j < blocks; ++j) {
-    __m256 w[4];
+    vec w[VPB];
     dequantize_block(format, q, j, d, m, w);
     for (int r = 0; r < rows; ++r) {
       const float* xb = x + r * k + 32 * j;
-      __m256 s = _mm256_mul_ps(w[0], _mm256_loadu_ps(xb));
-      s = _mm256_fmadd_ps(w[1], _mm256_loadu_ps(xb + 8), s);
-      s = _mm256_fmadd_ps(w[2], _mm256_loadu_ps(xb + 16), s);
-      acc[r] = _mm256_fmadd_ps(w[3], _mm256_loadu_ps(xb + 24), _mm256_add_ps(acc[r], s));
+      vec s = v_mul(w[0], v_load(xb));
+      for (int i = 1; i < VPB; ++i) s = v_fmadd(w[i], v_load(xb + VLEN * i), s);
+      acc[r] = v_add(acc[r], s);
     }
   }
-  for (int r = 0; r < rows; ++r) y[r * ystride] = hsum8(acc[r]);
+  for (int r = 0; r < rows; ++r) y[r * ystride] = v_hsum(acc[r]);
 }
 
 // Weight rows [first, last) of one format against one row of x [k]; y [n].
@@ -330,15 +365,17 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
 //
 // From 8 rows on a panel of PANEL_ROWS weight rows is dequantized once (over
 // up to PANEL_BLOCKS blocks of k, a few kilobytes that stay in L1) and every
-// row of x is then multiplied by it in tiles of PANEL_ROWS weight rows by 4
-// rows of x: 12 accumulators, 3 weight and 1 x register, 12 FMAs per 7
-// loads. For 128 rows this ran at 84 GFLOP/s on one Zen 3 core, and for 8
-// rows of a step's streamed Q4_0/Q4_1 weights 7% faster than the register
-// form above (which stays 11% faster for 2 rows); docs/performance.md. The
-// sums are the same products as the dequantized copy's matmul, in another
-// order.
+// row of x is then multiplied by it in tiles of PANEL_ROWS weight rows by
+// TILE_X rows of x: with AVX2 4 (12 accumulators, 3 weight and 1 x
+// register: 12 FMAs per 7 loads), with AVX-512's 32 registers 8 (24
+// accumulators: 24 FMAs per 11 loads). For 128 rows the AVX2 form ran at 84
+// GFLOP/s on one Zen 3 core, and for 8 rows of a step's streamed Q4_0/Q4_1
+// weights 7% faster than the register form above (which stays 11% faster
+// for 2 rows); docs/performance.md. The sums are the same products as the
+// dequantized copy's matmul, in another order.
 #define PANEL_ROWS 3
 #define PANEL_BLOCKS 64
+#define TILE_X (VLEN == 16 ? 8 : 4)
 
 // Weight rows [i0, i0 + wr) over blocks [c0, c0 + nb) as f32, row a at
 // panel + a * PANEL_BLOCKS * 32.
@@ -351,31 +388,31 @@ INLINE void dequantize_panel(const int format, const void* q, size_t row_bytes, 
     const uint16_t* ma = m ? m + (i0 + a) * blocks : 0;
     float* p = panel + a * PANEL_BLOCKS * 32;
     for (size_t j = 0; j < nb; ++j) {
-      __m256 w[4];
+      vec w[VPB];
       dequantize_block(format, qa, c0 + j, da, ma, w);
-      for (int i = 0; i < 4; ++i) _mm256_store_ps(p + 32 * j + 8 * i, w[i]);
+      for (int i = 0; i < VPB; ++i) v_store_aligned(p + 32 * j + VLEN * i, w[i]);
     }
   }
 }
 
-// WR panel rows (<= PANEL_ROWS) times XR rows of x (<= 4) over `len`
+// WR panel rows (<= PANEL_ROWS) times XR rows of x (<= TILE_X) over `len`
 // values; y[r * n + a] is set, or added to when `accumulate`.
 INLINE void panel_tile(const int WR, const int XR, const float* panel, const float* x, size_t k,
                        size_t len, float* y, size_t n, int accumulate) {
-  __m256 acc[PANEL_ROWS][4];
+  vec acc[PANEL_ROWS][TILE_X];
   for (int a = 0; a < WR; ++a)
-    for (int r = 0; r < XR; ++r) acc[a][r] = _mm256_setzero_ps();
-  for (size_t e = 0; e < len; e += 8) {
-    __m256 w[PANEL_ROWS];
-    for (int a = 0; a < WR; ++a) w[a] = _mm256_load_ps(panel + a * PANEL_BLOCKS * 32 + e);
+    for (int r = 0; r < XR; ++r) acc[a][r] = v_zero();
+  for (size_t e = 0; e < len; e += VLEN) {
+    vec w[PANEL_ROWS];
+    for (int a = 0; a < WR; ++a) w[a] = v_load_aligned(panel + a * PANEL_BLOCKS * 32 + e);
     for (int r = 0; r < XR; ++r) {
-      const __m256 xv = _mm256_loadu_ps(x + r * k + e);
-      for (int a = 0; a < WR; ++a) acc[a][r] = _mm256_fmadd_ps(w[a], xv, acc[a][r]);
+      const vec xv = v_load(x + r * k + e);
+      for (int a = 0; a < WR; ++a) acc[a][r] = v_fmadd(w[a], xv, acc[a][r]);
     }
   }
   for (int r = 0; r < XR; ++r)
     for (int a = 0; a < WR; ++a) {
-      const float v = hsum8(acc[a][r]);
+      const float v = v_hsum(acc[a][r]);
       y[r * n + a] = accumulate ? y[r * n + a] + v : v;
     }
 }
@@ -388,12 +425,24 @@ INLINE void panel_tile(const int WR, const int XR, const float* panel, const flo
       const float* panel, const float* x, size_t k, size_t len, float* y, size_t n, int acc) { \
     panel_tile(WR, XR, panel, x, k, len, y, n, acc);                                        \
   }
-PANEL_TILE_FN(1, 1) PANEL_TILE_FN(1, 2) PANEL_TILE_FN(1, 3) PANEL_TILE_FN(1, 4)
-PANEL_TILE_FN(2, 1) PANEL_TILE_FN(2, 2) PANEL_TILE_FN(2, 3) PANEL_TILE_FN(2, 4)
-PANEL_TILE_FN(3, 1) PANEL_TILE_FN(3, 2) PANEL_TILE_FN(3, 3) PANEL_TILE_FN(3, 4)
+#define PANEL_TILE_FNS(WR) \
+  PANEL_TILE_FN(WR, 1) PANEL_TILE_FN(WR, 2) PANEL_TILE_FN(WR, 3) PANEL_TILE_FN(WR, 4)
+#define PANEL_TILE_FNS_WIDE(WR) \
+  PANEL_TILE_FN(WR, 5) PANEL_TILE_FN(WR, 6) PANEL_TILE_FN(WR, 7) PANEL_TILE_FN(WR, 8)
+PANEL_TILE_FNS(1) PANEL_TILE_FNS(2) PANEL_TILE_FNS(3)
+#if VLEN == 16
+PANEL_TILE_FNS_WIDE(1) PANEL_TILE_FNS_WIDE(2) PANEL_TILE_FNS_WIDE(3)
+#endif
 
 #define PANEL_TILE(WR, XR) \
-  case WR * 8 + XR: panel_tile_##WR##x##XR(panel, xr, k, nb * 32, yr, n, c > 0); break;
+  case WR * 16 + XR: panel_tile_##WR##x##XR(panel, xr, k, nb * 32, yr, n, c > 0); break;
+#define PANEL_TILES(WR) PANEL_TILE(WR, 1) PANEL_TILE(WR, 2) PANEL_TILE(WR, 3) PANEL_TILE(WR, 4)
+#if VLEN == 16
+#define PANEL_TILES_WIDE(WR) \
+  PANEL_TILE(WR, 5) PANEL_TILE(WR, 6) PANEL_TILE(WR, 7) PANEL_TILE(WR, 8)
+#else
+#define PANEL_TILES_WIDE(WR)
+#endif
 
 // Bytes of x one pass over a workgroup's panels reads: rows of x are taken
 // in groups that fit in L2 with room to spare, so that every panel finds
@@ -407,9 +456,9 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
                       size_t last) {
   const size_t blocks = k / 32, row_bytes = blocks * (format == Q8_0 ? 32 : 16);
   const size_t chunk = (blocks < PANEL_BLOCKS ? blocks : PANEL_BLOCKS) * 32 * sizeof(float);
-  size_t group = X_GROUP_BYTES / chunk / 4 * 4;
+  size_t group = X_GROUP_BYTES / chunk / TILE_X * TILE_X;
   if (group < 16) group = 16;
-  float panel[PANEL_ROWS * PANEL_BLOCKS * 32] __attribute__((aligned(32)));
+  float panel[PANEL_ROWS * PANEL_BLOCKS * 32] __attribute__((aligned(VEC_ALIGN)));
   for (size_t g = 0; g < rows; g += group) {
     const size_t g_end = rows - g < group ? rows : g + group;
     for (size_t i = first; i < last; i += PANEL_ROWS) {
@@ -417,14 +466,13 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
       for (size_t c = 0; c < blocks; c += PANEL_BLOCKS) {
         const size_t nb = blocks - c < PANEL_BLOCKS ? blocks - c : PANEL_BLOCKS;
         dequantize_panel(format, q, row_bytes, d, m, blocks, i, wr, c, nb, panel);
-        for (size_t r = g; r < g_end; r += 4) {
-          const int xn = g_end - r < 4 ? (int)(g_end - r) : 4;
+        for (size_t r = g; r < g_end; r += TILE_X) {
+          const int xn = g_end - r < TILE_X ? (int)(g_end - r) : TILE_X;
           const float* xr = x + r * k + 32 * c;
           float* yr = y + r * n + i;
-          switch (wr * 8 + xn) {
-            PANEL_TILE(1, 1) PANEL_TILE(1, 2) PANEL_TILE(1, 3) PANEL_TILE(1, 4)
-            PANEL_TILE(2, 1) PANEL_TILE(2, 2) PANEL_TILE(2, 3) PANEL_TILE(2, 4)
-            PANEL_TILE(3, 1) PANEL_TILE(3, 2) PANEL_TILE(3, 3) PANEL_TILE(3, 4)
+          switch (wr * 16 + xn) {
+            PANEL_TILES(1) PANEL_TILES(2) PANEL_TILES(3)
+            PANEL_TILES_WIDE(1) PANEL_TILES_WIDE(2) PANEL_TILES_WIDE(3)
           }
         }
       }
@@ -495,10 +543,15 @@ void iree_llm_blocks_matmul_workgroup(
 // kernel of this shape (docs/performance.md), so graphs call it for B=1
 // decode steps and a prompt's last token.
 
-// Eight bf16 values widened to f32 lanes.
-INLINE __m256 widen_bf16x8(const uint16_t* p) {
+// VLEN bf16 values widened to f32 lanes.
+INLINE vec widen_bf16(const uint16_t* p) {
+#if VLEN == 16
+  const __m256i h = _mm256_loadu_si256((const __m256i*)p);
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+#else
   const __m128i h = _mm_loadu_si128((const __m128i*)p);
   return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+#endif
 }
 
 // One workgroup: y[i] = w[i, :] . x for weight rows [first, first + count).
@@ -515,16 +568,21 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
   for (size_t i = first; i < last; ++i) {
     const uint16_t* wi = w + i * k;
     // Four accumulators hide the FMA latency.
-    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    vec a0 = v_zero(), a1 = a0, a2 = a0, a3 = a0;
     size_t j = 0;
-    for (; j + 32 <= k; j += 32) {
-      a0 = _mm256_fmadd_ps(widen_bf16x8(wi + j), _mm256_loadu_ps(x + j), a0);
-      a1 = _mm256_fmadd_ps(widen_bf16x8(wi + j + 8), _mm256_loadu_ps(x + j + 8), a1);
-      a2 = _mm256_fmadd_ps(widen_bf16x8(wi + j + 16), _mm256_loadu_ps(x + j + 16), a2);
-      a3 = _mm256_fmadd_ps(widen_bf16x8(wi + j + 24), _mm256_loadu_ps(x + j + 24), a3);
+    for (; j + 4 * VLEN <= k; j += 4 * VLEN) {
+      a0 = v_fmadd(widen_bf16(wi + j), v_load(x + j), a0);
+      a1 = v_fmadd(widen_bf16(wi + j + VLEN), v_load(x + j + VLEN), a1);
+      a2 = v_fmadd(widen_bf16(wi + j + 2 * VLEN), v_load(x + j + 2 * VLEN), a2);
+      a3 = v_fmadd(widen_bf16(wi + j + 3 * VLEN), v_load(x + j + 3 * VLEN), a3);
     }
-    for (; j < k; j += 8)
-      a0 = _mm256_fmadd_ps(widen_bf16x8(wi + j), _mm256_loadu_ps(x + j), a0);
-    y[i] = hsum8(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+    // The rest of the row in vectors of 8 (k is a multiple of 8).
+    __m256 t = _mm256_setzero_ps();
+    for (; j < k; j += 8) {
+      const __m128i h = _mm_loadu_si128((const __m128i*)(wi + j));
+      const __m256 wv = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+      t = _mm256_fmadd_ps(wv, _mm256_loadu_ps(x + j), t);
+    }
+    y[i] = v_hsum(v_add(v_add(a0, a1), v_add(a2, a3))) + hsum8(t);
   }
 }

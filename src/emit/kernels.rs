@@ -175,20 +175,38 @@ macro_rules! kernel_object {
 }
 
 const OBJECT: Option<&[u8]> = kernel_object!("x86_64_kernels.o");
+const AVX512_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_kernels.o");
 const BF16_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_bf16_kernels.o");
 
-/// The kernel objects: the AVX2 one, and the AVX512-BF16 one that only
-/// [`Kernels::X86_64Bf16`]'s graphs call.
-#[derive(Clone, Copy)]
+/// The kernel objects: `x86_64_matmul.c` built twice, for AVX2 and for
+/// AVX-512 (the same exact products in vectors twice as wide), and the
+/// AVX512-BF16 one that only [`Kernels::X86_64Bf16`]'s graphs call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Object {
     Avx2,
+    Avx512,
     Avx512Bf16,
 }
 
 impl Object {
+    const ALL: [Object; 3] = [Object::Avx2, Object::Avx512, Object::Avx512Bf16];
+
+    /// The build of the exact kernels (`x86_64_matmul.c`) for this host:
+    /// AVX-512 where the CPU has it, since a one-row block product is bound
+    /// by vector instructions (docs/performance.md: 1.4x on Zen 5), else
+    /// AVX2.
+    fn exact_for_host() -> Object {
+        if AVX512_OBJECT.is_some() && host_has_avx512() {
+            Object::Avx512
+        } else {
+            Object::Avx2
+        }
+    }
+
     fn bytes(self) -> Option<&'static [u8]> {
         match self {
             Object::Avx2 => OBJECT,
+            Object::Avx512 => AVX512_OBJECT,
             Object::Avx512Bf16 => BF16_OBJECT,
         }
     }
@@ -196,6 +214,7 @@ impl Object {
     fn name(self) -> Option<&'static str> {
         match self {
             Object::Avx2 => OBJECT_NAME.as_deref(),
+            Object::Avx512 => AVX512_OBJECT_NAME.as_deref(),
             Object::Avx512Bf16 => BF16_OBJECT_NAME.as_deref(),
         }
     }
@@ -214,14 +233,25 @@ fn host_has_avx2_fma_f16c() -> bool {
     }
 }
 
-fn host_has_avx512_bf16() -> bool {
+/// What the AVX-512 build of the exact kernels needs (its compile flags).
+fn host_has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         host_has_avx2_fma_f16c()
             && std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx512bf16")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+fn host_has_avx512_bf16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        host_has_avx512() && std::is_x86_feature_detected!("avx512bf16")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -240,6 +270,8 @@ fn object_name(stem: &str, bytes: Option<&[u8]>) -> Option<String> {
 
 static OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-kernels", OBJECT));
+static AVX512_OBJECT_NAME: LazyLock<Option<String>> =
+    LazyLock::new(|| object_name("iree-llm-x86_64-avx512-kernels", AVX512_OBJECT));
 static BF16_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-bf16-kernels", BF16_OBJECT));
 
@@ -256,7 +288,7 @@ pub fn called_by(mlir: &str) -> bool {
 /// is on its object search path (`compile::Compiler` puts the input's
 /// directory there).
 pub fn write_objects(dir: &Path) -> std::io::Result<()> {
-    for object in [Object::Avx2, Object::Avx512Bf16] {
+    for object in Object::ALL {
         let (Some(bytes), Some(name)) = (object.bytes(), object.name()) else {
             return Err(std::io::Error::other(
                 "this build of iree-llm has no x86-64 kernels (built for another architecture)",
@@ -272,12 +304,30 @@ pub fn write_objects(dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The C file an export's function is in.
+#[derive(Clone, Copy)]
+enum Source {
+    /// `x86_64_matmul.c`: the exact kernels, in the build for this host.
+    Exact,
+    /// `x86_64_avx512_bf16.c`.
+    Bf16,
+}
+
+impl Source {
+    fn object(self) -> Object {
+        match self {
+            Source::Exact => Object::exact_for_host(),
+            Source::Bf16 => Object::Avx512Bf16,
+        }
+    }
+}
+
 /// One export of the kernel executable: its name, the C function its
 /// workgroups call, the element types of its bindings (the last one is
 /// written) and the names of its `index` arguments.
 struct Export {
     name: &'static str,
-    object: Object,
+    source: Source,
     symbol: &'static str,
     bindings: &'static [&'static str],
     indices: &'static [&'static str],
@@ -289,7 +339,7 @@ const EXPORTS: [Export; 4] = [
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
     Export {
         name: "blocks_matmul",
-        object: Object::Avx2,
+        source: Source::Exact,
         symbol: "iree_llm_blocks_matmul_workgroup",
         bindings: &["f32", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format", "q8"],
@@ -297,7 +347,7 @@ const EXPORTS: [Export; 4] = [
     // y = W . x for a dense bf16 W and one row x: x, w, y; n, k.
     Export {
         name: "bf16_matvec",
-        object: Object::Avx2,
+        source: Source::Exact,
         symbol: "iree_llm_bf16_matvec_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["n", "k"],
@@ -306,7 +356,7 @@ const EXPORTS: [Export; 4] = [
     // y; rows of x, n, k.
     Export {
         name: "bf16_matmul",
-        object: Object::Avx512Bf16,
+        source: Source::Bf16,
         symbol: "iree_llm_bf16_matmul_workgroup",
         bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
@@ -316,7 +366,7 @@ const EXPORTS: [Export; 4] = [
     // n, k, the format's code.
     Export {
         name: "blocks_bf16",
-        object: Object::Avx512Bf16,
+        source: Source::Bf16,
         symbol: "iree_llm_blocks_bf16_workgroup",
         bindings: &["bf16", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
@@ -390,7 +440,8 @@ pub fn declarations(func: &str) -> String {
         String::from("  // Hand-written kernels (csrc/kernels/), linked from their objects.\n");
     for export in EXPORTS.iter().filter(|e| func.contains(&e.callee())) {
         let object = export
-            .object
+            .source
+            .object()
             .name()
             .expect("graphs call the kernels only in builds that have them");
         // One executable per export: its builtin.module holds that export's
@@ -800,15 +851,37 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        assert_eq!(names.len(), 2, "{names:?}");
-        assert!(names[0].starts_with("iree-llm-x86_64-avx512-bf16-kernels-"));
-        assert!(names[1].starts_with("iree-llm-x86_64-kernels-"));
+        assert_eq!(names.len(), 3, "{names:?}");
+        let named = |object: Object| object.name().unwrap().to_string();
+        assert!(names.contains(&named(Object::Avx2)));
+        assert!(names.contains(&named(Object::Avx512)));
+        assert!(names.contains(&named(Object::Avx512Bf16)));
+        assert!(named(Object::Avx2).starts_with("iree-llm-x86_64-kernels-"));
+        assert!(named(Object::Avx512).starts_with("iree-llm-x86_64-avx512-kernels-"));
+        assert!(named(Object::Avx512Bf16).starts_with("iree-llm-x86_64-avx512-bf16-kernels-"));
         assert!(names.iter().all(|n| n.ends_with(".o")));
-        // A graph names the object of each kernel it calls, and only that.
-        let avx2 = declarations("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[%0]");
-        assert!(avx2.contains(&names[1]) && !avx2.contains(&names[0]));
+        // A graph names the object of each kernel it calls, and only that:
+        // the exact kernels' build for this host, or the bf16 one.
+        let exact = named(Object::exact_for_host());
+        let bf16_name = named(Object::Avx512Bf16);
+        let matvec = declarations("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[%0]");
+        assert!(matvec.contains(&exact) && !matvec.contains(&bf16_name));
+        assert_eq!(matvec.matches(".o\"").count(), 1, "{matvec}");
         let bf16 = declarations("flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[%0]");
-        assert!(bf16.contains(&names[0]) && !bf16.contains(&names[1]));
+        assert!(bf16.contains(&bf16_name) && !bf16.contains(&exact));
+    }
+
+    /// The AVX-512 build is taken exactly where the CPU has AVX-512 F, BW
+    /// and VL (what build.rs compiles it for).
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn the_exact_kernels_are_built_for_the_widest_vectors_this_cpu_has() {
+        let expected = if host_has_avx512() {
+            Object::Avx512
+        } else {
+            Object::Avx2
+        };
+        assert_eq!(Object::exact_for_host(), expected);
     }
 
     /// Parallel compiles in one process write the object into a fresh
@@ -828,7 +901,7 @@ mod tests {
                 }
             });
             let names = std::fs::read_dir(dir.path()).unwrap().count();
-            assert_eq!(names, 2, "only the two objects remain");
+            assert_eq!(names, Object::ALL.len(), "only the objects remain");
         }
     }
 }
