@@ -39,209 +39,225 @@ module @chunk_logits_t128_w256_s4 {
     %31 = stablehlo.multiply %29, %30 : tensor<128x64xf32>
     %32 = stablehlo.dot_general %31, %arg2, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
     %33 = stablehlo.reshape %32 : (tensor<128x64xf32>) -> tensor<128x4x16xf32>
-    %34 = stablehlo.slice %33 [0:128, 0:4, 0:8] : (tensor<128x4x16xf32>) -> tensor<128x4x8xf32>
-    %35 = stablehlo.slice %33 [0:128, 0:4, 8:16] : (tensor<128x4x16xf32>) -> tensor<128x4x8xf32>
-    %36 = stablehlo.broadcast_in_dim %4, dims = [0, 2] : (tensor<128x8xf32>) -> tensor<128x4x8xf32>
-    %37 = stablehlo.broadcast_in_dim %5, dims = [0, 2] : (tensor<128x8xf32>) -> tensor<128x4x8xf32>
-    %38 = stablehlo.multiply %34, %36 : tensor<128x4x8xf32>
-    %39 = stablehlo.multiply %35, %37 : tensor<128x4x8xf32>
-    %40 = stablehlo.subtract %38, %39 : tensor<128x4x8xf32>
-    %41 = stablehlo.multiply %35, %36 : tensor<128x4x8xf32>
-    %42 = stablehlo.multiply %34, %37 : tensor<128x4x8xf32>
-    %43 = stablehlo.add %41, %42 : tensor<128x4x8xf32>
-    %44 = stablehlo.concatenate %40, %43, dim = 2 : (tensor<128x4x8xf32>, tensor<128x4x8xf32>) -> tensor<128x4x16xf32>
-    %45 = stablehlo.dot_general %31, %arg3, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<32x64xf32>) -> tensor<128x32xf32>
-    %46 = stablehlo.reshape %45 : (tensor<128x32xf32>) -> tensor<128x2x16xf32>
-    %47 = stablehlo.slice %46 [0:128, 0:2, 0:8] : (tensor<128x2x16xf32>) -> tensor<128x2x8xf32>
-    %48 = stablehlo.slice %46 [0:128, 0:2, 8:16] : (tensor<128x2x16xf32>) -> tensor<128x2x8xf32>
-    %49 = stablehlo.broadcast_in_dim %4, dims = [0, 2] : (tensor<128x8xf32>) -> tensor<128x2x8xf32>
-    %50 = stablehlo.broadcast_in_dim %5, dims = [0, 2] : (tensor<128x8xf32>) -> tensor<128x2x8xf32>
-    %51 = stablehlo.multiply %47, %49 : tensor<128x2x8xf32>
-    %52 = stablehlo.multiply %48, %50 : tensor<128x2x8xf32>
-    %53 = stablehlo.subtract %51, %52 : tensor<128x2x8xf32>
-    %54 = stablehlo.multiply %48, %49 : tensor<128x2x8xf32>
-    %55 = stablehlo.multiply %47, %50 : tensor<128x2x8xf32>
-    %56 = stablehlo.add %54, %55 : tensor<128x2x8xf32>
-    %57 = stablehlo.concatenate %53, %56, dim = 2 : (tensor<128x2x8xf32>, tensor<128x2x8xf32>) -> tensor<128x2x16xf32>
-    %58 = stablehlo.dot_general %31, %arg4, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<32x64xf32>) -> tensor<128x32xf32>
-    %59 = stablehlo.reshape %58 : (tensor<128x32xf32>) -> tensor<128x2x16xf32>
-    %60 = stablehlo.transpose %57, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
-    %61 = stablehlo.transpose %59, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
+    %34 = stablehlo.reshape %33 : (tensor<128x4x16xf32>) -> tensor<128x4x2x8xf32>
+    %35 = "stablehlo.reverse"(%34) {dimensions = array<i64: 2>} : (tensor<128x4x2x8xf32>) -> tensor<128x4x2x8xf32>
+    %36 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x4x2x8xf32>
+    %37 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x4x2x8xf32>
+    %38 = stablehlo.iota dim = 2 : tensor<128x4x2x8xi32>
+    %39 = stablehlo.convert %38 : (tensor<128x4x2x8xi32>) -> tensor<128x4x2x8xf32>
+    %40 = stablehlo.constant dense<2.0e0> : tensor<128x4x2x8xf32>
+    %41 = stablehlo.constant dense<1.0e0> : tensor<128x4x2x8xf32>
+    %42 = stablehlo.multiply %39, %40 : tensor<128x4x2x8xf32>
+    %43 = stablehlo.subtract %42, %41 : tensor<128x4x2x8xf32>
+    %44 = stablehlo.multiply %37, %43 : tensor<128x4x2x8xf32>
+    %45 = stablehlo.multiply %34, %36 : tensor<128x4x2x8xf32>
+    %46 = stablehlo.multiply %35, %44 : tensor<128x4x2x8xf32>
+    %47 = stablehlo.add %45, %46 : tensor<128x4x2x8xf32>
+    %48 = stablehlo.reshape %47 : (tensor<128x4x2x8xf32>) -> tensor<128x4x16xf32>
+    %49 = stablehlo.dot_general %31, %arg3, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<32x64xf32>) -> tensor<128x32xf32>
+    %50 = stablehlo.reshape %49 : (tensor<128x32xf32>) -> tensor<128x2x16xf32>
+    %51 = stablehlo.reshape %50 : (tensor<128x2x16xf32>) -> tensor<128x2x2x8xf32>
+    %52 = "stablehlo.reverse"(%51) {dimensions = array<i64: 2>} : (tensor<128x2x2x8xf32>) -> tensor<128x2x2x8xf32>
+    %53 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x2x2x8xf32>
+    %54 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x2x2x8xf32>
+    %55 = stablehlo.iota dim = 2 : tensor<128x2x2x8xi32>
+    %56 = stablehlo.convert %55 : (tensor<128x2x2x8xi32>) -> tensor<128x2x2x8xf32>
+    %57 = stablehlo.constant dense<2.0e0> : tensor<128x2x2x8xf32>
+    %58 = stablehlo.constant dense<1.0e0> : tensor<128x2x2x8xf32>
+    %59 = stablehlo.multiply %56, %57 : tensor<128x2x2x8xf32>
+    %60 = stablehlo.subtract %59, %58 : tensor<128x2x2x8xf32>
+    %61 = stablehlo.multiply %54, %60 : tensor<128x2x2x8xf32>
+    %62 = stablehlo.multiply %51, %53 : tensor<128x2x2x8xf32>
+    %63 = stablehlo.multiply %52, %61 : tensor<128x2x2x8xf32>
+    %64 = stablehlo.add %62, %63 : tensor<128x2x2x8xf32>
+    %65 = stablehlo.reshape %64 : (tensor<128x2x2x8xf32>) -> tensor<128x2x16xf32>
+    %66 = stablehlo.dot_general %31, %arg4, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<32x64xf32>) -> tensor<128x32xf32>
+    %67 = stablehlo.reshape %66 : (tensor<128x32xf32>) -> tensor<128x2x16xf32>
+    %68 = stablehlo.transpose %65, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
+    %69 = stablehlo.transpose %67, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
     // layer 0: the slot's cached keys and values, then the chunk's
-    %62 = stablehlo.constant dense<0> : tensor<i32>
-    %63 = stablehlo.dynamic_slice %arg23, %62, %2, %19, %2, %2, sizes = [1, 1, 2, 256, 16] : (tensor<2x2x8x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x256x16xf32>
-    %64 = stablehlo.reshape %63 : (tensor<1x1x2x256x16xf32>) -> tensor<2x256x16xf32>
-    %65 = stablehlo.dynamic_slice %arg23, %62, %3, %19, %2, %2, sizes = [1, 1, 2, 256, 16] : (tensor<2x2x8x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x256x16xf32>
-    %66 = stablehlo.reshape %65 : (tensor<1x1x2x256x16xf32>) -> tensor<2x256x16xf32>
-    %67 = stablehlo.concatenate %64, %60, dim = 1 : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x384x16xf32>
-    %68 = stablehlo.concatenate %66, %61, dim = 1 : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x384x16xf32>
-    %69 = stablehlo.reshape %44 : (tensor<128x4x16xf32>) -> tensor<128x2x2x16xf32>
-    %70 = stablehlo.transpose %69, dims = [1, 2, 0, 3] : (tensor<128x2x2x16xf32>) -> tensor<2x2x128x16xf32>
-    %71 = stablehlo.reshape %70 : (tensor<2x2x128x16xf32>) -> tensor<2x256x16xf32>
-    %72 = stablehlo.dot_general %71, %67, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x256x16xf32>, tensor<2x384x16xf32>) -> tensor<2x256x384xf32>
-    %73 = stablehlo.reshape %72 : (tensor<2x256x384xf32>) -> tensor<2x2x128x384xf32>
-    %74 = stablehlo.multiply %73, %17 : tensor<2x2x128x384xf32>
-    %75 = stablehlo.constant dense<0xFF800000> : tensor<2x2x128x384xf32>
-    %76 = stablehlo.select %16, %74, %75 : tensor<2x2x128x384xi1>, tensor<2x2x128x384xf32>
-    %77 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %78 = stablehlo.reduce(%76 init: %77) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x128x384xf32>, tensor<f32>) -> tensor<2x2x128xf32>
-    %79 = stablehlo.broadcast_in_dim %78, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x384xf32>
-    %80 = stablehlo.subtract %76, %79 : tensor<2x2x128x384xf32>
-    %81 = stablehlo.exponential %80 : tensor<2x2x128x384xf32>
-    %82 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %83 = stablehlo.reduce(%81 init: %82) applies stablehlo.add across dimensions = [3] : (tensor<2x2x128x384xf32>, tensor<f32>) -> tensor<2x2x128xf32>
-    %84 = stablehlo.broadcast_in_dim %83, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x384xf32>
-    %85 = stablehlo.divide %81, %84 : tensor<2x2x128x384xf32>
-    %86 = stablehlo.reshape %85 : (tensor<2x2x128x384xf32>) -> tensor<2x256x384xf32>
-    %87 = stablehlo.dot_general %86, %68, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x256x384xf32>, tensor<2x384x16xf32>) -> tensor<2x256x16xf32>
-    %88 = stablehlo.reshape %87 : (tensor<2x256x16xf32>) -> tensor<2x2x128x16xf32>
-    %89 = stablehlo.transpose %88, dims = [2, 0, 1, 3] : (tensor<2x2x128x16xf32>) -> tensor<128x2x2x16xf32>
-    %90 = stablehlo.reshape %60 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
-    %91 = stablehlo.reshape %61 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
-    %92 = stablehlo.reshape %89 : (tensor<128x2x2x16xf32>) -> tensor<128x64xf32>
-    %93 = stablehlo.dot_general %92, %arg5, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
-    %94 = stablehlo.add %1, %93 : tensor<128x64xf32>
+    %70 = stablehlo.constant dense<0> : tensor<i32>
+    %71 = stablehlo.dynamic_slice %arg23, %70, %2, %19, %2, %2, sizes = [1, 1, 2, 256, 16] : (tensor<2x2x8x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x256x16xf32>
+    %72 = stablehlo.reshape %71 : (tensor<1x1x2x256x16xf32>) -> tensor<2x256x16xf32>
+    %73 = stablehlo.dynamic_slice %arg23, %70, %3, %19, %2, %2, sizes = [1, 1, 2, 256, 16] : (tensor<2x2x8x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x256x16xf32>
+    %74 = stablehlo.reshape %73 : (tensor<1x1x2x256x16xf32>) -> tensor<2x256x16xf32>
+    %75 = stablehlo.concatenate %72, %68, dim = 1 : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x384x16xf32>
+    %76 = stablehlo.concatenate %74, %69, dim = 1 : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x384x16xf32>
+    %77 = stablehlo.reshape %48 : (tensor<128x4x16xf32>) -> tensor<128x2x2x16xf32>
+    %78 = stablehlo.transpose %77, dims = [1, 2, 0, 3] : (tensor<128x2x2x16xf32>) -> tensor<2x2x128x16xf32>
+    %79 = stablehlo.reshape %78 : (tensor<2x2x128x16xf32>) -> tensor<2x256x16xf32>
+    %80 = stablehlo.dot_general %79, %75, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x256x16xf32>, tensor<2x384x16xf32>) -> tensor<2x256x384xf32>
+    %81 = stablehlo.reshape %80 : (tensor<2x256x384xf32>) -> tensor<2x2x128x384xf32>
+    %82 = stablehlo.multiply %81, %17 : tensor<2x2x128x384xf32>
+    %83 = stablehlo.constant dense<0xFF800000> : tensor<2x2x128x384xf32>
+    %84 = stablehlo.select %16, %82, %83 : tensor<2x2x128x384xi1>, tensor<2x2x128x384xf32>
+    %85 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %86 = stablehlo.reduce(%84 init: %85) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x128x384xf32>, tensor<f32>) -> tensor<2x2x128xf32>
+    %87 = stablehlo.broadcast_in_dim %86, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x384xf32>
+    %88 = stablehlo.subtract %84, %87 : tensor<2x2x128x384xf32>
+    %89 = stablehlo.exponential %88 : tensor<2x2x128x384xf32>
+    %90 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %91 = stablehlo.reduce(%89 init: %90) applies stablehlo.add across dimensions = [3] : (tensor<2x2x128x384xf32>, tensor<f32>) -> tensor<2x2x128xf32>
+    %92 = stablehlo.broadcast_in_dim %91, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x384xf32>
+    %93 = stablehlo.divide %89, %92 : tensor<2x2x128x384xf32>
+    %94 = stablehlo.reshape %93 : (tensor<2x2x128x384xf32>) -> tensor<2x256x384xf32>
+    %95 = stablehlo.dot_general %94, %76, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x256x384xf32>, tensor<2x384x16xf32>) -> tensor<2x256x16xf32>
+    %96 = stablehlo.reshape %95 : (tensor<2x256x16xf32>) -> tensor<2x2x128x16xf32>
+    %97 = stablehlo.transpose %96, dims = [2, 0, 1, 3] : (tensor<2x2x128x16xf32>) -> tensor<128x2x2x16xf32>
+    %98 = stablehlo.reshape %68 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
+    %99 = stablehlo.reshape %69 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
+    %100 = stablehlo.reshape %97 : (tensor<128x2x2x16xf32>) -> tensor<128x64xf32>
+    %101 = stablehlo.dot_general %100, %arg5, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
+    %102 = stablehlo.add %1, %101 : tensor<128x64xf32>
     // layer 0: MLP
-    %95 = stablehlo.multiply %94, %94 : tensor<128x64xf32>
-    %96 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %97 = stablehlo.reduce(%95 init: %96) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
-    %98 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
-    %99 = stablehlo.divide %97, %98 : tensor<128xf32>
-    %100 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
-    %101 = stablehlo.add %99, %100 : tensor<128xf32>
-    %102 = stablehlo.rsqrt %101 : tensor<128xf32>
-    %103 = stablehlo.broadcast_in_dim %102, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
-    %104 = stablehlo.multiply %94, %103 : tensor<128x64xf32>
-    %105 = stablehlo.broadcast_in_dim %arg6, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
-    %106 = stablehlo.multiply %104, %105 : tensor<128x64xf32>
-    %107 = stablehlo.dot_general %106, %arg7, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
-    %108 = stablehlo.dot_general %106, %arg8, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
-    %109 = stablehlo.logistic %107 : tensor<128x128xf32>
-    %110 = stablehlo.multiply %107, %109 : tensor<128x128xf32>
-    %111 = stablehlo.multiply %110, %108 : tensor<128x128xf32>
-    %112 = stablehlo.dot_general %111, %arg9, contracting_dims = [1] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
-    %113 = stablehlo.add %94, %112 : tensor<128x64xf32>
+    %103 = stablehlo.multiply %102, %102 : tensor<128x64xf32>
+    %104 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %105 = stablehlo.reduce(%103 init: %104) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
+    %106 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
+    %107 = stablehlo.divide %105, %106 : tensor<128xf32>
+    %108 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
+    %109 = stablehlo.add %107, %108 : tensor<128xf32>
+    %110 = stablehlo.rsqrt %109 : tensor<128xf32>
+    %111 = stablehlo.broadcast_in_dim %110, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
+    %112 = stablehlo.multiply %102, %111 : tensor<128x64xf32>
+    %113 = stablehlo.broadcast_in_dim %arg6, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
+    %114 = stablehlo.multiply %112, %113 : tensor<128x64xf32>
+    %115 = stablehlo.dot_general %114, %arg7, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
+    %116 = stablehlo.dot_general %114, %arg8, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
+    %117 = stablehlo.logistic %115 : tensor<128x128xf32>
+    %118 = stablehlo.multiply %115, %117 : tensor<128x128xf32>
+    %119 = stablehlo.multiply %118, %116 : tensor<128x128xf32>
+    %120 = stablehlo.dot_general %119, %arg9, contracting_dims = [1] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+    %121 = stablehlo.add %102, %120 : tensor<128x64xf32>
     // layer 1: attention of the chunk
-    %114 = stablehlo.multiply %113, %113 : tensor<128x64xf32>
-    %115 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %116 = stablehlo.reduce(%114 init: %115) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
-    %117 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
-    %118 = stablehlo.divide %116, %117 : tensor<128xf32>
-    %119 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
-    %120 = stablehlo.add %118, %119 : tensor<128xf32>
-    %121 = stablehlo.rsqrt %120 : tensor<128xf32>
-    %122 = stablehlo.broadcast_in_dim %121, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
-    %123 = stablehlo.multiply %113, %122 : tensor<128x64xf32>
-    %124 = stablehlo.broadcast_in_dim %arg10, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
-    %125 = stablehlo.multiply %123, %124 : tensor<128x64xf32>
-    %126 = stablehlo.dot_general %125, %arg11, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
-    %127 = stablehlo.reshape %126 : (tensor<128x64xf32>) -> tensor<128x4x16xf32>
-    %128 = stablehlo.slice %127 [0:128, 0:4, 0:8] : (tensor<128x4x16xf32>) -> tensor<128x4x8xf32>
-    %129 = stablehlo.slice %127 [0:128, 0:4, 8:16] : (tensor<128x4x16xf32>) -> tensor<128x4x8xf32>
-    %130 = stablehlo.broadcast_in_dim %4, dims = [0, 2] : (tensor<128x8xf32>) -> tensor<128x4x8xf32>
-    %131 = stablehlo.broadcast_in_dim %5, dims = [0, 2] : (tensor<128x8xf32>) -> tensor<128x4x8xf32>
-    %132 = stablehlo.multiply %128, %130 : tensor<128x4x8xf32>
-    %133 = stablehlo.multiply %129, %131 : tensor<128x4x8xf32>
-    %134 = stablehlo.subtract %132, %133 : tensor<128x4x8xf32>
-    %135 = stablehlo.multiply %129, %130 : tensor<128x4x8xf32>
-    %136 = stablehlo.multiply %128, %131 : tensor<128x4x8xf32>
-    %137 = stablehlo.add %135, %136 : tensor<128x4x8xf32>
-    %138 = stablehlo.concatenate %134, %137, dim = 2 : (tensor<128x4x8xf32>, tensor<128x4x8xf32>) -> tensor<128x4x16xf32>
-    %139 = stablehlo.dot_general %125, %arg12, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<32x64xf32>) -> tensor<128x32xf32>
-    %140 = stablehlo.reshape %139 : (tensor<128x32xf32>) -> tensor<128x2x16xf32>
-    %141 = stablehlo.slice %140 [0:128, 0:2, 0:8] : (tensor<128x2x16xf32>) -> tensor<128x2x8xf32>
-    %142 = stablehlo.slice %140 [0:128, 0:2, 8:16] : (tensor<128x2x16xf32>) -> tensor<128x2x8xf32>
-    %143 = stablehlo.broadcast_in_dim %4, dims = [0, 2] : (tensor<128x8xf32>) -> tensor<128x2x8xf32>
-    %144 = stablehlo.broadcast_in_dim %5, dims = [0, 2] : (tensor<128x8xf32>) -> tensor<128x2x8xf32>
-    %145 = stablehlo.multiply %141, %143 : tensor<128x2x8xf32>
-    %146 = stablehlo.multiply %142, %144 : tensor<128x2x8xf32>
-    %147 = stablehlo.subtract %145, %146 : tensor<128x2x8xf32>
-    %148 = stablehlo.multiply %142, %143 : tensor<128x2x8xf32>
-    %149 = stablehlo.multiply %141, %144 : tensor<128x2x8xf32>
-    %150 = stablehlo.add %148, %149 : tensor<128x2x8xf32>
-    %151 = stablehlo.concatenate %147, %150, dim = 2 : (tensor<128x2x8xf32>, tensor<128x2x8xf32>) -> tensor<128x2x16xf32>
-    %152 = stablehlo.dot_general %125, %arg13, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<32x64xf32>) -> tensor<128x32xf32>
-    %153 = stablehlo.reshape %152 : (tensor<128x32xf32>) -> tensor<128x2x16xf32>
-    %154 = stablehlo.transpose %151, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
-    %155 = stablehlo.transpose %153, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
+    %122 = stablehlo.multiply %121, %121 : tensor<128x64xf32>
+    %123 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %124 = stablehlo.reduce(%122 init: %123) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
+    %125 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
+    %126 = stablehlo.divide %124, %125 : tensor<128xf32>
+    %127 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
+    %128 = stablehlo.add %126, %127 : tensor<128xf32>
+    %129 = stablehlo.rsqrt %128 : tensor<128xf32>
+    %130 = stablehlo.broadcast_in_dim %129, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
+    %131 = stablehlo.multiply %121, %130 : tensor<128x64xf32>
+    %132 = stablehlo.broadcast_in_dim %arg10, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
+    %133 = stablehlo.multiply %131, %132 : tensor<128x64xf32>
+    %134 = stablehlo.dot_general %133, %arg11, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
+    %135 = stablehlo.reshape %134 : (tensor<128x64xf32>) -> tensor<128x4x16xf32>
+    %136 = stablehlo.reshape %135 : (tensor<128x4x16xf32>) -> tensor<128x4x2x8xf32>
+    %137 = "stablehlo.reverse"(%136) {dimensions = array<i64: 2>} : (tensor<128x4x2x8xf32>) -> tensor<128x4x2x8xf32>
+    %138 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x4x2x8xf32>
+    %139 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x4x2x8xf32>
+    %140 = stablehlo.iota dim = 2 : tensor<128x4x2x8xi32>
+    %141 = stablehlo.convert %140 : (tensor<128x4x2x8xi32>) -> tensor<128x4x2x8xf32>
+    %142 = stablehlo.constant dense<2.0e0> : tensor<128x4x2x8xf32>
+    %143 = stablehlo.constant dense<1.0e0> : tensor<128x4x2x8xf32>
+    %144 = stablehlo.multiply %141, %142 : tensor<128x4x2x8xf32>
+    %145 = stablehlo.subtract %144, %143 : tensor<128x4x2x8xf32>
+    %146 = stablehlo.multiply %139, %145 : tensor<128x4x2x8xf32>
+    %147 = stablehlo.multiply %136, %138 : tensor<128x4x2x8xf32>
+    %148 = stablehlo.multiply %137, %146 : tensor<128x4x2x8xf32>
+    %149 = stablehlo.add %147, %148 : tensor<128x4x2x8xf32>
+    %150 = stablehlo.reshape %149 : (tensor<128x4x2x8xf32>) -> tensor<128x4x16xf32>
+    %151 = stablehlo.dot_general %133, %arg12, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<32x64xf32>) -> tensor<128x32xf32>
+    %152 = stablehlo.reshape %151 : (tensor<128x32xf32>) -> tensor<128x2x16xf32>
+    %153 = stablehlo.reshape %152 : (tensor<128x2x16xf32>) -> tensor<128x2x2x8xf32>
+    %154 = "stablehlo.reverse"(%153) {dimensions = array<i64: 2>} : (tensor<128x2x2x8xf32>) -> tensor<128x2x2x8xf32>
+    %155 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x2x2x8xf32>
+    %156 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x2x2x8xf32>
+    %157 = stablehlo.iota dim = 2 : tensor<128x2x2x8xi32>
+    %158 = stablehlo.convert %157 : (tensor<128x2x2x8xi32>) -> tensor<128x2x2x8xf32>
+    %159 = stablehlo.constant dense<2.0e0> : tensor<128x2x2x8xf32>
+    %160 = stablehlo.constant dense<1.0e0> : tensor<128x2x2x8xf32>
+    %161 = stablehlo.multiply %158, %159 : tensor<128x2x2x8xf32>
+    %162 = stablehlo.subtract %161, %160 : tensor<128x2x2x8xf32>
+    %163 = stablehlo.multiply %156, %162 : tensor<128x2x2x8xf32>
+    %164 = stablehlo.multiply %153, %155 : tensor<128x2x2x8xf32>
+    %165 = stablehlo.multiply %154, %163 : tensor<128x2x2x8xf32>
+    %166 = stablehlo.add %164, %165 : tensor<128x2x2x8xf32>
+    %167 = stablehlo.reshape %166 : (tensor<128x2x2x8xf32>) -> tensor<128x2x16xf32>
+    %168 = stablehlo.dot_general %133, %arg13, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<32x64xf32>) -> tensor<128x32xf32>
+    %169 = stablehlo.reshape %168 : (tensor<128x32xf32>) -> tensor<128x2x16xf32>
+    %170 = stablehlo.transpose %167, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
+    %171 = stablehlo.transpose %169, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
     // layer 1: the slot's cached keys and values, then the chunk's
-    %156 = stablehlo.constant dense<1> : tensor<i32>
-    %157 = stablehlo.dynamic_slice %arg23, %156, %2, %19, %2, %2, sizes = [1, 1, 2, 256, 16] : (tensor<2x2x8x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x256x16xf32>
-    %158 = stablehlo.reshape %157 : (tensor<1x1x2x256x16xf32>) -> tensor<2x256x16xf32>
-    %159 = stablehlo.dynamic_slice %arg23, %156, %3, %19, %2, %2, sizes = [1, 1, 2, 256, 16] : (tensor<2x2x8x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x256x16xf32>
-    %160 = stablehlo.reshape %159 : (tensor<1x1x2x256x16xf32>) -> tensor<2x256x16xf32>
-    %161 = stablehlo.concatenate %158, %154, dim = 1 : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x384x16xf32>
-    %162 = stablehlo.concatenate %160, %155, dim = 1 : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x384x16xf32>
-    %163 = stablehlo.reshape %138 : (tensor<128x4x16xf32>) -> tensor<128x2x2x16xf32>
-    %164 = stablehlo.transpose %163, dims = [1, 2, 0, 3] : (tensor<128x2x2x16xf32>) -> tensor<2x2x128x16xf32>
-    %165 = stablehlo.reshape %164 : (tensor<2x2x128x16xf32>) -> tensor<2x256x16xf32>
-    %166 = stablehlo.dot_general %165, %161, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x256x16xf32>, tensor<2x384x16xf32>) -> tensor<2x256x384xf32>
-    %167 = stablehlo.reshape %166 : (tensor<2x256x384xf32>) -> tensor<2x2x128x384xf32>
-    %168 = stablehlo.multiply %167, %17 : tensor<2x2x128x384xf32>
-    %169 = stablehlo.constant dense<0xFF800000> : tensor<2x2x128x384xf32>
-    %170 = stablehlo.select %16, %168, %169 : tensor<2x2x128x384xi1>, tensor<2x2x128x384xf32>
-    %171 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %172 = stablehlo.reduce(%170 init: %171) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x128x384xf32>, tensor<f32>) -> tensor<2x2x128xf32>
-    %173 = stablehlo.broadcast_in_dim %172, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x384xf32>
-    %174 = stablehlo.subtract %170, %173 : tensor<2x2x128x384xf32>
-    %175 = stablehlo.exponential %174 : tensor<2x2x128x384xf32>
-    %176 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %177 = stablehlo.reduce(%175 init: %176) applies stablehlo.add across dimensions = [3] : (tensor<2x2x128x384xf32>, tensor<f32>) -> tensor<2x2x128xf32>
-    %178 = stablehlo.broadcast_in_dim %177, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x384xf32>
-    %179 = stablehlo.divide %175, %178 : tensor<2x2x128x384xf32>
-    %180 = stablehlo.reshape %179 : (tensor<2x2x128x384xf32>) -> tensor<2x256x384xf32>
-    %181 = stablehlo.dot_general %180, %162, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x256x384xf32>, tensor<2x384x16xf32>) -> tensor<2x256x16xf32>
-    %182 = stablehlo.reshape %181 : (tensor<2x256x16xf32>) -> tensor<2x2x128x16xf32>
-    %183 = stablehlo.transpose %182, dims = [2, 0, 1, 3] : (tensor<2x2x128x16xf32>) -> tensor<128x2x2x16xf32>
-    %184 = stablehlo.reshape %154 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
-    %185 = stablehlo.reshape %155 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
-    %186 = stablehlo.reshape %183 : (tensor<128x2x2x16xf32>) -> tensor<128x64xf32>
-    %187 = stablehlo.dot_general %186, %arg14, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
-    %188 = stablehlo.add %113, %187 : tensor<128x64xf32>
+    %172 = stablehlo.constant dense<1> : tensor<i32>
+    %173 = stablehlo.dynamic_slice %arg23, %172, %2, %19, %2, %2, sizes = [1, 1, 2, 256, 16] : (tensor<2x2x8x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x256x16xf32>
+    %174 = stablehlo.reshape %173 : (tensor<1x1x2x256x16xf32>) -> tensor<2x256x16xf32>
+    %175 = stablehlo.dynamic_slice %arg23, %172, %3, %19, %2, %2, sizes = [1, 1, 2, 256, 16] : (tensor<2x2x8x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x256x16xf32>
+    %176 = stablehlo.reshape %175 : (tensor<1x1x2x256x16xf32>) -> tensor<2x256x16xf32>
+    %177 = stablehlo.concatenate %174, %170, dim = 1 : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x384x16xf32>
+    %178 = stablehlo.concatenate %176, %171, dim = 1 : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x384x16xf32>
+    %179 = stablehlo.reshape %150 : (tensor<128x4x16xf32>) -> tensor<128x2x2x16xf32>
+    %180 = stablehlo.transpose %179, dims = [1, 2, 0, 3] : (tensor<128x2x2x16xf32>) -> tensor<2x2x128x16xf32>
+    %181 = stablehlo.reshape %180 : (tensor<2x2x128x16xf32>) -> tensor<2x256x16xf32>
+    %182 = stablehlo.dot_general %181, %177, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x256x16xf32>, tensor<2x384x16xf32>) -> tensor<2x256x384xf32>
+    %183 = stablehlo.reshape %182 : (tensor<2x256x384xf32>) -> tensor<2x2x128x384xf32>
+    %184 = stablehlo.multiply %183, %17 : tensor<2x2x128x384xf32>
+    %185 = stablehlo.constant dense<0xFF800000> : tensor<2x2x128x384xf32>
+    %186 = stablehlo.select %16, %184, %185 : tensor<2x2x128x384xi1>, tensor<2x2x128x384xf32>
+    %187 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %188 = stablehlo.reduce(%186 init: %187) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x128x384xf32>, tensor<f32>) -> tensor<2x2x128xf32>
+    %189 = stablehlo.broadcast_in_dim %188, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x384xf32>
+    %190 = stablehlo.subtract %186, %189 : tensor<2x2x128x384xf32>
+    %191 = stablehlo.exponential %190 : tensor<2x2x128x384xf32>
+    %192 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %193 = stablehlo.reduce(%191 init: %192) applies stablehlo.add across dimensions = [3] : (tensor<2x2x128x384xf32>, tensor<f32>) -> tensor<2x2x128xf32>
+    %194 = stablehlo.broadcast_in_dim %193, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x384xf32>
+    %195 = stablehlo.divide %191, %194 : tensor<2x2x128x384xf32>
+    %196 = stablehlo.reshape %195 : (tensor<2x2x128x384xf32>) -> tensor<2x256x384xf32>
+    %197 = stablehlo.dot_general %196, %178, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x256x384xf32>, tensor<2x384x16xf32>) -> tensor<2x256x16xf32>
+    %198 = stablehlo.reshape %197 : (tensor<2x256x16xf32>) -> tensor<2x2x128x16xf32>
+    %199 = stablehlo.transpose %198, dims = [2, 0, 1, 3] : (tensor<2x2x128x16xf32>) -> tensor<128x2x2x16xf32>
+    %200 = stablehlo.reshape %170 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
+    %201 = stablehlo.reshape %171 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
+    %202 = stablehlo.reshape %199 : (tensor<128x2x2x16xf32>) -> tensor<128x64xf32>
+    %203 = stablehlo.dot_general %202, %arg14, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
+    %204 = stablehlo.add %121, %203 : tensor<128x64xf32>
     // layer 1: MLP
-    %189 = stablehlo.multiply %188, %188 : tensor<128x64xf32>
-    %190 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %191 = stablehlo.reduce(%189 init: %190) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
-    %192 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
-    %193 = stablehlo.divide %191, %192 : tensor<128xf32>
-    %194 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
-    %195 = stablehlo.add %193, %194 : tensor<128xf32>
-    %196 = stablehlo.rsqrt %195 : tensor<128xf32>
-    %197 = stablehlo.broadcast_in_dim %196, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
-    %198 = stablehlo.multiply %188, %197 : tensor<128x64xf32>
-    %199 = stablehlo.broadcast_in_dim %arg15, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
-    %200 = stablehlo.multiply %198, %199 : tensor<128x64xf32>
-    %201 = stablehlo.dot_general %200, %arg16, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
-    %202 = stablehlo.dot_general %200, %arg17, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
-    %203 = stablehlo.logistic %201 : tensor<128x128xf32>
-    %204 = stablehlo.multiply %201, %203 : tensor<128x128xf32>
-    %205 = stablehlo.multiply %204, %202 : tensor<128x128xf32>
-    %206 = stablehlo.dot_general %205, %arg18, contracting_dims = [1] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
-    %207 = stablehlo.add %188, %206 : tensor<128x64xf32>
+    %205 = stablehlo.multiply %204, %204 : tensor<128x64xf32>
+    %206 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %207 = stablehlo.reduce(%205 init: %206) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
+    %208 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
+    %209 = stablehlo.divide %207, %208 : tensor<128xf32>
+    %210 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
+    %211 = stablehlo.add %209, %210 : tensor<128xf32>
+    %212 = stablehlo.rsqrt %211 : tensor<128xf32>
+    %213 = stablehlo.broadcast_in_dim %212, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
+    %214 = stablehlo.multiply %204, %213 : tensor<128x64xf32>
+    %215 = stablehlo.broadcast_in_dim %arg15, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
+    %216 = stablehlo.multiply %214, %215 : tensor<128x64xf32>
+    %217 = stablehlo.dot_general %216, %arg16, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
+    %218 = stablehlo.dot_general %216, %arg17, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
+    %219 = stablehlo.logistic %217 : tensor<128x128xf32>
+    %220 = stablehlo.multiply %217, %219 : tensor<128x128xf32>
+    %221 = stablehlo.multiply %220, %218 : tensor<128x128xf32>
+    %222 = stablehlo.dot_general %221, %arg18, contracting_dims = [1] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+    %223 = stablehlo.add %204, %222 : tensor<128x64xf32>
     // write every layer's K/V of the chunk at start.. of the slot
-    %208 = stablehlo.concatenate %90, %91, %184, %185, dim = 0 : (tensor<1x1x2x128x16xf32>, tensor<1x1x2x128x16xf32>, tensor<1x1x2x128x16xf32>, tensor<1x1x2x128x16xf32>) -> tensor<4x1x2x128x16xf32>
-    %209 = stablehlo.reshape %208 : (tensor<4x1x2x128x16xf32>) -> tensor<2x2x2x128x16xf32>
-    %210 = stablehlo.dynamic_update_slice %arg23, %209, %2, %2, %19, %arg27, %2 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
+    %224 = stablehlo.concatenate %98, %99, %200, %201, dim = 0 : (tensor<1x1x2x128x16xf32>, tensor<1x1x2x128x16xf32>, tensor<1x1x2x128x16xf32>, tensor<1x1x2x128x16xf32>) -> tensor<4x1x2x128x16xf32>
+    %225 = stablehlo.reshape %224 : (tensor<4x1x2x128x16xf32>) -> tensor<2x2x2x128x16xf32>
+    %226 = stablehlo.dynamic_update_slice %arg23, %225, %2, %2, %19, %arg27, %2 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
     // the last real token: row len - 1
-    %211 = stablehlo.subtract %arg25, %3 : tensor<i32>
-    %212 = stablehlo.dynamic_slice %207, %211, %2, sizes = [1, 64] : (tensor<128x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
-    %213 = stablehlo.multiply %212, %212 : tensor<1x64xf32>
-    %214 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %215 = stablehlo.reduce(%213 init: %214) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
-    %216 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
-    %217 = stablehlo.divide %215, %216 : tensor<1xf32>
-    %218 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
-    %219 = stablehlo.add %217, %218 : tensor<1xf32>
-    %220 = stablehlo.rsqrt %219 : tensor<1xf32>
-    %221 = stablehlo.broadcast_in_dim %220, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
-    %222 = stablehlo.multiply %212, %221 : tensor<1x64xf32>
-    %223 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
-    %224 = stablehlo.multiply %222, %223 : tensor<1x64xf32>
-    %225 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
-    %226 = stablehlo.concatenate %224, %225, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
-    %227 = stablehlo.dot_general %226, %arg20, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %228 = stablehlo.slice %227 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
-    %229 = stablehlo.reshape %228 : (tensor<1x512xf32>) -> tensor<512xf32>
-    return %229, %210 : tensor<512xf32>, tensor<2x2x8x256x16xf32>
+    %227 = stablehlo.subtract %arg25, %3 : tensor<i32>
+    %228 = stablehlo.dynamic_slice %223, %227, %2, sizes = [1, 64] : (tensor<128x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
+    %229 = stablehlo.multiply %228, %228 : tensor<1x64xf32>
+    %230 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %231 = stablehlo.reduce(%229 init: %230) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
+    %232 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
+    %233 = stablehlo.divide %231, %232 : tensor<1xf32>
+    %234 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
+    %235 = stablehlo.add %233, %234 : tensor<1xf32>
+    %236 = stablehlo.rsqrt %235 : tensor<1xf32>
+    %237 = stablehlo.broadcast_in_dim %236, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
+    %238 = stablehlo.multiply %228, %237 : tensor<1x64xf32>
+    %239 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+    %240 = stablehlo.multiply %238, %239 : tensor<1x64xf32>
+    %241 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %242 = stablehlo.concatenate %240, %241, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %243 = stablehlo.dot_general %242, %arg20, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %244 = stablehlo.slice %243 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %245 = stablehlo.reshape %244 : (tensor<1x512xf32>) -> tensor<512xf32>
+    return %245, %226 : tensor<512xf32>, tensor<2x2x8x256x16xf32>
   }
 }

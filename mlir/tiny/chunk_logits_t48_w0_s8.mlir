@@ -39,193 +39,209 @@ module @chunk_logits_t48_w0_s8 {
     %31 = stablehlo.multiply %29, %30 : tensor<48x64xf32>
     %32 = stablehlo.dot_general %31, %arg2, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
     %33 = stablehlo.reshape %32 : (tensor<48x64xf32>) -> tensor<48x4x16xf32>
-    %34 = stablehlo.slice %33 [0:48, 0:4, 0:8] : (tensor<48x4x16xf32>) -> tensor<48x4x8xf32>
-    %35 = stablehlo.slice %33 [0:48, 0:4, 8:16] : (tensor<48x4x16xf32>) -> tensor<48x4x8xf32>
-    %36 = stablehlo.broadcast_in_dim %4, dims = [0, 2] : (tensor<48x8xf32>) -> tensor<48x4x8xf32>
-    %37 = stablehlo.broadcast_in_dim %5, dims = [0, 2] : (tensor<48x8xf32>) -> tensor<48x4x8xf32>
-    %38 = stablehlo.multiply %34, %36 : tensor<48x4x8xf32>
-    %39 = stablehlo.multiply %35, %37 : tensor<48x4x8xf32>
-    %40 = stablehlo.subtract %38, %39 : tensor<48x4x8xf32>
-    %41 = stablehlo.multiply %35, %36 : tensor<48x4x8xf32>
-    %42 = stablehlo.multiply %34, %37 : tensor<48x4x8xf32>
-    %43 = stablehlo.add %41, %42 : tensor<48x4x8xf32>
-    %44 = stablehlo.concatenate %40, %43, dim = 2 : (tensor<48x4x8xf32>, tensor<48x4x8xf32>) -> tensor<48x4x16xf32>
-    %45 = stablehlo.dot_general %31, %arg3, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<32x64xf32>) -> tensor<48x32xf32>
-    %46 = stablehlo.reshape %45 : (tensor<48x32xf32>) -> tensor<48x2x16xf32>
-    %47 = stablehlo.slice %46 [0:48, 0:2, 0:8] : (tensor<48x2x16xf32>) -> tensor<48x2x8xf32>
-    %48 = stablehlo.slice %46 [0:48, 0:2, 8:16] : (tensor<48x2x16xf32>) -> tensor<48x2x8xf32>
-    %49 = stablehlo.broadcast_in_dim %4, dims = [0, 2] : (tensor<48x8xf32>) -> tensor<48x2x8xf32>
-    %50 = stablehlo.broadcast_in_dim %5, dims = [0, 2] : (tensor<48x8xf32>) -> tensor<48x2x8xf32>
-    %51 = stablehlo.multiply %47, %49 : tensor<48x2x8xf32>
-    %52 = stablehlo.multiply %48, %50 : tensor<48x2x8xf32>
-    %53 = stablehlo.subtract %51, %52 : tensor<48x2x8xf32>
-    %54 = stablehlo.multiply %48, %49 : tensor<48x2x8xf32>
-    %55 = stablehlo.multiply %47, %50 : tensor<48x2x8xf32>
-    %56 = stablehlo.add %54, %55 : tensor<48x2x8xf32>
-    %57 = stablehlo.concatenate %53, %56, dim = 2 : (tensor<48x2x8xf32>, tensor<48x2x8xf32>) -> tensor<48x2x16xf32>
-    %58 = stablehlo.dot_general %31, %arg4, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<32x64xf32>) -> tensor<48x32xf32>
-    %59 = stablehlo.reshape %58 : (tensor<48x32xf32>) -> tensor<48x2x16xf32>
-    %60 = stablehlo.transpose %57, dims = [1, 0, 2] : (tensor<48x2x16xf32>) -> tensor<2x48x16xf32>
-    %61 = stablehlo.transpose %59, dims = [1, 0, 2] : (tensor<48x2x16xf32>) -> tensor<2x48x16xf32>
-    %62 = stablehlo.reshape %44 : (tensor<48x4x16xf32>) -> tensor<48x2x2x16xf32>
-    %63 = stablehlo.transpose %62, dims = [1, 2, 0, 3] : (tensor<48x2x2x16xf32>) -> tensor<2x2x48x16xf32>
-    %64 = stablehlo.reshape %63 : (tensor<2x2x48x16xf32>) -> tensor<2x96x16xf32>
-    %65 = stablehlo.dot_general %64, %60, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x96x16xf32>, tensor<2x48x16xf32>) -> tensor<2x96x48xf32>
-    %66 = stablehlo.reshape %65 : (tensor<2x96x48xf32>) -> tensor<2x2x48x48xf32>
-    %67 = stablehlo.multiply %66, %17 : tensor<2x2x48x48xf32>
-    %68 = stablehlo.constant dense<0xFF800000> : tensor<2x2x48x48xf32>
-    %69 = stablehlo.select %16, %67, %68 : tensor<2x2x48x48xi1>, tensor<2x2x48x48xf32>
-    %70 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %71 = stablehlo.reduce(%69 init: %70) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x48x48xf32>, tensor<f32>) -> tensor<2x2x48xf32>
-    %72 = stablehlo.broadcast_in_dim %71, dims = [0, 1, 2] : (tensor<2x2x48xf32>) -> tensor<2x2x48x48xf32>
-    %73 = stablehlo.subtract %69, %72 : tensor<2x2x48x48xf32>
-    %74 = stablehlo.exponential %73 : tensor<2x2x48x48xf32>
-    %75 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %76 = stablehlo.reduce(%74 init: %75) applies stablehlo.add across dimensions = [3] : (tensor<2x2x48x48xf32>, tensor<f32>) -> tensor<2x2x48xf32>
-    %77 = stablehlo.broadcast_in_dim %76, dims = [0, 1, 2] : (tensor<2x2x48xf32>) -> tensor<2x2x48x48xf32>
-    %78 = stablehlo.divide %74, %77 : tensor<2x2x48x48xf32>
-    %79 = stablehlo.reshape %78 : (tensor<2x2x48x48xf32>) -> tensor<2x96x48xf32>
-    %80 = stablehlo.dot_general %79, %61, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x96x48xf32>, tensor<2x48x16xf32>) -> tensor<2x96x16xf32>
-    %81 = stablehlo.reshape %80 : (tensor<2x96x16xf32>) -> tensor<2x2x48x16xf32>
-    %82 = stablehlo.transpose %81, dims = [2, 0, 1, 3] : (tensor<2x2x48x16xf32>) -> tensor<48x2x2x16xf32>
-    %83 = stablehlo.reshape %60 : (tensor<2x48x16xf32>) -> tensor<1x1x2x48x16xf32>
-    %84 = stablehlo.reshape %61 : (tensor<2x48x16xf32>) -> tensor<1x1x2x48x16xf32>
-    %85 = stablehlo.reshape %82 : (tensor<48x2x2x16xf32>) -> tensor<48x64xf32>
-    %86 = stablehlo.dot_general %85, %arg5, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
-    %87 = stablehlo.add %1, %86 : tensor<48x64xf32>
+    %34 = stablehlo.reshape %33 : (tensor<48x4x16xf32>) -> tensor<48x4x2x8xf32>
+    %35 = "stablehlo.reverse"(%34) {dimensions = array<i64: 2>} : (tensor<48x4x2x8xf32>) -> tensor<48x4x2x8xf32>
+    %36 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<48x8xf32>) -> tensor<48x4x2x8xf32>
+    %37 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<48x8xf32>) -> tensor<48x4x2x8xf32>
+    %38 = stablehlo.iota dim = 2 : tensor<48x4x2x8xi32>
+    %39 = stablehlo.convert %38 : (tensor<48x4x2x8xi32>) -> tensor<48x4x2x8xf32>
+    %40 = stablehlo.constant dense<2.0e0> : tensor<48x4x2x8xf32>
+    %41 = stablehlo.constant dense<1.0e0> : tensor<48x4x2x8xf32>
+    %42 = stablehlo.multiply %39, %40 : tensor<48x4x2x8xf32>
+    %43 = stablehlo.subtract %42, %41 : tensor<48x4x2x8xf32>
+    %44 = stablehlo.multiply %37, %43 : tensor<48x4x2x8xf32>
+    %45 = stablehlo.multiply %34, %36 : tensor<48x4x2x8xf32>
+    %46 = stablehlo.multiply %35, %44 : tensor<48x4x2x8xf32>
+    %47 = stablehlo.add %45, %46 : tensor<48x4x2x8xf32>
+    %48 = stablehlo.reshape %47 : (tensor<48x4x2x8xf32>) -> tensor<48x4x16xf32>
+    %49 = stablehlo.dot_general %31, %arg3, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<32x64xf32>) -> tensor<48x32xf32>
+    %50 = stablehlo.reshape %49 : (tensor<48x32xf32>) -> tensor<48x2x16xf32>
+    %51 = stablehlo.reshape %50 : (tensor<48x2x16xf32>) -> tensor<48x2x2x8xf32>
+    %52 = "stablehlo.reverse"(%51) {dimensions = array<i64: 2>} : (tensor<48x2x2x8xf32>) -> tensor<48x2x2x8xf32>
+    %53 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<48x8xf32>) -> tensor<48x2x2x8xf32>
+    %54 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<48x8xf32>) -> tensor<48x2x2x8xf32>
+    %55 = stablehlo.iota dim = 2 : tensor<48x2x2x8xi32>
+    %56 = stablehlo.convert %55 : (tensor<48x2x2x8xi32>) -> tensor<48x2x2x8xf32>
+    %57 = stablehlo.constant dense<2.0e0> : tensor<48x2x2x8xf32>
+    %58 = stablehlo.constant dense<1.0e0> : tensor<48x2x2x8xf32>
+    %59 = stablehlo.multiply %56, %57 : tensor<48x2x2x8xf32>
+    %60 = stablehlo.subtract %59, %58 : tensor<48x2x2x8xf32>
+    %61 = stablehlo.multiply %54, %60 : tensor<48x2x2x8xf32>
+    %62 = stablehlo.multiply %51, %53 : tensor<48x2x2x8xf32>
+    %63 = stablehlo.multiply %52, %61 : tensor<48x2x2x8xf32>
+    %64 = stablehlo.add %62, %63 : tensor<48x2x2x8xf32>
+    %65 = stablehlo.reshape %64 : (tensor<48x2x2x8xf32>) -> tensor<48x2x16xf32>
+    %66 = stablehlo.dot_general %31, %arg4, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<32x64xf32>) -> tensor<48x32xf32>
+    %67 = stablehlo.reshape %66 : (tensor<48x32xf32>) -> tensor<48x2x16xf32>
+    %68 = stablehlo.transpose %65, dims = [1, 0, 2] : (tensor<48x2x16xf32>) -> tensor<2x48x16xf32>
+    %69 = stablehlo.transpose %67, dims = [1, 0, 2] : (tensor<48x2x16xf32>) -> tensor<2x48x16xf32>
+    %70 = stablehlo.reshape %48 : (tensor<48x4x16xf32>) -> tensor<48x2x2x16xf32>
+    %71 = stablehlo.transpose %70, dims = [1, 2, 0, 3] : (tensor<48x2x2x16xf32>) -> tensor<2x2x48x16xf32>
+    %72 = stablehlo.reshape %71 : (tensor<2x2x48x16xf32>) -> tensor<2x96x16xf32>
+    %73 = stablehlo.dot_general %72, %68, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x96x16xf32>, tensor<2x48x16xf32>) -> tensor<2x96x48xf32>
+    %74 = stablehlo.reshape %73 : (tensor<2x96x48xf32>) -> tensor<2x2x48x48xf32>
+    %75 = stablehlo.multiply %74, %17 : tensor<2x2x48x48xf32>
+    %76 = stablehlo.constant dense<0xFF800000> : tensor<2x2x48x48xf32>
+    %77 = stablehlo.select %16, %75, %76 : tensor<2x2x48x48xi1>, tensor<2x2x48x48xf32>
+    %78 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %79 = stablehlo.reduce(%77 init: %78) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x48x48xf32>, tensor<f32>) -> tensor<2x2x48xf32>
+    %80 = stablehlo.broadcast_in_dim %79, dims = [0, 1, 2] : (tensor<2x2x48xf32>) -> tensor<2x2x48x48xf32>
+    %81 = stablehlo.subtract %77, %80 : tensor<2x2x48x48xf32>
+    %82 = stablehlo.exponential %81 : tensor<2x2x48x48xf32>
+    %83 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %84 = stablehlo.reduce(%82 init: %83) applies stablehlo.add across dimensions = [3] : (tensor<2x2x48x48xf32>, tensor<f32>) -> tensor<2x2x48xf32>
+    %85 = stablehlo.broadcast_in_dim %84, dims = [0, 1, 2] : (tensor<2x2x48xf32>) -> tensor<2x2x48x48xf32>
+    %86 = stablehlo.divide %82, %85 : tensor<2x2x48x48xf32>
+    %87 = stablehlo.reshape %86 : (tensor<2x2x48x48xf32>) -> tensor<2x96x48xf32>
+    %88 = stablehlo.dot_general %87, %69, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x96x48xf32>, tensor<2x48x16xf32>) -> tensor<2x96x16xf32>
+    %89 = stablehlo.reshape %88 : (tensor<2x96x16xf32>) -> tensor<2x2x48x16xf32>
+    %90 = stablehlo.transpose %89, dims = [2, 0, 1, 3] : (tensor<2x2x48x16xf32>) -> tensor<48x2x2x16xf32>
+    %91 = stablehlo.reshape %68 : (tensor<2x48x16xf32>) -> tensor<1x1x2x48x16xf32>
+    %92 = stablehlo.reshape %69 : (tensor<2x48x16xf32>) -> tensor<1x1x2x48x16xf32>
+    %93 = stablehlo.reshape %90 : (tensor<48x2x2x16xf32>) -> tensor<48x64xf32>
+    %94 = stablehlo.dot_general %93, %arg5, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
+    %95 = stablehlo.add %1, %94 : tensor<48x64xf32>
     // layer 0: MLP
-    %88 = stablehlo.multiply %87, %87 : tensor<48x64xf32>
-    %89 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %90 = stablehlo.reduce(%88 init: %89) applies stablehlo.add across dimensions = [1] : (tensor<48x64xf32>, tensor<f32>) -> tensor<48xf32>
-    %91 = stablehlo.constant dense<6.4e1> : tensor<48xf32>
-    %92 = stablehlo.divide %90, %91 : tensor<48xf32>
-    %93 = stablehlo.constant dense<1.0e-5> : tensor<48xf32>
-    %94 = stablehlo.add %92, %93 : tensor<48xf32>
-    %95 = stablehlo.rsqrt %94 : tensor<48xf32>
-    %96 = stablehlo.broadcast_in_dim %95, dims = [0] : (tensor<48xf32>) -> tensor<48x64xf32>
-    %97 = stablehlo.multiply %87, %96 : tensor<48x64xf32>
-    %98 = stablehlo.broadcast_in_dim %arg6, dims = [1] : (tensor<64xf32>) -> tensor<48x64xf32>
-    %99 = stablehlo.multiply %97, %98 : tensor<48x64xf32>
-    %100 = stablehlo.dot_general %99, %arg7, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<128x64xf32>) -> tensor<48x128xf32>
-    %101 = stablehlo.dot_general %99, %arg8, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<128x64xf32>) -> tensor<48x128xf32>
-    %102 = stablehlo.logistic %100 : tensor<48x128xf32>
-    %103 = stablehlo.multiply %100, %102 : tensor<48x128xf32>
-    %104 = stablehlo.multiply %103, %101 : tensor<48x128xf32>
-    %105 = stablehlo.dot_general %104, %arg9, contracting_dims = [1] x [1] : (tensor<48x128xf32>, tensor<64x128xf32>) -> tensor<48x64xf32>
-    %106 = stablehlo.add %87, %105 : tensor<48x64xf32>
+    %96 = stablehlo.multiply %95, %95 : tensor<48x64xf32>
+    %97 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %98 = stablehlo.reduce(%96 init: %97) applies stablehlo.add across dimensions = [1] : (tensor<48x64xf32>, tensor<f32>) -> tensor<48xf32>
+    %99 = stablehlo.constant dense<6.4e1> : tensor<48xf32>
+    %100 = stablehlo.divide %98, %99 : tensor<48xf32>
+    %101 = stablehlo.constant dense<1.0e-5> : tensor<48xf32>
+    %102 = stablehlo.add %100, %101 : tensor<48xf32>
+    %103 = stablehlo.rsqrt %102 : tensor<48xf32>
+    %104 = stablehlo.broadcast_in_dim %103, dims = [0] : (tensor<48xf32>) -> tensor<48x64xf32>
+    %105 = stablehlo.multiply %95, %104 : tensor<48x64xf32>
+    %106 = stablehlo.broadcast_in_dim %arg6, dims = [1] : (tensor<64xf32>) -> tensor<48x64xf32>
+    %107 = stablehlo.multiply %105, %106 : tensor<48x64xf32>
+    %108 = stablehlo.dot_general %107, %arg7, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<128x64xf32>) -> tensor<48x128xf32>
+    %109 = stablehlo.dot_general %107, %arg8, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<128x64xf32>) -> tensor<48x128xf32>
+    %110 = stablehlo.logistic %108 : tensor<48x128xf32>
+    %111 = stablehlo.multiply %108, %110 : tensor<48x128xf32>
+    %112 = stablehlo.multiply %111, %109 : tensor<48x128xf32>
+    %113 = stablehlo.dot_general %112, %arg9, contracting_dims = [1] x [1] : (tensor<48x128xf32>, tensor<64x128xf32>) -> tensor<48x64xf32>
+    %114 = stablehlo.add %95, %113 : tensor<48x64xf32>
     // layer 1: attention of the chunk
-    %107 = stablehlo.multiply %106, %106 : tensor<48x64xf32>
-    %108 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %109 = stablehlo.reduce(%107 init: %108) applies stablehlo.add across dimensions = [1] : (tensor<48x64xf32>, tensor<f32>) -> tensor<48xf32>
-    %110 = stablehlo.constant dense<6.4e1> : tensor<48xf32>
-    %111 = stablehlo.divide %109, %110 : tensor<48xf32>
-    %112 = stablehlo.constant dense<1.0e-5> : tensor<48xf32>
-    %113 = stablehlo.add %111, %112 : tensor<48xf32>
-    %114 = stablehlo.rsqrt %113 : tensor<48xf32>
-    %115 = stablehlo.broadcast_in_dim %114, dims = [0] : (tensor<48xf32>) -> tensor<48x64xf32>
-    %116 = stablehlo.multiply %106, %115 : tensor<48x64xf32>
-    %117 = stablehlo.broadcast_in_dim %arg10, dims = [1] : (tensor<64xf32>) -> tensor<48x64xf32>
-    %118 = stablehlo.multiply %116, %117 : tensor<48x64xf32>
-    %119 = stablehlo.dot_general %118, %arg11, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
-    %120 = stablehlo.reshape %119 : (tensor<48x64xf32>) -> tensor<48x4x16xf32>
-    %121 = stablehlo.slice %120 [0:48, 0:4, 0:8] : (tensor<48x4x16xf32>) -> tensor<48x4x8xf32>
-    %122 = stablehlo.slice %120 [0:48, 0:4, 8:16] : (tensor<48x4x16xf32>) -> tensor<48x4x8xf32>
-    %123 = stablehlo.broadcast_in_dim %4, dims = [0, 2] : (tensor<48x8xf32>) -> tensor<48x4x8xf32>
-    %124 = stablehlo.broadcast_in_dim %5, dims = [0, 2] : (tensor<48x8xf32>) -> tensor<48x4x8xf32>
-    %125 = stablehlo.multiply %121, %123 : tensor<48x4x8xf32>
-    %126 = stablehlo.multiply %122, %124 : tensor<48x4x8xf32>
-    %127 = stablehlo.subtract %125, %126 : tensor<48x4x8xf32>
-    %128 = stablehlo.multiply %122, %123 : tensor<48x4x8xf32>
-    %129 = stablehlo.multiply %121, %124 : tensor<48x4x8xf32>
-    %130 = stablehlo.add %128, %129 : tensor<48x4x8xf32>
-    %131 = stablehlo.concatenate %127, %130, dim = 2 : (tensor<48x4x8xf32>, tensor<48x4x8xf32>) -> tensor<48x4x16xf32>
-    %132 = stablehlo.dot_general %118, %arg12, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<32x64xf32>) -> tensor<48x32xf32>
-    %133 = stablehlo.reshape %132 : (tensor<48x32xf32>) -> tensor<48x2x16xf32>
-    %134 = stablehlo.slice %133 [0:48, 0:2, 0:8] : (tensor<48x2x16xf32>) -> tensor<48x2x8xf32>
-    %135 = stablehlo.slice %133 [0:48, 0:2, 8:16] : (tensor<48x2x16xf32>) -> tensor<48x2x8xf32>
-    %136 = stablehlo.broadcast_in_dim %4, dims = [0, 2] : (tensor<48x8xf32>) -> tensor<48x2x8xf32>
-    %137 = stablehlo.broadcast_in_dim %5, dims = [0, 2] : (tensor<48x8xf32>) -> tensor<48x2x8xf32>
-    %138 = stablehlo.multiply %134, %136 : tensor<48x2x8xf32>
-    %139 = stablehlo.multiply %135, %137 : tensor<48x2x8xf32>
-    %140 = stablehlo.subtract %138, %139 : tensor<48x2x8xf32>
-    %141 = stablehlo.multiply %135, %136 : tensor<48x2x8xf32>
-    %142 = stablehlo.multiply %134, %137 : tensor<48x2x8xf32>
-    %143 = stablehlo.add %141, %142 : tensor<48x2x8xf32>
-    %144 = stablehlo.concatenate %140, %143, dim = 2 : (tensor<48x2x8xf32>, tensor<48x2x8xf32>) -> tensor<48x2x16xf32>
-    %145 = stablehlo.dot_general %118, %arg13, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<32x64xf32>) -> tensor<48x32xf32>
-    %146 = stablehlo.reshape %145 : (tensor<48x32xf32>) -> tensor<48x2x16xf32>
-    %147 = stablehlo.transpose %144, dims = [1, 0, 2] : (tensor<48x2x16xf32>) -> tensor<2x48x16xf32>
-    %148 = stablehlo.transpose %146, dims = [1, 0, 2] : (tensor<48x2x16xf32>) -> tensor<2x48x16xf32>
-    %149 = stablehlo.reshape %131 : (tensor<48x4x16xf32>) -> tensor<48x2x2x16xf32>
-    %150 = stablehlo.transpose %149, dims = [1, 2, 0, 3] : (tensor<48x2x2x16xf32>) -> tensor<2x2x48x16xf32>
-    %151 = stablehlo.reshape %150 : (tensor<2x2x48x16xf32>) -> tensor<2x96x16xf32>
-    %152 = stablehlo.dot_general %151, %147, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x96x16xf32>, tensor<2x48x16xf32>) -> tensor<2x96x48xf32>
-    %153 = stablehlo.reshape %152 : (tensor<2x96x48xf32>) -> tensor<2x2x48x48xf32>
-    %154 = stablehlo.multiply %153, %17 : tensor<2x2x48x48xf32>
-    %155 = stablehlo.constant dense<0xFF800000> : tensor<2x2x48x48xf32>
-    %156 = stablehlo.select %16, %154, %155 : tensor<2x2x48x48xi1>, tensor<2x2x48x48xf32>
-    %157 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %158 = stablehlo.reduce(%156 init: %157) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x48x48xf32>, tensor<f32>) -> tensor<2x2x48xf32>
-    %159 = stablehlo.broadcast_in_dim %158, dims = [0, 1, 2] : (tensor<2x2x48xf32>) -> tensor<2x2x48x48xf32>
-    %160 = stablehlo.subtract %156, %159 : tensor<2x2x48x48xf32>
-    %161 = stablehlo.exponential %160 : tensor<2x2x48x48xf32>
-    %162 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %163 = stablehlo.reduce(%161 init: %162) applies stablehlo.add across dimensions = [3] : (tensor<2x2x48x48xf32>, tensor<f32>) -> tensor<2x2x48xf32>
-    %164 = stablehlo.broadcast_in_dim %163, dims = [0, 1, 2] : (tensor<2x2x48xf32>) -> tensor<2x2x48x48xf32>
-    %165 = stablehlo.divide %161, %164 : tensor<2x2x48x48xf32>
-    %166 = stablehlo.reshape %165 : (tensor<2x2x48x48xf32>) -> tensor<2x96x48xf32>
-    %167 = stablehlo.dot_general %166, %148, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x96x48xf32>, tensor<2x48x16xf32>) -> tensor<2x96x16xf32>
-    %168 = stablehlo.reshape %167 : (tensor<2x96x16xf32>) -> tensor<2x2x48x16xf32>
-    %169 = stablehlo.transpose %168, dims = [2, 0, 1, 3] : (tensor<2x2x48x16xf32>) -> tensor<48x2x2x16xf32>
-    %170 = stablehlo.reshape %147 : (tensor<2x48x16xf32>) -> tensor<1x1x2x48x16xf32>
-    %171 = stablehlo.reshape %148 : (tensor<2x48x16xf32>) -> tensor<1x1x2x48x16xf32>
-    %172 = stablehlo.reshape %169 : (tensor<48x2x2x16xf32>) -> tensor<48x64xf32>
-    %173 = stablehlo.dot_general %172, %arg14, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
-    %174 = stablehlo.add %106, %173 : tensor<48x64xf32>
+    %115 = stablehlo.multiply %114, %114 : tensor<48x64xf32>
+    %116 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %117 = stablehlo.reduce(%115 init: %116) applies stablehlo.add across dimensions = [1] : (tensor<48x64xf32>, tensor<f32>) -> tensor<48xf32>
+    %118 = stablehlo.constant dense<6.4e1> : tensor<48xf32>
+    %119 = stablehlo.divide %117, %118 : tensor<48xf32>
+    %120 = stablehlo.constant dense<1.0e-5> : tensor<48xf32>
+    %121 = stablehlo.add %119, %120 : tensor<48xf32>
+    %122 = stablehlo.rsqrt %121 : tensor<48xf32>
+    %123 = stablehlo.broadcast_in_dim %122, dims = [0] : (tensor<48xf32>) -> tensor<48x64xf32>
+    %124 = stablehlo.multiply %114, %123 : tensor<48x64xf32>
+    %125 = stablehlo.broadcast_in_dim %arg10, dims = [1] : (tensor<64xf32>) -> tensor<48x64xf32>
+    %126 = stablehlo.multiply %124, %125 : tensor<48x64xf32>
+    %127 = stablehlo.dot_general %126, %arg11, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
+    %128 = stablehlo.reshape %127 : (tensor<48x64xf32>) -> tensor<48x4x16xf32>
+    %129 = stablehlo.reshape %128 : (tensor<48x4x16xf32>) -> tensor<48x4x2x8xf32>
+    %130 = "stablehlo.reverse"(%129) {dimensions = array<i64: 2>} : (tensor<48x4x2x8xf32>) -> tensor<48x4x2x8xf32>
+    %131 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<48x8xf32>) -> tensor<48x4x2x8xf32>
+    %132 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<48x8xf32>) -> tensor<48x4x2x8xf32>
+    %133 = stablehlo.iota dim = 2 : tensor<48x4x2x8xi32>
+    %134 = stablehlo.convert %133 : (tensor<48x4x2x8xi32>) -> tensor<48x4x2x8xf32>
+    %135 = stablehlo.constant dense<2.0e0> : tensor<48x4x2x8xf32>
+    %136 = stablehlo.constant dense<1.0e0> : tensor<48x4x2x8xf32>
+    %137 = stablehlo.multiply %134, %135 : tensor<48x4x2x8xf32>
+    %138 = stablehlo.subtract %137, %136 : tensor<48x4x2x8xf32>
+    %139 = stablehlo.multiply %132, %138 : tensor<48x4x2x8xf32>
+    %140 = stablehlo.multiply %129, %131 : tensor<48x4x2x8xf32>
+    %141 = stablehlo.multiply %130, %139 : tensor<48x4x2x8xf32>
+    %142 = stablehlo.add %140, %141 : tensor<48x4x2x8xf32>
+    %143 = stablehlo.reshape %142 : (tensor<48x4x2x8xf32>) -> tensor<48x4x16xf32>
+    %144 = stablehlo.dot_general %126, %arg12, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<32x64xf32>) -> tensor<48x32xf32>
+    %145 = stablehlo.reshape %144 : (tensor<48x32xf32>) -> tensor<48x2x16xf32>
+    %146 = stablehlo.reshape %145 : (tensor<48x2x16xf32>) -> tensor<48x2x2x8xf32>
+    %147 = "stablehlo.reverse"(%146) {dimensions = array<i64: 2>} : (tensor<48x2x2x8xf32>) -> tensor<48x2x2x8xf32>
+    %148 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<48x8xf32>) -> tensor<48x2x2x8xf32>
+    %149 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<48x8xf32>) -> tensor<48x2x2x8xf32>
+    %150 = stablehlo.iota dim = 2 : tensor<48x2x2x8xi32>
+    %151 = stablehlo.convert %150 : (tensor<48x2x2x8xi32>) -> tensor<48x2x2x8xf32>
+    %152 = stablehlo.constant dense<2.0e0> : tensor<48x2x2x8xf32>
+    %153 = stablehlo.constant dense<1.0e0> : tensor<48x2x2x8xf32>
+    %154 = stablehlo.multiply %151, %152 : tensor<48x2x2x8xf32>
+    %155 = stablehlo.subtract %154, %153 : tensor<48x2x2x8xf32>
+    %156 = stablehlo.multiply %149, %155 : tensor<48x2x2x8xf32>
+    %157 = stablehlo.multiply %146, %148 : tensor<48x2x2x8xf32>
+    %158 = stablehlo.multiply %147, %156 : tensor<48x2x2x8xf32>
+    %159 = stablehlo.add %157, %158 : tensor<48x2x2x8xf32>
+    %160 = stablehlo.reshape %159 : (tensor<48x2x2x8xf32>) -> tensor<48x2x16xf32>
+    %161 = stablehlo.dot_general %126, %arg13, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<32x64xf32>) -> tensor<48x32xf32>
+    %162 = stablehlo.reshape %161 : (tensor<48x32xf32>) -> tensor<48x2x16xf32>
+    %163 = stablehlo.transpose %160, dims = [1, 0, 2] : (tensor<48x2x16xf32>) -> tensor<2x48x16xf32>
+    %164 = stablehlo.transpose %162, dims = [1, 0, 2] : (tensor<48x2x16xf32>) -> tensor<2x48x16xf32>
+    %165 = stablehlo.reshape %143 : (tensor<48x4x16xf32>) -> tensor<48x2x2x16xf32>
+    %166 = stablehlo.transpose %165, dims = [1, 2, 0, 3] : (tensor<48x2x2x16xf32>) -> tensor<2x2x48x16xf32>
+    %167 = stablehlo.reshape %166 : (tensor<2x2x48x16xf32>) -> tensor<2x96x16xf32>
+    %168 = stablehlo.dot_general %167, %163, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x96x16xf32>, tensor<2x48x16xf32>) -> tensor<2x96x48xf32>
+    %169 = stablehlo.reshape %168 : (tensor<2x96x48xf32>) -> tensor<2x2x48x48xf32>
+    %170 = stablehlo.multiply %169, %17 : tensor<2x2x48x48xf32>
+    %171 = stablehlo.constant dense<0xFF800000> : tensor<2x2x48x48xf32>
+    %172 = stablehlo.select %16, %170, %171 : tensor<2x2x48x48xi1>, tensor<2x2x48x48xf32>
+    %173 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %174 = stablehlo.reduce(%172 init: %173) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x48x48xf32>, tensor<f32>) -> tensor<2x2x48xf32>
+    %175 = stablehlo.broadcast_in_dim %174, dims = [0, 1, 2] : (tensor<2x2x48xf32>) -> tensor<2x2x48x48xf32>
+    %176 = stablehlo.subtract %172, %175 : tensor<2x2x48x48xf32>
+    %177 = stablehlo.exponential %176 : tensor<2x2x48x48xf32>
+    %178 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %179 = stablehlo.reduce(%177 init: %178) applies stablehlo.add across dimensions = [3] : (tensor<2x2x48x48xf32>, tensor<f32>) -> tensor<2x2x48xf32>
+    %180 = stablehlo.broadcast_in_dim %179, dims = [0, 1, 2] : (tensor<2x2x48xf32>) -> tensor<2x2x48x48xf32>
+    %181 = stablehlo.divide %177, %180 : tensor<2x2x48x48xf32>
+    %182 = stablehlo.reshape %181 : (tensor<2x2x48x48xf32>) -> tensor<2x96x48xf32>
+    %183 = stablehlo.dot_general %182, %164, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x96x48xf32>, tensor<2x48x16xf32>) -> tensor<2x96x16xf32>
+    %184 = stablehlo.reshape %183 : (tensor<2x96x16xf32>) -> tensor<2x2x48x16xf32>
+    %185 = stablehlo.transpose %184, dims = [2, 0, 1, 3] : (tensor<2x2x48x16xf32>) -> tensor<48x2x2x16xf32>
+    %186 = stablehlo.reshape %163 : (tensor<2x48x16xf32>) -> tensor<1x1x2x48x16xf32>
+    %187 = stablehlo.reshape %164 : (tensor<2x48x16xf32>) -> tensor<1x1x2x48x16xf32>
+    %188 = stablehlo.reshape %185 : (tensor<48x2x2x16xf32>) -> tensor<48x64xf32>
+    %189 = stablehlo.dot_general %188, %arg14, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
+    %190 = stablehlo.add %114, %189 : tensor<48x64xf32>
     // layer 1: MLP
-    %175 = stablehlo.multiply %174, %174 : tensor<48x64xf32>
-    %176 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %177 = stablehlo.reduce(%175 init: %176) applies stablehlo.add across dimensions = [1] : (tensor<48x64xf32>, tensor<f32>) -> tensor<48xf32>
-    %178 = stablehlo.constant dense<6.4e1> : tensor<48xf32>
-    %179 = stablehlo.divide %177, %178 : tensor<48xf32>
-    %180 = stablehlo.constant dense<1.0e-5> : tensor<48xf32>
-    %181 = stablehlo.add %179, %180 : tensor<48xf32>
-    %182 = stablehlo.rsqrt %181 : tensor<48xf32>
-    %183 = stablehlo.broadcast_in_dim %182, dims = [0] : (tensor<48xf32>) -> tensor<48x64xf32>
-    %184 = stablehlo.multiply %174, %183 : tensor<48x64xf32>
-    %185 = stablehlo.broadcast_in_dim %arg15, dims = [1] : (tensor<64xf32>) -> tensor<48x64xf32>
-    %186 = stablehlo.multiply %184, %185 : tensor<48x64xf32>
-    %187 = stablehlo.dot_general %186, %arg16, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<128x64xf32>) -> tensor<48x128xf32>
-    %188 = stablehlo.dot_general %186, %arg17, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<128x64xf32>) -> tensor<48x128xf32>
-    %189 = stablehlo.logistic %187 : tensor<48x128xf32>
-    %190 = stablehlo.multiply %187, %189 : tensor<48x128xf32>
-    %191 = stablehlo.multiply %190, %188 : tensor<48x128xf32>
-    %192 = stablehlo.dot_general %191, %arg18, contracting_dims = [1] x [1] : (tensor<48x128xf32>, tensor<64x128xf32>) -> tensor<48x64xf32>
-    %193 = stablehlo.add %174, %192 : tensor<48x64xf32>
+    %191 = stablehlo.multiply %190, %190 : tensor<48x64xf32>
+    %192 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %193 = stablehlo.reduce(%191 init: %192) applies stablehlo.add across dimensions = [1] : (tensor<48x64xf32>, tensor<f32>) -> tensor<48xf32>
+    %194 = stablehlo.constant dense<6.4e1> : tensor<48xf32>
+    %195 = stablehlo.divide %193, %194 : tensor<48xf32>
+    %196 = stablehlo.constant dense<1.0e-5> : tensor<48xf32>
+    %197 = stablehlo.add %195, %196 : tensor<48xf32>
+    %198 = stablehlo.rsqrt %197 : tensor<48xf32>
+    %199 = stablehlo.broadcast_in_dim %198, dims = [0] : (tensor<48xf32>) -> tensor<48x64xf32>
+    %200 = stablehlo.multiply %190, %199 : tensor<48x64xf32>
+    %201 = stablehlo.broadcast_in_dim %arg15, dims = [1] : (tensor<64xf32>) -> tensor<48x64xf32>
+    %202 = stablehlo.multiply %200, %201 : tensor<48x64xf32>
+    %203 = stablehlo.dot_general %202, %arg16, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<128x64xf32>) -> tensor<48x128xf32>
+    %204 = stablehlo.dot_general %202, %arg17, contracting_dims = [1] x [1] : (tensor<48x64xf32>, tensor<128x64xf32>) -> tensor<48x128xf32>
+    %205 = stablehlo.logistic %203 : tensor<48x128xf32>
+    %206 = stablehlo.multiply %203, %205 : tensor<48x128xf32>
+    %207 = stablehlo.multiply %206, %204 : tensor<48x128xf32>
+    %208 = stablehlo.dot_general %207, %arg18, contracting_dims = [1] x [1] : (tensor<48x128xf32>, tensor<64x128xf32>) -> tensor<48x64xf32>
+    %209 = stablehlo.add %190, %208 : tensor<48x64xf32>
     // write every layer's K/V of the chunk at start.. of the slot
-    %194 = stablehlo.concatenate %83, %84, %170, %171, dim = 0 : (tensor<1x1x2x48x16xf32>, tensor<1x1x2x48x16xf32>, tensor<1x1x2x48x16xf32>, tensor<1x1x2x48x16xf32>) -> tensor<4x1x2x48x16xf32>
-    %195 = stablehlo.reshape %194 : (tensor<4x1x2x48x16xf32>) -> tensor<2x2x2x48x16xf32>
-    %196 = stablehlo.dynamic_update_slice %arg23, %195, %2, %2, %19, %arg27, %2 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x48x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
+    %210 = stablehlo.concatenate %91, %92, %186, %187, dim = 0 : (tensor<1x1x2x48x16xf32>, tensor<1x1x2x48x16xf32>, tensor<1x1x2x48x16xf32>, tensor<1x1x2x48x16xf32>) -> tensor<4x1x2x48x16xf32>
+    %211 = stablehlo.reshape %210 : (tensor<4x1x2x48x16xf32>) -> tensor<2x2x2x48x16xf32>
+    %212 = stablehlo.dynamic_update_slice %arg23, %211, %2, %2, %19, %arg27, %2 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x48x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
     // the last real token: row len - 1
-    %197 = stablehlo.subtract %arg25, %3 : tensor<i32>
-    %198 = stablehlo.dynamic_slice %193, %197, %2, sizes = [1, 64] : (tensor<48x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
-    %199 = stablehlo.multiply %198, %198 : tensor<1x64xf32>
-    %200 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %201 = stablehlo.reduce(%199 init: %200) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
-    %202 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
-    %203 = stablehlo.divide %201, %202 : tensor<1xf32>
-    %204 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
-    %205 = stablehlo.add %203, %204 : tensor<1xf32>
-    %206 = stablehlo.rsqrt %205 : tensor<1xf32>
-    %207 = stablehlo.broadcast_in_dim %206, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
-    %208 = stablehlo.multiply %198, %207 : tensor<1x64xf32>
-    %209 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
-    %210 = stablehlo.multiply %208, %209 : tensor<1x64xf32>
-    %211 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
-    %212 = stablehlo.concatenate %210, %211, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
-    %213 = stablehlo.dot_general %212, %arg20, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %214 = stablehlo.slice %213 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
-    %215 = stablehlo.reshape %214 : (tensor<1x512xf32>) -> tensor<512xf32>
-    return %215, %196 : tensor<512xf32>, tensor<2x2x16x256x16xf32>
+    %213 = stablehlo.subtract %arg25, %3 : tensor<i32>
+    %214 = stablehlo.dynamic_slice %209, %213, %2, sizes = [1, 64] : (tensor<48x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
+    %215 = stablehlo.multiply %214, %214 : tensor<1x64xf32>
+    %216 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %217 = stablehlo.reduce(%215 init: %216) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
+    %218 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
+    %219 = stablehlo.divide %217, %218 : tensor<1xf32>
+    %220 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
+    %221 = stablehlo.add %219, %220 : tensor<1xf32>
+    %222 = stablehlo.rsqrt %221 : tensor<1xf32>
+    %223 = stablehlo.broadcast_in_dim %222, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
+    %224 = stablehlo.multiply %214, %223 : tensor<1x64xf32>
+    %225 = stablehlo.broadcast_in_dim %arg19, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+    %226 = stablehlo.multiply %224, %225 : tensor<1x64xf32>
+    %227 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %228 = stablehlo.concatenate %226, %227, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %229 = stablehlo.dot_general %228, %arg20, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %230 = stablehlo.slice %229 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %231 = stablehlo.reshape %230 : (tensor<1x512xf32>) -> tensor<512xf32>
+    return %231, %212 : tensor<512xf32>, tensor<2x2x16x256x16xf32>
   }
 }

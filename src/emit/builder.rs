@@ -469,6 +469,20 @@ impl FuncBuilder {
         )
     }
 
+    /// `a` with the order of its elements reversed along each of `dims`.
+    pub fn reverse(&mut self, a: &Value, dims: &[i64]) -> Value {
+        assert!(dims.iter().all(|&d| 0 <= d && (d as usize) < a.ty.rank()));
+        let ty = a.ty.clone();
+        self.emit(
+            ty.clone(),
+            format!(
+                "\"stablehlo.reverse\"({}) {{dimensions = array<i64: {}>}} : ({ty}) -> {ty}",
+                a.name,
+                list(dims)
+            ),
+        )
+    }
+
     pub fn concatenate(&mut self, parts: &[Value], dim: i64) -> Value {
         assert!(!parts.is_empty());
         if parts.len() == 1 {
