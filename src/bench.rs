@@ -429,6 +429,12 @@ pub struct RunSummary {
     /// Every wait between two consecutive tokens of one request, as the
     /// caller saw it (tokens of one step arrive together).
     pub gaps: Vec<Duration>,
+    /// From submission until the last request's first token: while some
+    /// requests were still queued or being admitted, the part of the run
+    /// that has more requests than slots (after it the batch drains).
+    pub saturated: Duration,
+    /// Tokens delivered within `saturated`.
+    pub saturated_tokens: usize,
 }
 
 impl RunSummary {
@@ -482,6 +488,17 @@ impl RunSummary {
             return 0.0;
         }
         self.tok_s() / raw
+    }
+    /// The same share while the run had more requests than slots (until
+    /// the last request's first token), leaving out the drain at the end,
+    /// when fewer requests than slots remain.
+    pub fn saturated_share(&self, batch: usize) -> f64 {
+        let raw = self.raw_decode_tok_s(batch);
+        let secs = self.saturated.as_secs_f64();
+        if raw == 0.0 || secs == 0.0 {
+            return 0.0;
+        }
+        self.saturated_tokens as f64 / secs / raw
     }
     /// Where the wall time of the run went, as shares of it.
     pub fn time_shares(&self, batch: usize) -> TimeShares {
@@ -553,12 +570,14 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
     let mut first: BTreeMap<_, Duration> = BTreeMap::new();
     let mut last: BTreeMap<_, Duration> = BTreeMap::new();
     let mut gaps = Vec::new();
+    let mut token_times = Vec::new();
     let mut done = BTreeMap::new();
     while !engine.is_idle() {
         for event in engine.step() {
             match event {
                 Event::Token { id, token, .. } => {
                     let now = start.elapsed();
+                    token_times.push(now);
                     first.entry(id).or_insert(now);
                     if let Some(prev) = last.insert(id, now) {
                         gaps.push(now - prev);
@@ -584,6 +603,8 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         }
     }
     let wall = start.elapsed();
+    let saturated = first.values().copied().max().unwrap_or_default();
+    let saturated_tokens = token_times.iter().filter(|&&t| t <= saturated).count();
     let after = engine.stats();
     let results: Vec<RunResult> = ids
         .iter()
@@ -610,6 +631,8 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         mixed_steps: after.mixed_steps - before.mixed_steps,
         mixed_time: after.mixed_time - before.mixed_time,
         gaps,
+        saturated,
+        saturated_tokens,
     })
 }
 
@@ -659,6 +682,8 @@ pub struct BenchLine {
     pub raw_decode_tok_s: f64,
     /// tok_s / raw_decode_tok_s.
     pub decode_share: f64,
+    /// The share while requests were queued ([`RunSummary::saturated_share`]).
+    pub saturated_share: f64,
     pub prefill_ms: f64,
     /// Waits between two tokens of a request: p99 and the longest.
     pub gap_p99_ms: f64,
@@ -744,6 +769,13 @@ pub fn engine_bench(
             run.raw_decode_tok_s(opts.batch),
             run.ttft_percentile_ms(50.0),
             run.ttft_percentile_ms(99.0),
+        ));
+        log(&format!(
+            "{device}: while requests were queued (the first {:.2}s, until the last request's first token): \
+             {:.1} tok/s = {:.0}% of the raw decode rate; the rest is the drain, fewer requests than slots",
+            run.saturated.as_secs_f64(),
+            run.saturated_tokens as f64 / run.saturated.as_secs_f64().max(f64::MIN_POSITIVE),
+            run.saturated_share(opts.batch) * 100.0,
         ));
         log(&format!(
             "{device}: wait between two tokens of a request: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms \
@@ -832,6 +864,7 @@ pub fn engine_bench(
                     ttft_p99_ms: run.ttft_percentile_ms(99.0),
                     raw_decode_tok_s: run.raw_decode_tok_s(opts.batch),
                     decode_share: run.decode_share(opts.batch),
+                    saturated_share: run.saturated_share(opts.batch),
                     prefill_ms: run.mean_prefill_ms(),
                     gap_p99_ms: run.gap_percentile_ms(99.0),
                     gap_max_ms: run.gap_percentile_ms(100.0),
@@ -916,6 +949,8 @@ mod tests {
             mixed_steps: 0,
             mixed_time: Duration::ZERO,
             gaps: Vec::new(),
+            saturated: Duration::from_millis(wall_ms),
+            saturated_tokens: tokens,
         }
     }
 
@@ -935,6 +970,17 @@ mod tests {
         // in 1 s is half of that.
         let run = summary(&[1], 200, 1000, 10, 10);
         assert!((run.raw_decode_tok_s(4) - 400.0).abs() < 1e-9);
+        assert!((run.decode_share(4) - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_saturated_share_counts_only_tokens_before_the_queue_emptied() {
+        // 10 ms steps with 4 slots: 400 tok/s raw. 150 tokens in the first
+        // 0.5 s (300 tok/s) is 75%, whatever the drain after it delivered.
+        let mut run = summary(&[1], 200, 1000, 10, 10);
+        run.saturated = Duration::from_millis(500);
+        run.saturated_tokens = 150;
+        assert!((run.saturated_share(4) - 0.75).abs() < 1e-9);
         assert!((run.decode_share(4) - 0.5).abs() < 1e-9);
     }
 }
