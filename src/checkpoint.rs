@@ -77,7 +77,90 @@ impl TensorLayout {
     }
 }
 
+/// Matrices of a layer that multiply the same rows, which the graphs take
+/// stacked by rows into one matrix so that their products are one kernel
+/// call (one dispatch instead of two or three): the stacked matrix's name
+/// and its parts, in order, as suffixes of `model.layers.{i}.`. The parts
+/// follow each other in [`TensorLayout::tensors`].
+pub const STACKS: [(&str, &[&str]); 2] = [
+    (
+        "self_attn.qkv_proj.weight",
+        &[
+            "self_attn.q_proj.weight",
+            "self_attn.k_proj.weight",
+            "self_attn.v_proj.weight",
+        ],
+    ),
+    (
+        "mlp.gate_up_proj.weight",
+        &["mlp.gate_proj.weight", "mlp.up_proj.weight"],
+    ),
+];
+
+/// If `name` is the first part of a stack (see [`STACKS`]): the stacked
+/// matrix's name and the names of all its parts.
+pub fn stack_starting_at(name: &str) -> Option<(String, Vec<String>)> {
+    let (prefix, rest) = name.split_once(".layers.")?;
+    let (layer, suffix) = rest.split_once('.')?;
+    let (stacked, parts) = STACKS.iter().find(|(_, parts)| parts[0] == suffix)?;
+    let full = |s: &str| format!("{prefix}.layers.{layer}.{s}");
+    Some((full(stacked), parts.iter().map(|p| full(p)).collect()))
+}
+
 /// Every tensor `cfg` implies (see [`TensorLayout::tensors`]).
 pub fn tensors(cfg: &ModelConfig) -> Vec<(String, Vec<usize>)> {
     TensorLayout::from(cfg).tensors()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stack_is_named_by_its_first_part_and_lists_every_part_in_order() {
+        let (name, parts) = stack_starting_at("model.layers.7.self_attn.q_proj.weight").unwrap();
+        assert_eq!(name, "model.layers.7.self_attn.qkv_proj.weight");
+        assert_eq!(
+            parts,
+            [
+                "model.layers.7.self_attn.q_proj.weight",
+                "model.layers.7.self_attn.k_proj.weight",
+                "model.layers.7.self_attn.v_proj.weight"
+            ]
+        );
+        let (name, parts) = stack_starting_at("model.layers.0.mlp.gate_proj.weight").unwrap();
+        assert_eq!(name, "model.layers.0.mlp.gate_up_proj.weight");
+        assert_eq!(parts.len(), 2);
+        for other in [
+            "model.layers.0.self_attn.k_proj.weight",
+            "model.layers.0.mlp.down_proj.weight",
+            "model.embed_tokens.weight",
+            "model.norm.weight",
+        ] {
+            assert_eq!(stack_starting_at(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_parts_of_each_stack_follow_each_other_in_checkpoint_order() {
+        let layout = TensorLayout {
+            vocab: 10,
+            hidden: 8,
+            intermediate: 16,
+            layers: 2,
+            heads: 2,
+            kv_heads: 1,
+            head_dim: 4,
+            tied_embeddings: true,
+        };
+        let names: Vec<String> = layout.tensors().into_iter().map(|(n, _)| n).collect();
+        let mut stacks = 0;
+        for (i, name) in names.iter().enumerate() {
+            if let Some((_, parts)) = stack_starting_at(name) {
+                assert_eq!(names[i..i + parts.len()], parts[..]);
+                stacks += 1;
+            }
+        }
+        assert_eq!(stacks, 2 * STACKS.len());
+    }
 }

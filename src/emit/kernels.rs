@@ -589,6 +589,10 @@ mod tests {
         assert!(!called_by("%3 = stablehlo.dot_general %1, %2"));
     }
 
+    /// Products of one layer: q, k and v stacked as one matrix, o, gate and
+    /// up stacked, down (checkpoint::STACKS).
+    const PRODUCTS_PER_LAYER: usize = 4;
+
     /// The tiny preset's graphs with every matrix in Q4_1-style blocks.
     #[cfg(iree_llm_x86_64_kernels)]
     fn tiny_graph(kernels: Kernels, kind: crate::emit::GraphKind) -> String {
@@ -630,8 +634,8 @@ mod tests {
                 .count()
         };
         let with = tiny_graph(Kernels::X86_64, decode);
-        // Seven matrices per layer, and the tied embedding as the output head.
-        assert_eq!(calls(&with), 7 * cfg.num_hidden_layers + 1);
+        // Every product of each layer, and the tied embedding as the output head.
+        assert_eq!(calls(&with), PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1);
         assert!(with.contains("stream.executable private @iree_llm_kernels_blocks_matmul"));
         let portable = tiny_graph(Kernels::Portable, decode);
         assert_eq!(calls(&portable), 0);
@@ -704,9 +708,9 @@ mod tests {
             mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[")
                 .count()
         };
-        // One row: seven matrices per layer and the output head.
+        // One row: every product of each layer and the output head.
         let one = graph(1);
-        assert_eq!(calls(&one), 7 * cfg.num_hidden_layers + 1);
+        assert_eq!(calls(&one), PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1);
         assert!(one.contains("stream.executable private @iree_llm_kernels_bf16_matvec"));
         assert!(!one.contains("stream.executable private @iree_llm_kernels_blocks_matmul"));
         // Four rows: IREE's matmul.
@@ -734,8 +738,12 @@ mod tests {
                 window: None,
             };
             let mlir = graph(Kernels::X86_64Bf16, decode);
-            // Seven matrices per layer and the output head, whatever the rows.
-            assert_eq!(calls(&mlir), 7 * cfg.num_hidden_layers + 1, "B={batch}");
+            // Every product and the output head, whatever the rows.
+            assert_eq!(
+                calls(&mlir),
+                PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1,
+                "B={batch}"
+            );
             assert!(!mlir.contains("@bf16_matvec["), "B={batch}");
             assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_matmul"));
             // The exact kernels never call it.
@@ -748,7 +756,7 @@ mod tests {
         };
         assert_eq!(
             calls(&graph(Kernels::X86_64Bf16, prefill)),
-            7 * cfg.num_hidden_layers + 1
+            PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1
         );
     }
 
@@ -768,7 +776,7 @@ mod tests {
             output: Output::Logits,
             window: None,
         };
-        let matrices = 7 * cfg.num_hidden_layers + 1;
+        let matrices = PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1;
         let b8 = tiny_graph(Kernels::X86_64Bf16, decode(8));
         assert_eq!(count(&b8, "blocks_bf16"), matrices);
         assert_eq!(count(&b8, "blocks_matmul"), 0);
@@ -799,8 +807,8 @@ mod tests {
         // Every product of the 8 decode rows, as in a plain B=8 step, apart
         // from those of the 24 chunk rows, as in a 24-token chunk graph
         // (whose head takes the chunk's last row only).
-        assert_eq!(rows(8), 7 * cfg.num_hidden_layers + 1);
-        assert_eq!(rows(24), 7 * cfg.num_hidden_layers);
+        assert_eq!(rows(8), PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1);
+        assert_eq!(rows(24), PRODUCTS_PER_LAYER * cfg.num_hidden_layers);
         assert_eq!(rows(1), 1);
         assert_eq!(calls.len(), rows(8) + rows(24) + rows(1));
         let portable = tiny_graph(Kernels::Portable, carrying);
@@ -821,23 +829,32 @@ mod tests {
         let calls = rows_per_call(&mlir);
         let rows = |n: i64| calls.iter().filter(|&&r| r == n).count();
         // All 16 rows through every layer; the head takes the last token.
-        assert_eq!(rows(16), 7 * cfg.num_hidden_layers);
+        assert_eq!(rows(16), PRODUCTS_PER_LAYER * cfg.num_hidden_layers);
         assert_eq!(rows(1), 1);
         assert_eq!(calls.len(), rows(16) + rows(1));
         // The graph takes no f32 [out, in] matrix; portable graphs take one
         // per block matrix.
-        let (h, v) = (cfg.hidden_size, cfg.vocab_size);
         let dense_args = |mlir: &str| {
             let sig = mlir
                 .lines()
                 .find(|l| l.contains("func.func @prefill"))
                 .unwrap();
-            sig.matches(&format!("tensor<{h}x{h}xf32>")).count()
-                + sig.matches(&format!("tensor<{v}x{h}xf32>")).count()
+            sig.split("tensor<")
+                .skip(1)
+                .filter(|t| {
+                    let ty = t.split('>').next().unwrap();
+                    ty.ends_with("xf32") && ty.matches('x').count() == 2
+                })
+                .count()
         };
-        assert_eq!(dense_args(&mlir), 0);
+        // (The RoPE tables are the only other rank-2 f32 arguments.)
+        assert_eq!(dense_args(&mlir), 2);
         let portable = tiny_graph(Kernels::Portable, prefill);
-        assert!(dense_args(&portable) > 1 + cfg.num_hidden_layers);
+        let heads = if cfg.tie_word_embeddings { 0 } else { 1 };
+        assert_eq!(
+            dense_args(&portable),
+            2 + 1 + heads + PRODUCTS_PER_LAYER * cfg.num_hidden_layers
+        );
     }
 
     #[cfg(iree_llm_x86_64_kernels)]

@@ -135,6 +135,82 @@ pub struct ParamSpec {
     pub name: String,
     pub shape: Vec<i64>,
     pub dtype: DType,
+    /// For a stacked matrix ([`crate::checkpoint::STACKS`]) or one of its
+    /// block parts: the checkpoint matrices whose rows it holds, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stacks: Vec<String>,
+}
+
+impl ParamSpec {
+    /// The block part (`q`, `d` or `m`) of a block matrix this parameter
+    /// is, if it is one.
+    pub fn block_part(&self, blocks: &BTreeMap<String, BlockFormat>) -> Option<&str> {
+        let (base, part) = self.name.rsplit_once('.')?;
+        let matrix = self.stacks.first().map_or(base, String::as_str);
+        blocks.contains_key(matrix).then_some(part)
+    }
+
+    /// The checkpoint tensors whose values this parameter holds, rows
+    /// stacked in order (the whole matrices, for a block part).
+    pub fn sources(&self, blocks: &BTreeMap<String, BlockFormat>) -> Vec<&str> {
+        if !self.stacks.is_empty() {
+            return self.stacks.iter().map(String::as_str).collect();
+        }
+        match self.block_part(blocks) {
+            Some(_) => vec![self.name.rsplit_once('.').expect("a block part").0],
+            None => vec![self.name.as_str()],
+        }
+    }
+}
+
+/// A matrix or vector the graphs take: a checkpoint tensor, or a stack of
+/// matrices (`stacks` names them; empty for one tensor).
+struct GraphTensor {
+    name: String,
+    shape: Vec<i64>,
+    stacks: Vec<String>,
+    blocks: Option<BlockFormat>,
+}
+
+/// The checkpoint's tensors in its order, each layer's q/k/v and gate/up
+/// projections stacked into one matrix ([`crate::checkpoint::STACKS`])
+/// where they are kept alike on the device (the same block format, or all
+/// dense); a file with different formats among them keeps them apart.
+fn graph_tensors(m: &LlamaShape, cfg: &GraphConfig) -> Vec<GraphTensor> {
+    let tensors: Vec<(String, Vec<i64>)> = m
+        .tensor_layout()
+        .tensors()
+        .into_iter()
+        .map(|(n, shape)| (n, shape.into_iter().map(|d| d as i64).collect()))
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tensors.len() {
+        let (name, shape) = &tensors[i];
+        let blocks = cfg.blocks.get(name).copied();
+        if let Some((stacked, parts)) = crate::checkpoint::stack_starting_at(name) {
+            let alike = parts.iter().all(|p| cfg.blocks.get(p).copied() == blocks);
+            if alike {
+                let rows = tensors[i..i + parts.len()].iter().map(|(_, s)| s[0]).sum();
+                out.push(GraphTensor {
+                    name: stacked,
+                    shape: vec![rows, shape[1]],
+                    stacks: parts.clone(),
+                    blocks,
+                });
+                i += parts.len();
+                continue;
+            }
+        }
+        out.push(GraphTensor {
+            name: name.clone(),
+            shape: shape.clone(),
+            stacks: Vec::new(),
+            blocks,
+        });
+        i += 1;
+    }
+    out
 }
 
 /// The parameters every graph takes, in argument order: the checkpoint's
@@ -142,13 +218,19 @@ pub struct ParamSpec {
 /// [`BlockFormat::parts`]), then the RoPE tables.
 pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
     let mut v = Vec::new();
-    for (name, shape) in m.tensor_layout().tensors() {
-        let shape: Vec<i64> = shape.into_iter().map(|d| d as i64).collect();
-        match cfg.blocks.get(&name) {
+    for GraphTensor {
+        name,
+        shape,
+        stacks,
+        blocks,
+    } in graph_tensors(m, cfg)
+    {
+        match blocks {
             None => v.push(ParamSpec {
                 name,
                 shape,
                 dtype: cfg.weights,
+                stacks,
             }),
             Some(format) => {
                 let (rows, blocks) = (shape[0], shape[1] / BLOCK);
@@ -157,6 +239,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
                         name: name.clone(),
                         shape: shape.clone(),
                         dtype: cfg.weights,
+                        stacks: stacks.clone(),
                     });
                 }
                 for &(part, dtype) in format.parts() {
@@ -168,6 +251,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
                         name: format!("{name}.{part}"),
                         shape,
                         dtype,
+                        stacks: stacks.clone(),
                     });
                 }
             }
@@ -178,6 +262,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
             name: name.into(),
             shape: vec![cfg.capacity, m.head_dim / 2],
             dtype: DType::F32,
+            stacks: Vec::new(),
         });
     }
     v
@@ -248,15 +333,53 @@ impl Weight {
     }
 }
 
+/// Matrices that multiply the same rows: stacked by rows into one (one
+/// product, its result sliced), or apart (see [`graph_tensors`]).
+#[derive(Clone)]
+enum Stacked {
+    One(Weight),
+    Parts(Vec<Weight>),
+}
+
+impl Stacked {
+    fn split_at(self, split: i64) -> Self {
+        match self {
+            Stacked::One(w) => Stacked::One(w.split_at(split)),
+            Stacked::Parts(ws) => {
+                Stacked::Parts(ws.into_iter().map(|w| w.split_at(split)).collect())
+            }
+        }
+    }
+
+    /// `x` [N, in] times each part, whose outputs are `widths` wide.
+    fn apply(&self, f: &mut FuncBuilder, x: &Value, widths: &[i64]) -> Vec<Value> {
+        match self {
+            Stacked::Parts(ws) => ws.iter().map(|w| linear(f, x, w)).collect(),
+            Stacked::One(w) => {
+                let y = linear(f, x, w);
+                let n = x.shape()[0];
+                let mut start = 0;
+                widths
+                    .iter()
+                    .map(|&width| {
+                        let part = f.slice(&y, &[0, start], &[n, start + width]);
+                        start += width;
+                        part
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
 struct Layer {
     in_norm: Value,
-    wq: Weight,
-    wk: Weight,
-    wv: Weight,
+    /// q, k and v.
+    qkv: Stacked,
     wo: Weight,
     post_norm: Value,
-    gate: Weight,
-    up: Weight,
+    /// gate and up.
+    gate_up: Stacked,
     down: Weight,
 }
 
@@ -274,12 +397,9 @@ impl Params {
     /// multiplied on their own (see [`Rows::split`]).
     fn split_rows_at(self, split: i64) -> Self {
         let split_layer = |w: Layer| Layer {
-            wq: w.wq.split_at(split),
-            wk: w.wk.split_at(split),
-            wv: w.wv.split_at(split),
+            qkv: w.qkv.split_at(split),
             wo: w.wo.split_at(split),
-            gate: w.gate.split_at(split),
-            up: w.up.split_at(split),
+            gate_up: w.gate_up.split_at(split),
             down: w.down.split_at(split),
             ..w
         };
@@ -291,55 +411,81 @@ impl Params {
     }
 }
 
-fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Params {
-    let mut args = param_specs(m, cfg)
-        .into_iter()
-        .map(|p| f.arg(TensorType::new(&p.shape, p.dtype), None))
-        .collect::<Vec<_>>()
-        .into_iter();
-    let mut names = m.tensor_layout().tensors().into_iter().map(|(n, _)| n);
-    let rows = Rows {
-        kernels: cfg.kernels,
-        split: None,
-    };
-    // The next checkpoint tensor, as one argument or as its block parts.
-    let mut weight = || {
-        let name = names.next().expect("tensor list");
-        let mut next = || args.next().expect("parameter list");
-        match cfg.blocks.get(&name) {
-            None => Weight::Dense(next(), rows),
-            Some(&format) => Weight::Blocks {
+/// Hands out a graph's parameter arguments as the weights they are, in
+/// [`graph_tensors`] order.
+struct ParamReader<I: Iterator<Item = Value>> {
+    args: I,
+    tensors: std::collections::VecDeque<GraphTensor>,
+    rows: Rows,
+    dense_copy: bool,
+}
+
+impl<I: Iterator<Item = Value>> ParamReader<I> {
+    fn arg(&mut self) -> Value {
+        self.args.next().expect("parameter list")
+    }
+
+    /// The next graph tensor, as one argument or as its block parts.
+    fn weight(&mut self) -> Weight {
+        let t = self.tensors.pop_front().expect("tensor list");
+        match t.blocks {
+            None => Weight::Dense(self.arg(), self.rows),
+            Some(format) => Weight::Blocks {
                 format,
-                dense: keeps_dense_copy(cfg).then(&mut next),
-                q: next(),
-                d: next(),
-                m: format.has_offset().then(next),
-                rows,
+                dense: self.dense_copy.then(|| self.arg()),
+                q: self.arg(),
+                d: self.arg(),
+                m: format.has_offset().then(|| self.arg()),
+                rows: self.rows,
             },
         }
+    }
+
+    /// The next `parts` matrices of a stack: one graph tensor when stacked,
+    /// `parts` when kept apart.
+    fn stacked(&mut self, parts: usize) -> Stacked {
+        let is_stack = !self.tensors.front().expect("tensor list").stacks.is_empty();
+        if is_stack {
+            Stacked::One(self.weight())
+        } else {
+            Stacked::Parts((0..parts).map(|_| self.weight()).collect())
+        }
+    }
+}
+
+fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Params {
+    let args: Vec<Value> = param_specs(m, cfg)
+        .into_iter()
+        .map(|p| f.arg(TensorType::new(&p.shape, p.dtype), None))
+        .collect();
+    let mut r = ParamReader {
+        args: args.into_iter(),
+        tensors: graph_tensors(m, cfg).into(),
+        rows: Rows {
+            kernels: cfg.kernels,
+            split: None,
+        },
+        dense_copy: keeps_dense_copy(cfg),
     };
-    let embed = weight();
+    let embed = r.weight();
     let layers = (0..m.layers)
         .map(|_| Layer {
-            in_norm: weight().dense(),
-            wq: weight(),
-            wk: weight(),
-            wv: weight(),
-            wo: weight(),
-            post_norm: weight().dense(),
-            gate: weight(),
-            up: weight(),
-            down: weight(),
+            in_norm: r.weight().dense(),
+            qkv: r.stacked(3),
+            wo: r.weight(),
+            post_norm: r.weight().dense(),
+            gate_up: r.stacked(2),
+            down: r.weight(),
         })
         .collect();
-    let norm = weight().dense();
+    let norm = r.weight().dense();
     let lm_head = if m.tied_embeddings {
         embed.clone()
     } else {
-        weight()
+        r.weight()
     };
-    let cos = args.next().expect("rope.cos");
-    let sin = args.next().expect("rope.sin");
+    let cos = r.arg();
+    let sin = r.arg();
     Params {
         embed,
         layers,
@@ -598,8 +744,12 @@ fn masked_softmax(f: &mut FuncBuilder, scores: &Value, mask: &Value) -> Value {
 /// SiLU-gated MLP and its residual: `x + down(silu(gate(h)) * up(h))`.
 fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value {
     let h = rms_norm(f, x, &w.post_norm, m.rms_eps);
-    let g = linear(f, &h, &w.gate);
-    let u = linear(f, &h, &w.up);
+    let it = m.intermediate;
+    let [g, u]: [Value; 2] = w
+        .gate_up
+        .apply(f, &h, &[it, it])
+        .try_into()
+        .expect("gate and up");
     let sig = f.logistic(&g);
     let act = f.mul(&g, &sig);
     let act = f.mul(&act, &u);
@@ -632,6 +782,7 @@ fn cache_start(
 
 /// The rows of `x` [N, H] projected to queries [N, heads, D] and keys and
 /// values [N, kv_heads, D], queries and keys rotated by `cos`/`sin` [N, D/2].
+/// Stacked projections rotate queries and keys together, in one dispatch.
 fn qkv(
     f: &mut FuncBuilder,
     m: &LlamaShape,
@@ -640,17 +791,32 @@ fn qkv(
     cos: &Value,
     sin: &Value,
 ) -> (Value, Value, Value) {
-    let (n, d) = (x.shape()[0], m.head_dim);
+    let (n, d, hq, hkv) = (x.shape()[0], m.head_dim, m.heads, m.kv_heads);
     let h = rms_norm(f, x, &w.in_norm, m.rms_eps);
-    let q = linear(f, &h, &w.wq);
-    let q = f.reshape(&q, &[n, m.heads, d]);
-    let q = rope(f, &q, cos, sin);
-    let k = linear(f, &h, &w.wk);
-    let k = f.reshape(&k, &[n, m.kv_heads, d]);
-    let k = rope(f, &k, cos, sin);
-    let v = linear(f, &h, &w.wv);
-    let v = f.reshape(&v, &[n, m.kv_heads, d]);
-    (q, k, v)
+    match &w.qkv {
+        Stacked::One(wqkv) => {
+            let y = linear(f, &h, wqkv);
+            let y = f.reshape(&y, &[n, hq + 2 * hkv, d]);
+            let qk = f.slice(&y, &[0, 0, 0], &[n, hq + hkv, d]);
+            let qk = rope(f, &qk, cos, sin);
+            let q = f.slice(&qk, &[0, 0, 0], &[n, hq, d]);
+            let k = f.slice(&qk, &[0, hq, 0], &[n, hq + hkv, d]);
+            let v = f.slice(&y, &[0, hq + hkv, 0], &[n, hq + 2 * hkv, d]);
+            (q, k, v)
+        }
+        parts => {
+            let [q, k, v]: [Value; 3] = parts
+                .apply(f, &h, &[hq * d, hkv * d, hkv * d])
+                .try_into()
+                .expect("q, k and v");
+            let q = f.reshape(&q, &[n, hq, d]);
+            let q = rope(f, &q, cos, sin);
+            let k = f.reshape(&k, &[n, hkv, d]);
+            let k = rope(f, &k, cos, sin);
+            let v = f.reshape(&v, &[n, hkv, d]);
+            (q, k, v)
+        }
+    }
 }
 
 /// One decoder layer over the rows of `x`: attention (whose core, from the

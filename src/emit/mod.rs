@@ -37,7 +37,7 @@ use crate::config::ModelConfig;
 use crate::types::DType;
 
 /// Version of the graph conventions; bump when the argument layout changes.
-pub const MANIFEST_FORMAT: u32 = 3;
+pub const MANIFEST_FORMAT: u32 = 4;
 
 /// The smallest prefill bucket.
 pub const MIN_PREFILL_BUCKET: i64 = 16;
@@ -839,11 +839,11 @@ impl Manifest {
         self.params
             .iter()
             .filter(|p| {
-                let part_of = p.name.rsplit_once('.').map(|(base, _)| base);
-                if part_of.is_some_and(|base| blocks.contains_key(base)) {
+                if p.block_part(blocks).is_some() {
                     reads_blocks
                 } else {
-                    !(blocks.contains_key(&p.name) && reads_blocks)
+                    // A block matrix's dense copy, or a dense tensor.
+                    !(blocks.contains_key(p.sources(blocks)[0]) && reads_blocks)
                 }
             })
             .map(|p| p.shape.iter().product::<i64>() as u64 * p.dtype.size_bytes() as u64)

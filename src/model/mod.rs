@@ -11,6 +11,8 @@ mod device_sampling;
 mod graphs;
 mod mixed;
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -22,7 +24,8 @@ use crate::compile::{CompileError, Compiler, ModuleCache, Target};
 use crate::config::{ConfigError, ModelConfig};
 pub use crate::emit::DeviceWeights;
 use crate::emit::{
-    EmitError, EmitPlan, GraphKind, GraphUse, Kernels, LlamaShape, Manifest, Output,
+    BlockFormat, EmitError, EmitPlan, GraphKind, GraphUse, Kernels, LlamaShape, Manifest, Output,
+    ParamSpec,
 };
 use crate::fit::{self, FitError};
 use crate::runtime::{Buffer, Function, Instance, RuntimeError, Session};
@@ -256,24 +259,10 @@ impl DeviceModel {
             let buffer = match spec.name.as_str() {
                 "rope.cos" => self.session.upload(&spec.shape, &cos)?,
                 "rope.sin" => self.session.upload(&spec.shape, &sin)?,
-                name if self.manifest.plan.blocks.contains_key(block_of(name)) => {
-                    let (base, part) = name.rsplit_once('.').expect("a block part");
-                    // q's last dimension says packed or widened nibbles.
-                    let q_bytes = *spec.shape.last().expect("a block part has a shape") as usize;
-                    let bytes = weights
-                        .blocks(base)
-                        .and_then(|b| b.part(part, q_bytes))
-                        .ok_or_else(|| WeightsError::UnknownTensor(name.to_string()))?;
+                _ => {
+                    let blocks = &self.manifest.plan.blocks;
+                    let bytes = param_bytes(spec, blocks, weights)?;
                     self.session.upload_bytes(spec.dtype, &spec.shape, &bytes)?
-                }
-                name => {
-                    let view = weights.tensor(name)?;
-                    if view.dtype == spec.dtype {
-                        self.session
-                            .upload_bytes(spec.dtype, &spec.shape, view.data)?
-                    } else {
-                        self.session.upload(&spec.shape, &view.to_f32())?
-                    }
                 }
             };
             self.stats.weight_bytes += buffer.byte_length();
@@ -597,7 +586,44 @@ impl DeviceModel {
     }
 }
 
-/// The matrix a block part's parameter name (`NAME.q`, `.d`, `.m`) belongs to.
-fn block_of(param: &str) -> &str {
-    param.rsplit_once('.').map_or(param, |(base, _)| base)
+/// A parameter's bytes in its element type: a checkpoint tensor as stored
+/// (or widened to f32), a block matrix's part (`NAME.q`, `.d`, `.m`) as the
+/// GGUF reader made it, and for a stacked matrix its parts' rows one after
+/// the other.
+fn param_bytes<'w>(
+    spec: &ParamSpec,
+    blocks: &BTreeMap<String, BlockFormat>,
+    weights: &'w Weights,
+) -> Result<Cow<'w, [u8]>> {
+    let sources = spec.sources(blocks);
+    let one = |name: &str| -> Result<Cow<'w, [u8]>> {
+        match spec.block_part(blocks) {
+            Some(part) => {
+                // q's last dimension says packed or widened nibbles.
+                let q_bytes = *spec.shape.last().expect("a block part has a shape") as usize;
+                let unknown = || WeightsError::UnknownTensor(format!("{name}.{part}"));
+                Ok(weights
+                    .blocks(name)
+                    .and_then(|b| b.part(part, q_bytes))
+                    .ok_or_else(unknown)?)
+            }
+            None => {
+                let view = weights.tensor(name)?;
+                if view.dtype == spec.dtype {
+                    Ok(Cow::Borrowed(view.data))
+                } else {
+                    let values = view.to_f32();
+                    Ok(Cow::Owned(bytemuck::cast_slice(&values).to_vec()))
+                }
+            }
+        }
+    };
+    if let [name] = sources[..] {
+        return one(name);
+    }
+    let mut stacked = Vec::new();
+    for name in sources {
+        stacked.extend_from_slice(&one(name)?);
+    }
+    Ok(Cow::Owned(stacked))
 }
