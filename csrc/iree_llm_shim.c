@@ -13,6 +13,7 @@
 
 #include "iree/async/util/proactor_pool.h"
 #include "iree/base/threading/numa.h"
+#include "iree/base/tooling/flags.h"
 #include "iree/runtime/api.h"
 
 /* build.rs (and scripts/leakcheck.sh) define this from the "package-version"
@@ -185,6 +186,24 @@ struct ill_instance {
   iree_host_size_t driver_count;
   char** driver_names;
 };
+
+ill_error* ill_set_task_worker_spin_us(int32_t microseconds) {
+  if (microseconds < 0) {
+    return ill_error_printf(ILL_ERROR_INVALID_ARGUMENT,
+                            "worker spin of %d us: must be 0 or more", (int)microseconds);
+  }
+  /* The task executor reads this flag when a local-task device is created;
+   * IREE's flag parser is the only way to set it through the default
+   * device factory. */
+  char flag[64];
+  snprintf(flag, sizeof(flag), "--task_worker_spin_us=%d", (int)microseconds);
+  char program[] = "iree-llm";
+  char* argv[] = {program, flag, NULL};
+  char** args = argv;
+  int argc = 2;
+  return ill_from_status(iree_flags_parse(IREE_FLAGS_PARSE_MODE_DEFAULT, &argc, &args),
+                         "setting the task workers' spin time");
+}
 
 ill_error* ill_instance_create(ill_instance** out_instance) {
   iree_runtime_instance_options_t options;

@@ -64,6 +64,10 @@ const char* ill_runtime_version(void);
 int64_t ill_live_handles(void);
 
 /* ---- instance: the drivers compiled into this build --------------------- */
+/* How long (microseconds) each local-task worker spins for more work before
+ * it sleeps, for devices opened after this call (IREE's
+ * --task_worker_spin_us; 0 sleeps at once). Process-wide. */
+ill_error* ill_set_task_worker_spin_us(int32_t microseconds);
 ill_error* ill_instance_create(ill_instance** out_instance);
 void ill_instance_release(ill_instance* instance);
 /* Number of drivers compiled in, and the name of driver |index|

@@ -204,6 +204,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s MODULE.vmfb TMPDIR\n", argv[0]);
     return 2;
   }
+  ok(ill_set_task_worker_spin_us(20), "worker spin");
+  fails(ill_set_task_worker_spin_us(-1), ILL_ERROR_INVALID_ARGUMENT, "negative worker spin");
   ill_instance* instance = NULL;
   if (!ok(ill_instance_create(&instance), "instance")) return 1;
   for (size_t i = 0; i < ill_instance_driver_count(instance); ++i) {

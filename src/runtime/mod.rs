@@ -133,6 +133,7 @@ impl Instance {
         if let Some(raw) = live.upgrade() {
             return Ok(Instance { raw });
         }
+        sys::set_task_worker_spin_us(worker_spin_us_from_env()).map_err(RuntimeError::from_shim)?;
         let raw = Arc::new(RawInstance::create().map_err(RuntimeError::from_shim)?);
         *live = Arc::downgrade(&raw);
         Ok(Instance { raw })
@@ -468,5 +469,53 @@ impl std::fmt::Debug for Session {
             self.device,
             self.modules.len()
         )
+    }
+}
+
+/// How long local-task workers spin for more work before they sleep, unless
+/// `IREE_LLM_WORKER_SPIN_US` says otherwise. IREE's default is 0 (sleep at
+/// once); on the 2-core Zen 5 VMs of this project a SmolLM2 B=1 step then
+/// took 8.00 ms in 4 of 5 graph-bench runs and 4.0 ms in the fifth (a
+/// sleeping worker woke on the kernel's 4 ms tick), against 3.95-4.11 ms in
+/// all 8 runs with 20 us (docs/performance.md). Longer spins bought nothing.
+pub const DEFAULT_WORKER_SPIN_US: i32 = 20;
+
+/// `IREE_LLM_WORKER_SPIN_US`: how long (microseconds) each local-task worker
+/// spins for more work before it sleeps, IREE's `--task_worker_spin_us`.
+fn worker_spin_us_from_env() -> i32 {
+    worker_spin_us(std::env::var("IREE_LLM_WORKER_SPIN_US").ok().as_deref())
+}
+
+/// The spin time a setting asks for: a whole number of 0 or more, or
+/// [`DEFAULT_WORKER_SPIN_US`] when unset or not such a number (with a
+/// warning).
+fn worker_spin_us(value: Option<&str>) -> i32 {
+    let Some(value) = value else {
+        return DEFAULT_WORKER_SPIN_US;
+    };
+    match value.trim().parse::<i32>() {
+        Ok(us) if us >= 0 => us,
+        _ => {
+            tracing::warn!(
+                "IREE_LLM_WORKER_SPIN_US={value:?} is not a number of microseconds (0 or more); \
+                 using {DEFAULT_WORKER_SPIN_US}"
+            );
+            DEFAULT_WORKER_SPIN_US
+        }
+    }
+}
+
+#[cfg(test)]
+mod spin_tests {
+    use super::*;
+
+    #[test]
+    fn the_worker_spin_is_the_default_unless_a_whole_number_of_microseconds_is_given() {
+        assert_eq!(worker_spin_us(None), DEFAULT_WORKER_SPIN_US);
+        assert_eq!(worker_spin_us(Some("0")), 0);
+        assert_eq!(worker_spin_us(Some(" 150 ")), 150);
+        for bad in ["-1", "fast", "1.5", ""] {
+            assert_eq!(worker_spin_us(Some(bad)), DEFAULT_WORKER_SPIN_US, "{bad}");
+        }
     }
 }

@@ -122,6 +122,13 @@ pub struct RawInstance(NonNull<b::ill_instance>);
 unsafe impl Send for RawInstance {}
 unsafe impl Sync for RawInstance {}
 
+/// How long local-task workers spin for more work before sleeping, for
+/// devices opened from now on (process-wide).
+pub fn set_task_worker_spin_us(microseconds: i32) -> Result<(), ShimError> {
+    // SAFETY: plain value; the shim copies it into IREE's flag storage.
+    check(unsafe { b::ill_set_task_worker_spin_us(microseconds) })
+}
+
 impl RawInstance {
     pub fn create() -> Result<Self, ShimError> {
         let mut out = std::ptr::null_mut();
