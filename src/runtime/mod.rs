@@ -474,10 +474,11 @@ impl std::fmt::Debug for Session {
 
 /// How long local-task workers spin for more work before they sleep, unless
 /// `IREE_LLM_WORKER_SPIN_US` says otherwise. IREE's default is 0 (sleep at
-/// once); on the 2-core Zen 5 VMs of this project a SmolLM2 B=1 step then
-/// took 8.00 ms in 4 of 5 graph-bench runs and 4.0 ms in the fifth (a
-/// sleeping worker woke on the kernel's 4 ms tick), against 3.95-4.11 ms in
-/// all 8 runs with 20 us (docs/performance.md). Longer spins bought nothing.
+/// once); on the 2-core Zen 5 VM of this project a SmolLM2 B=1 step then
+/// took 8.00 ms in 5 of 8 graph-bench runs and 3.8-4.0 ms in the others (a
+/// sleeping worker seems to wake on the kernel's 4 ms tick), against
+/// 3.97-4.11 ms in all 10 runs with 20 us (docs/performance.md). Longer
+/// spins bought nothing.
 pub const DEFAULT_WORKER_SPIN_US: i32 = 20;
 
 /// `IREE_LLM_WORKER_SPIN_US`: how long (microseconds) each local-task worker
