@@ -337,14 +337,14 @@ impl Weight {
 /// product, its result sliced), or apart (see [`graph_tensors`]).
 #[derive(Clone)]
 enum Stacked {
-    One(Weight),
+    One(Box<Weight>),
     Parts(Vec<Weight>),
 }
 
 impl Stacked {
     fn split_at(self, split: i64) -> Self {
         match self {
-            Stacked::One(w) => Stacked::One(w.split_at(split)),
+            Stacked::One(w) => Stacked::One(Box::new(w.split_at(split))),
             Stacked::Parts(ws) => {
                 Stacked::Parts(ws.into_iter().map(|w| w.split_at(split)).collect())
             }
@@ -446,7 +446,7 @@ impl<I: Iterator<Item = Value>> ParamReader<I> {
     fn stacked(&mut self, parts: usize) -> Stacked {
         let is_stack = !self.tensors.front().expect("tensor list").stacks.is_empty();
         if is_stack {
-            Stacked::One(self.weight())
+            Stacked::One(Box::new(self.weight()))
         } else {
             Stacked::Parts((0..parts).map(|_| self.weight()).collect())
         }
