@@ -145,34 +145,14 @@ fn main() {
         // The AVX2 kernels run on any x86-64 CPU from Haswell and Zen 1 on;
         // the same source built for AVX-512, and the AVX512-BF16 kernels,
         // only where the emitter finds those extensions.
-        kernel_object(
-            &manifest_dir.join("csrc/kernels/x86_64_matmul.c"),
-            &["-mavx2", "-mfma", "-mf16c"],
-            &out_dir.join("x86_64_kernels.o"),
-        );
-        kernel_object(
-            &manifest_dir.join("csrc/kernels/x86_64_matmul.c"),
-            &[
-                "-mavx2",
-                "-mfma",
-                "-mf16c",
-                "-mavx512f",
-                "-mavx512bw",
-                "-mavx512vl",
-            ],
-            &out_dir.join("x86_64_avx512_kernels.o"),
-        );
+        const AVX2: [&str; 3] = ["-mavx2", "-mfma", "-mf16c"];
+        let avx512 = [&AVX2[..], &["-mavx512f", "-mavx512bw", "-mavx512vl"]].concat();
+        let matmul = manifest_dir.join("csrc/kernels/x86_64_matmul.c");
+        kernel_object(&matmul, &AVX2, &out_dir.join("x86_64_kernels.o"));
+        kernel_object(&matmul, &avx512, &out_dir.join("x86_64_avx512_kernels.o"));
         kernel_object(
             &manifest_dir.join("csrc/kernels/x86_64_avx512_bf16.c"),
-            &[
-                "-mavx2",
-                "-mfma",
-                "-mf16c",
-                "-mavx512f",
-                "-mavx512bw",
-                "-mavx512vl",
-                "-mavx512bf16",
-            ],
+            &[&avx512[..], &["-mavx512bf16"]].concat(),
             &out_dir.join("x86_64_avx512_bf16_kernels.o"),
         );
         println!("cargo:rustc-cfg=iree_llm_x86_64_kernels");
