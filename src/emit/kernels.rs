@@ -642,6 +642,45 @@ mod tests {
         assert!(!called_by(&portable));
     }
 
+    /// q/k/v of different block formats cannot share one matrix: they stay
+    /// three parameters and three kernel calls, the other stacks unchanged.
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn projections_kept_in_different_formats_are_not_stacked() {
+        use crate::emit::{BlockFormat, EmitPlan, GraphKind, LlamaShape, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let mut plan = EmitPlan::new(64, &[8]).unwrap();
+        for (name, shape) in crate::checkpoint::tensors(&cfg) {
+            if shape.len() == 2 {
+                let format = if name.ends_with("v_proj.weight") {
+                    BlockFormat::Q8_0
+                } else {
+                    BlockFormat::Q4_1
+                };
+                plan.blocks.insert(name, format);
+            }
+        }
+        plan.kernels = Kernels::X86_64;
+        let shape = LlamaShape::from(&cfg);
+        let names: Vec<String> = crate::emit::llama::param_specs(&shape, &plan.graph_config())
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        assert!(!names.iter().any(|n| n.contains("qkv_proj")), "{names:?}");
+        assert!(names.iter().any(|n| n.ends_with("v_proj.weight.q")));
+        assert!(names.iter().any(|n| n.ends_with("gate_up_proj.weight.q")));
+        let decode = GraphKind::Decode {
+            batch: 1,
+            output: Output::Logits,
+            window: None,
+        };
+        let mlir = crate::emit::emit_graph(&shape, &plan.graph_config(), decode).mlir;
+        let calls = mlir
+            .matches("flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul[")
+            .count();
+        assert_eq!(calls, (PRODUCTS_PER_LAYER + 2) * cfg.num_hidden_layers + 1);
+    }
+
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn kernel_graphs_take_packed_nibbles_and_portable_graphs_a_byte_per_value() {
