@@ -285,20 +285,28 @@ INLINE float row_dot_q8(const int format, const int8_t* xq, const float* xd, con
   return hsum8(_mm256_add_ps(a0, a1)) + offsets_share(format, d, m, xs, blocks);
 }
 
-// A block's 32 weights as f32: q * d (+ m), Q4_0's nibbles less 8 first.
-INLINE void dequantize_block(const int format, const void* q, size_t j, const uint16_t* d,
-                             const uint16_t* m, vec w[VPB]) {
-  const vec dj = v_set1(_cvtsh_ss(d[j]));
+// A block's 32 weights as f32: q * d (+ m), Q4_0's nibbles less 8 first;
+// dj and mj are the block's scale and offset already widened.
+INLINE void dequantize_block_with(const int format, const void* q, size_t j, float dj, float mj,
+                                  vec w[VPB]) {
+  const vec dv = v_set1(dj);
   block_values(format, q, j, w);
   if (format == Q4_1) {
-    const vec mj = v_set1(_cvtsh_ss(m[j]));
-    for (int i = 0; i < VPB; ++i) w[i] = v_fmadd(w[i], dj, mj);
+    const vec mv = v_set1(mj);
+    for (int i = 0; i < VPB; ++i) w[i] = v_fmadd(w[i], dv, mv);
     return;
   }
   // Q4_0's nibbles less 8 (small integers: exact in f32).
   if (format == Q4_0)
     for (int i = 0; i < VPB; ++i) w[i] = v_add(w[i], v_set1(-8.0f));
-  for (int i = 0; i < VPB; ++i) w[i] = v_mul(w[i], dj);
+  for (int i = 0; i < VPB; ++i) w[i] = v_mul(w[i], dv);
+}
+
+// The same, reading block j's f16 scale (and offset) itself.
+INLINE void dequantize_block(const int format, const void* q, size_t j, const uint16_t* d,
+                             const uint16_t* m, vec w[VPB]) {
+  dequantize_block_with(format, q, j, _cvtsh_ss(d[j]), format == Q4_1 ? _cvtsh_ss(m[j]) : 0.0f,
+                        w);
 }
 
 // One weight row against `rows` (2..7, a compile-time constant after
@@ -378,18 +386,31 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
 #define TILE_X (VLEN == 16 ? 8 : 4)
 
 // Weight rows [i0, i0 + wr) over blocks [c0, c0 + nb) as f32, row a at
-// panel + a * PANEL_BLOCKS * 32.
+// panel + a * PANEL_BLOCKS * 32. A row's scales (and offsets) are widened
+// eight at a time first. The next panel's rows are prefetched on the way:
+// without that a B=8 step's panels waited on memory for about a sixth of
+// their time (C harness over SmolLM2's products, 8 rows, 2 threads: 9.9 ->
+// 8.4 ms), as the hardware prefetcher follows the short rows late.
 INLINE void dequantize_panel(const int format, const void* q, size_t row_bytes, const uint16_t* d,
                              const uint16_t* m, size_t blocks, size_t i0, int wr, size_t c0,
                              size_t nb, float* panel) {
+  const size_t per_block = format == Q8_0 ? 32 : 16;
   for (int a = 0; a < wr; ++a) {
     const uint8_t* qa = (const uint8_t*)q + (i0 + a) * row_bytes;
-    const uint16_t* da = d + (i0 + a) * blocks;
-    const uint16_t* ma = m ? m + (i0 + a) * blocks : 0;
+    const uint16_t* da = d + (i0 + a) * blocks + c0;
+    const uint16_t* ma = m ? m + (i0 + a) * blocks + c0 : 0;
+    float ds[PANEL_BLOCKS], ms[PANEL_BLOCKS];
+    widen_scales(da, 0, nb, ds);
+    if (format == Q4_1) widen_scales(ma, 0, nb, ms);
+    // The row PANEL_ROWS on (the next panel's row a), a cache line at a time.
+    const uint8_t* next = qa + PANEL_ROWS * row_bytes + c0 * per_block;
+    for (size_t b = 0; b < nb * per_block; b += 64) _mm_prefetch((const char*)(next + b), _MM_HINT_T0);
+    _mm_prefetch((const char*)(da + PANEL_ROWS * blocks), _MM_HINT_T0);
+    if (format == Q4_1) _mm_prefetch((const char*)(ma + PANEL_ROWS * blocks), _MM_HINT_T0);
     float* p = panel + a * PANEL_BLOCKS * 32;
     for (size_t j = 0; j < nb; ++j) {
       vec w[VPB];
-      dequantize_block(format, qa, c0 + j, da, ma, w);
+      dequantize_block_with(format, qa, c0 + j, ds[j], format == Q4_1 ? ms[j] : 0.0f, w);
       for (int i = 0; i < VPB; ++i) v_store_aligned(p + 32 * j + VLEN * i, w[i]);
     }
   }
