@@ -151,6 +151,11 @@ fn main() {
         kernel_object(&matmul, &AVX2, &out_dir.join("x86_64_kernels.o"));
         kernel_object(&matmul, &avx512, &out_dir.join("x86_64_avx512_kernels.o"));
         kernel_object(
+            &manifest_dir.join("csrc/kernels/x86_64_attention.c"),
+            &AVX2,
+            &out_dir.join("x86_64_attention_kernels.o"),
+        );
+        kernel_object(
             &manifest_dir.join("csrc/kernels/x86_64_avx512_bf16.c"),
             &[&avx512[..], &["-mavx512bf16"]].concat(),
             &out_dir.join("x86_64_avx512_bf16_kernels.o"),

@@ -240,6 +240,9 @@ pub fn graph_bench(
     let kv_shape = &model.manifest().kv_shape;
     let kv_bytes_per_position = (kv_shape[0] * kv_shape[1] * kv_shape[2] * kv_shape[4]) as u64 * 4;
     let position = opts.decode_position.min(model.capacity() - 1);
+    let shape = crate::emit::LlamaShape::from(model.config());
+    let cached_only =
+        crate::emit::kernels::takes_decode_attention(kernels, shape.group(), shape.head_dim);
     for &batch in &opts.batches {
         let b = batch as usize;
         let mut kv = model.new_kv_slots(b)?;
@@ -268,7 +271,14 @@ pub fn graph_bench(
                 .zip(process_cpu_time())
                 .map(|(a, b)| (b.saturating_sub(a)).as_secs_f64() * 1e3 / opts.iterations as f64);
             let ms = median(times).as_secs_f64() * 1e3;
-            let attends = w.unwrap_or(opts.capacity);
+            // The attention kernel reads a row's cached positions below its
+            // own; the StableHLO form reads the whole window, masked.
+            let window_positions = w.unwrap_or(opts.capacity);
+            let attends = if cached_only {
+                window_positions.min(position as i64)
+            } else {
+                window_positions
+            };
             let bytes = bandwidth::decode_step_bytes(
                 model.manifest().weight_bytes_read(batch),
                 kv_bytes_per_position * attends as u64,

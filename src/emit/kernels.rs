@@ -177,19 +177,27 @@ macro_rules! kernel_object {
 const OBJECT: Option<&[u8]> = kernel_object!("x86_64_kernels.o");
 const AVX512_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_kernels.o");
 const BF16_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_bf16_kernels.o");
+const ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_attention_kernels.o");
 
 /// The kernel objects: `x86_64_matmul.c` built twice, for AVX2 and for
-/// AVX-512 (the same exact products in vectors twice as wide), and the
-/// AVX512-BF16 one that only [`Kernels::X86_64Bf16`]'s graphs call.
+/// AVX-512 (the same exact products in vectors twice as wide), the
+/// AVX512-BF16 one that only [`Kernels::X86_64Bf16`]'s graphs call, and the
+/// decode attention (AVX2: it is bound by reading the cache).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Object {
     Avx2,
     Avx512,
     Avx512Bf16,
+    Attention,
 }
 
 impl Object {
-    const ALL: [Object; 3] = [Object::Avx2, Object::Avx512, Object::Avx512Bf16];
+    const ALL: [Object; 4] = [
+        Object::Avx2,
+        Object::Avx512,
+        Object::Avx512Bf16,
+        Object::Attention,
+    ];
 
     /// The build of the exact kernels (`x86_64_matmul.c`) for this host:
     /// AVX-512 where the CPU has it, since a one-row block product is bound
@@ -208,6 +216,7 @@ impl Object {
             Object::Avx2 => OBJECT,
             Object::Avx512 => AVX512_OBJECT,
             Object::Avx512Bf16 => BF16_OBJECT,
+            Object::Attention => ATTENTION_OBJECT,
         }
     }
 
@@ -216,6 +225,7 @@ impl Object {
             Object::Avx2 => OBJECT_NAME.as_deref(),
             Object::Avx512 => AVX512_OBJECT_NAME.as_deref(),
             Object::Avx512Bf16 => BF16_OBJECT_NAME.as_deref(),
+            Object::Attention => ATTENTION_OBJECT_NAME.as_deref(),
         }
     }
 }
@@ -274,6 +284,8 @@ static AVX512_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-kernels", AVX512_OBJECT));
 static BF16_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-bf16-kernels", BF16_OBJECT));
+static ATTENTION_OBJECT_NAME: LazyLock<Option<String>> =
+    LazyLock::new(|| object_name("iree-llm-x86_64-attention-kernels", ATTENTION_OBJECT));
 
 /// The symbol every graph that calls a kernel refers to.
 const EXECUTABLE: &str = "iree_llm_kernels";
@@ -311,6 +323,8 @@ enum Source {
     Exact,
     /// `x86_64_avx512_bf16.c`.
     Bf16,
+    /// `x86_64_attention.c`.
+    Attention,
 }
 
 impl Source {
@@ -318,6 +332,7 @@ impl Source {
         match self {
             Source::Exact => Object::exact_for_host(),
             Source::Bf16 => Object::Avx512Bf16,
+            Source::Attention => Object::Attention,
         }
     }
 }
@@ -333,7 +348,7 @@ struct Export {
     indices: &'static [&'static str],
 }
 
-const EXPORTS: [Export; 4] = [
+const EXPORTS: [Export; 5] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
@@ -370,6 +385,18 @@ const EXPORTS: [Export; 4] = [
         symbol: "iree_llm_blocks_bf16_workgroup",
         bindings: &["bf16", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
+    },
+    // One decode step's attention of one layer: q, the caches, the rows'
+    // own k and v, pos, the heads' outputs; the workload n (32 per
+    // workgroup, one workgroup per row and key/value head), the layer, the
+    // caches' slots (rows times key/value heads), key/value heads, query
+    // heads per key/value head, capacity, window and head_dim.
+    Export {
+        name: "decode_attention",
+        source: Source::Attention,
+        symbol: "iree_llm_decode_attention_workgroup",
+        bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
+        indices: &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"],
     },
 ];
 
@@ -510,6 +537,48 @@ pub fn blocks_matmul(
     )
 }
 
+/// The most query heads per key/value head times head_dim the attention
+/// kernel holds (`MAX_GD` in csrc/kernels/x86_64_attention.c).
+const ATTENTION_MAX_GD: i64 = 2048;
+
+/// Whether graphs with `kernels` call the decode attention kernel for heads
+/// of `head_dim` with `group` query heads per key/value head.
+pub fn takes_decode_attention(kernels: Kernels, group: i64, head_dim: i64) -> bool {
+    !kernels.is_portable() && head_dim % 8 == 0 && group * head_dim <= ATTENTION_MAX_GD
+}
+
+/// One decode step's attention of layer `layer` ([`takes_decode_attention`]):
+/// `q` [b, heads, d] (rotated), the caches `kv` [layers, 2, b * kv_heads,
+/// capacity, d], the rows' own `k`, `v` [b, kv_heads, d] and positions `pos`
+/// [b]; row i attends to its cached positions below `pos[i]` (and below
+/// `window`) and to its own key. Returns the heads' outputs [b, heads * d].
+#[allow(clippy::too_many_arguments)]
+pub fn decode_attention(
+    f: &mut FuncBuilder,
+    q: &Value,
+    kv: &Value,
+    k: &Value,
+    v: &Value,
+    pos: &Value,
+    layer: i64,
+    window: i64,
+) -> Value {
+    let (b, heads, d) = (q.shape()[0], q.shape()[1], q.shape()[2]);
+    let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
+    let hkv = k.shape()[1];
+    let group = heads / hkv;
+    assert_eq!(slots, b * hkv, "one cache slot per row and key/value head");
+    assert_eq!(kv.shape()[4], d, "cache and queries share head_dim");
+    let workload = slots * ROWS_PER_WORKGROUP;
+    f.dispatch_extern(
+        &EXPORTS[4].callee(),
+        workload,
+        &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
+        &[workload, layer, slots, hkv, group, capacity, window, d],
+        TensorType::new(&[b, heads * d], DType::F32),
+    )
+}
+
 /// `x . W^T` [1, n] for one row `x` [1, k] and a dense bf16 weight W
 /// [n, k] (k a multiple of 8, see [`takes_bf16`]).
 pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
@@ -640,6 +709,43 @@ mod tests {
         let portable = tiny_graph(Kernels::Portable, decode);
         assert_eq!(calls(&portable), 0);
         assert!(!called_by(&portable));
+    }
+
+    /// With the kernels a decode step's attention is one kernel call per
+    /// layer, in the logits, argmax and sampling graphs alike (so every
+    /// decode path computes it the same way); portable graphs keep the
+    /// StableHLO form.
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn with_the_kernels_each_layer_of_a_decode_step_calls_the_attention_kernel_once() {
+        use crate::emit::{GraphKind, Output};
+        let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
+        let calls = |mlir: &str| {
+            mlir.matches("flow.dispatch @iree_llm_kernels_decode_attention::@decode_attention")
+                .count()
+        };
+        for output in [Output::Logits, Output::Argmax, Output::Sample] {
+            for batch in [1, 8] {
+                let decode = GraphKind::Decode {
+                    batch,
+                    output,
+                    window: None,
+                };
+                let with = tiny_graph(Kernels::X86_64, decode);
+                assert_eq!(calls(&with), layers, "{output:?} B={batch}");
+                assert_eq!(calls(&tiny_graph(Kernels::Portable, decode)), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_attention_kernel_takes_only_head_shapes_it_holds() {
+        assert!(takes_decode_attention(Kernels::X86_64, 3, 64));
+        assert!(takes_decode_attention(Kernels::X86_64Bf16, 4, 64));
+        assert!(!takes_decode_attention(Kernels::Portable, 3, 64));
+        // head_dim not in whole vectors of 8, and a group too wide for its stack.
+        assert!(!takes_decode_attention(Kernels::X86_64, 3, 36));
+        assert!(!takes_decode_attention(Kernels::X86_64, 16, 256));
     }
 
     /// q/k/v of different block formats cannot share one matrix: they stay
@@ -907,11 +1013,12 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        assert_eq!(names.len(), 3, "{names:?}");
+        assert_eq!(names.len(), Object::ALL.len(), "{names:?}");
         let named = |object: Object| object.name().unwrap().to_string();
-        assert!(names.contains(&named(Object::Avx2)));
-        assert!(names.contains(&named(Object::Avx512)));
-        assert!(names.contains(&named(Object::Avx512Bf16)));
+        for object in Object::ALL {
+            assert!(names.contains(&named(object)), "{object:?}");
+        }
+        assert!(named(Object::Attention).starts_with("iree-llm-x86_64-attention-kernels-"));
         assert!(named(Object::Avx2).starts_with("iree-llm-x86_64-kernels-"));
         assert!(named(Object::Avx512).starts_with("iree-llm-x86_64-avx512-kernels-"));
         assert!(named(Object::Avx512Bf16).starts_with("iree-llm-x86_64-avx512-bf16-kernels-"));

@@ -1015,7 +1015,7 @@ pub fn decode(
     let mut x = embed_rows(&mut f, &p.embed, &tokens);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
-    let att = DecodeAttention::new(&mut f, m, b, window, &pos);
+    let att = DecodeAttention::new(&mut f, m, cfg.kernels, b, window, &pos);
     let mut new_kv = Vec::new();
 
     for (l, w) in p.layers.iter().enumerate() {
@@ -1050,6 +1050,10 @@ pub fn decode(
 struct DecodeAttention {
     b: i64,
     window: i64,
+    /// Whether layers call the decode attention kernel
+    /// ([`kernels::decode_attention`]) instead of the StableHLO form.
+    kernel: bool,
+    pos: Value,
     mask: Value,
     ninf: Value,
     scale_old: Value,
@@ -1061,8 +1065,16 @@ struct DecodeAttention {
 }
 
 impl DecodeAttention {
-    fn new(f: &mut FuncBuilder, m: &LlamaShape, b: i64, window: i64, pos: &Value) -> Self {
+    fn new(
+        f: &mut FuncBuilder,
+        m: &LlamaShape,
+        kernels: Kernels,
+        b: i64,
+        window: i64,
+        pos: &Value,
+    ) -> Self {
         let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
+        let kernel = kernels::takes_decode_attention(kernels, g, d);
         f.comment("each row sees the cached keys before its position: s < pos[i]");
         let bh = b * hkv;
         let key_index = f.iota(&[b, window], 1);
@@ -1076,6 +1088,8 @@ impl DecodeAttention {
         DecodeAttention {
             b,
             window,
+            kernel,
+            pos: pos.clone(),
             mask,
             ninf,
             scale_old,
@@ -1101,6 +1115,14 @@ impl DecodeAttention {
         v: &Value,
         new_kv: &mut Vec<Value>,
     ) -> Value {
+        if self.kernel {
+            f.comment(&format!(
+                "layer {l}: every row attends to its cached positions and its own K/V (kernel)"
+            ));
+            new_kv.push(f.reshape(k, &[1, 1, self.b * self.hkv, self.d]));
+            new_kv.push(f.reshape(v, &[1, 1, self.b * self.hkv, self.d]));
+            return kernels::decode_attention(f, q, kv, k, v, &self.pos, l as i64, self.window);
+        }
         let DecodeAttention {
             b,
             window,
@@ -1112,6 +1134,7 @@ impl DecodeAttention {
             hkv,
             g,
             d,
+            ..
         } = *self;
         let bh = b * hkv;
         f.comment(&format!(
