@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "x86_64_avx512_sums.h"
+
 #define INLINE static inline __attribute__((always_inline))
 
 // Weight rows and x rows of one register tile: 3 x 8 accumulators, 3 weight
@@ -31,6 +33,21 @@
 INLINE __m512bh load32(const uint16_t* p, size_t left) {
   if (left >= 32) return (__m512bh)_mm512_loadu_si512((const void*)p);
   return (__m512bh)_mm512_maskz_loadu_epi16((__mmask32)((1ull << left) - 1), p);
+}
+
+// y[r * n + a] = sum(acc[a][r]) (added to y when `accumulate`); full tiles
+// of TILE_X rows of x reduce eight vectors at a time.
+INLINE void store_sums(const int WR, const int XR, const __m512 acc[TILE_W][TILE_X], float* y,
+                       size_t n, int accumulate) {
+  for (int a = 0; a < WR; ++a) {
+    float s[TILE_X];
+    if (XR == TILE_X) {
+      _mm256_storeu_ps(s, sums8(acc[a]));
+    } else {
+      for (int r = 0; r < XR; ++r) s[r] = _mm512_reduce_add_ps(acc[a][r]);
+    }
+    for (int r = 0; r < XR; ++r) y[r * n + a] = accumulate ? y[r * n + a] + s[r] : s[r];
+  }
 }
 
 // WR weight rows (at w, row stride ws) times XR rows of x (at x, stride xs)
@@ -68,11 +85,7 @@ INLINE void tile(const int WR, const int XR, const int prefetch, const uint16_t*
       for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_dpbf16_ps(acc[a][r], wv[a], xv);
     }
   }
-  for (int r = 0; r < XR; ++r)
-    for (int a = 0; a < WR; ++a) {
-      const float v = _mm512_reduce_add_ps(acc[a][r]);
-      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
-    }
+  store_sums(WR, XR, acc, y, n, accumulate);
 }
 
 // Each shape a function of its own, so that the register allocator sees one

@@ -44,6 +44,7 @@ enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
 // with full-width AVX-512 (Zen 5) the wider object reads blocks faster.
 // Only the order of the f32 sums differs between the two.
 #if defined(__AVX512F__)
+#include "x86_64_avx512_sums.h"
 #define VLEN 16
 typedef __m512 vec;
 #define v_zero _mm512_setzero_ps
@@ -435,6 +436,17 @@ INLINE void panel_tile(const int WR, const int XR, const float* panel, const flo
       for (int a = 0; a < WR; ++a) acc[a][r] = v_fmadd(w[a], xv, acc[a][r]);
     }
   }
+#if VLEN == 16
+  // Full tiles reduce their eight rows' vectors together.
+  if (XR == 8) {
+    for (int a = 0; a < WR; ++a) {
+      float s[8];
+      _mm256_storeu_ps(s, sums8(acc[a]));
+      for (int r = 0; r < 8; ++r) y[r * n + a] = accumulate ? y[r * n + a] + s[r] : s[r];
+    }
+    return;
+  }
+#endif
   for (int r = 0; r < XR; ++r)
     for (int a = 0; a < WR; ++a) {
       const float v = v_hsum(acc[a][r]);
