@@ -8,7 +8,8 @@ not imported by anything else. For each GGUF file given:
   prompt processing of a 128-token prompt (one eval call, median of --reps)
   and B=1 generation (single-token evals after that prompt, timed from Python);
 - iree-llm `graph-bench` on local-task: prefill of 128 tokens and one decode
-  step at B=1, 4 and 8 at position 128 (medians), as tokens/s;
+  step at B=1, 4 and 8 at position 128 (medians of --reps x 32 calls, as
+  many steps as llama.cpp's generation timing evaluates), as tokens/s;
 - greedy streams of both engines from the same prompt ids (llama.cpp's own
   tokenization of a few plain prompts): identical, or the first divergence
   with llama.cpp's top-2 logit margin at that step.
@@ -106,7 +107,11 @@ def iree_speed(iree, model, context, reps):
         iree, "graph-bench", "--model", model, "--device", "local-task",
         "--context", str(context), "--batch", "1,4,8",
         "--prefill", str(PROMPT_TOKENS), "--position", str(PROMPT_TOKENS),
-        "--iterations", str(reps),
+        # As many steps as llama.cpp's timing above evaluates (reps runs of
+        # GEN_TOKENS): a median of 3 single steps caught this VM's 4 ms
+        # scheduler tick in one run of four, where llama.cpp's 32-step
+        # means smooth it out.
+        "--iterations", str(reps * GEN_TOKENS),
     ]
     log("$ " + " ".join(cmd))
     res = subprocess.run(cmd, capture_output=True, text=True)
@@ -209,7 +214,9 @@ def main():
     # Both engines slow down sharply when other processes hold the cores, so
     # the figures are only comparable on an otherwise idle machine: say how busy it was.
     print(f"\nSame file, {args.threads} threads, {PROMPT_TOKENS}-token prompt, "
-          f"generation at position {PROMPT_TOKENS}, median of {args.reps}; tokens/s "
+          f"generation at position {PROMPT_TOKENS}; llama.cpp: median of {args.reps} runs "
+          f"(generation: each the mean of {GEN_TOKENS} steps), iree-llm: median of "
+          f"{args.reps * GEN_TOKENS} calls; tokens/s "
           f"(1-minute load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, "
           f"on {os.cpu_count()} cores):")
     print(f"| model | engine | prompt {PROMPT_TOKENS} | gen B=1 | gen B=4 | gen B=8 |")
