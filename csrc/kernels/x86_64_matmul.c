@@ -332,6 +332,23 @@ INLINE void weight_row(const int format, const int rows, const float* x, size_t 
 }
 
 // Weight rows [first, last) of one format against one row of x [k]; y [n].
+// Weight rows a one-row product fetches ahead of the row it multiplies.
+// The hardware prefetcher alone left a B=1 step's products at 34 GB/s (C
+// harness over SmolLM2's products, 2 threads: 2.50 ms; 8 rows ahead: 2.13
+// ms; 4: 2.34; 16: no better than 8). Prefetches past the weight's end do
+// not fault.
+#define ROW_PREFETCH 8
+
+// Row i's blocks [c, c + nb) (values, scales, offsets) into L1.
+INLINE void prefetch_row(const int format, const void* q, const uint16_t* d, const uint16_t* m,
+                         size_t blocks, size_t i, size_t c, size_t nb) {
+  const size_t per_block = format == Q8_0 ? 32 : 16;
+  const char* row = (const char*)q + (i * blocks + c) * per_block;
+  for (size_t b = 0; b < nb * per_block; b += 64) _mm_prefetch(row + b, _MM_HINT_T0);
+  _mm_prefetch((const char*)(d + i * blocks + c), _MM_HINT_T0);
+  if (format == Q4_1) _mm_prefetch((const char*)(m + i * blocks + c), _MM_HINT_T0);
+}
+
 INLINE void one_row(const int format, const float* x, size_t k, const void* q, const uint16_t* d,
                     const uint16_t* m, float* y, size_t first, size_t last) {
   const size_t blocks = k / 32, per_block = format == Q8_0 ? 32 : 16;
@@ -340,6 +357,7 @@ INLINE void one_row(const int format, const float* x, size_t k, const void* q, c
     const size_t nb = blocks - c < CHUNK_BLOCKS ? blocks - c : CHUNK_BLOCKS;
     if (format != Q8_0) block_sums(x + 32 * c, nb, xs);
     for (size_t i = first; i < last; ++i) {
+      prefetch_row(format, q, d, m, blocks, i + ROW_PREFETCH, c, nb);
       const float part = row_dot(format, x + 32 * c, xs, nb,
                                  (const uint8_t*)q + (i * blocks + c) * per_block,
                                  d + i * blocks + c, m ? m + i * blocks + c : 0);
