@@ -150,10 +150,16 @@ fn main() {
         let matmul = manifest_dir.join("csrc/kernels/x86_64_matmul.c");
         kernel_object(&matmul, &AVX2, &out_dir.join("x86_64_kernels.o"));
         kernel_object(&matmul, &avx512, &out_dir.join("x86_64_avx512_kernels.o"));
+        let attention = manifest_dir.join("csrc/kernels/x86_64_attention.c");
         kernel_object(
-            &manifest_dir.join("csrc/kernels/x86_64_attention.c"),
+            &attention,
             &AVX2,
             &out_dir.join("x86_64_attention_kernels.o"),
+        );
+        kernel_object(
+            &attention,
+            &avx512,
+            &out_dir.join("x86_64_avx512_attention_kernels.o"),
         );
         kernel_object(
             &manifest_dir.join("csrc/kernels/x86_64_avx512_bf16.c"),

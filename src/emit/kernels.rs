@@ -178,25 +178,28 @@ const OBJECT: Option<&[u8]> = kernel_object!("x86_64_kernels.o");
 const AVX512_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_kernels.o");
 const BF16_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_bf16_kernels.o");
 const ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_attention_kernels.o");
+const AVX512_ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_attention_kernels.o");
 
 /// The kernel objects: `x86_64_matmul.c` built twice, for AVX2 and for
 /// AVX-512 (the same exact products in vectors twice as wide), the
 /// AVX512-BF16 one that only [`Kernels::X86_64Bf16`]'s graphs call, and the
-/// decode attention (AVX2: it is bound by reading the cache).
+/// decode attention, built for AVX2 and AVX-512 like the exact kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Object {
     Avx2,
     Avx512,
     Avx512Bf16,
     Attention,
+    Avx512Attention,
 }
 
 impl Object {
-    const ALL: [Object; 4] = [
+    const ALL: [Object; 5] = [
         Object::Avx2,
         Object::Avx512,
         Object::Avx512Bf16,
         Object::Attention,
+        Object::Avx512Attention,
     ];
 
     /// The build of the exact kernels (`x86_64_matmul.c`) for this host:
@@ -217,6 +220,7 @@ impl Object {
             Object::Avx512 => AVX512_OBJECT,
             Object::Avx512Bf16 => BF16_OBJECT,
             Object::Attention => ATTENTION_OBJECT,
+            Object::Avx512Attention => AVX512_ATTENTION_OBJECT,
         }
     }
 
@@ -226,6 +230,7 @@ impl Object {
             Object::Avx512 => AVX512_OBJECT_NAME.as_deref(),
             Object::Avx512Bf16 => BF16_OBJECT_NAME.as_deref(),
             Object::Attention => ATTENTION_OBJECT_NAME.as_deref(),
+            Object::Avx512Attention => AVX512_ATTENTION_OBJECT_NAME.as_deref(),
         }
     }
 }
@@ -286,6 +291,12 @@ static BF16_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-bf16-kernels", BF16_OBJECT));
 static ATTENTION_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-attention-kernels", ATTENTION_OBJECT));
+static AVX512_ATTENTION_OBJECT_NAME: LazyLock<Option<String>> = LazyLock::new(|| {
+    object_name(
+        "iree-llm-x86_64-avx512-attention-kernels",
+        AVX512_ATTENTION_OBJECT,
+    )
+});
 
 /// The symbol every graph that calls a kernel refers to.
 const EXECUTABLE: &str = "iree_llm_kernels";
@@ -323,7 +334,7 @@ enum Source {
     Exact,
     /// `x86_64_avx512_bf16.c`.
     Bf16,
-    /// `x86_64_attention.c`.
+    /// `x86_64_attention.c`, in the build for this host (as [`Source::Exact`]).
     Attention,
 }
 
@@ -332,6 +343,9 @@ impl Source {
         match self {
             Source::Exact => Object::exact_for_host(),
             Source::Bf16 => Object::Avx512Bf16,
+            Source::Attention if Object::exact_for_host() == Object::Avx512 => {
+                Object::Avx512Attention
+            }
             Source::Attention => Object::Attention,
         }
     }
@@ -544,7 +558,7 @@ const ATTENTION_MAX_GD: i64 = 2048;
 /// Whether graphs with `kernels` call the decode attention kernel for heads
 /// of `head_dim` with `group` query heads per key/value head.
 pub fn takes_decode_attention(kernels: Kernels, group: i64, head_dim: i64) -> bool {
-    !kernels.is_portable() && head_dim % 8 == 0 && group * head_dim <= ATTENTION_MAX_GD
+    !kernels.is_portable() && head_dim % 16 == 0 && group * head_dim <= ATTENTION_MAX_GD
 }
 
 /// One decode step's attention of layer `layer` ([`takes_decode_attention`]):
@@ -743,8 +757,8 @@ mod tests {
         assert!(takes_decode_attention(Kernels::X86_64, 3, 64));
         assert!(takes_decode_attention(Kernels::X86_64Bf16, 4, 64));
         assert!(!takes_decode_attention(Kernels::Portable, 3, 64));
-        // head_dim not in whole vectors of 8, and a group too wide for its stack.
-        assert!(!takes_decode_attention(Kernels::X86_64, 3, 36));
+        // head_dim not in whole vectors of 16, and a group too wide for its stack.
+        assert!(!takes_decode_attention(Kernels::X86_64, 3, 40));
         assert!(!takes_decode_attention(Kernels::X86_64, 16, 256));
     }
 
@@ -1019,6 +1033,9 @@ mod tests {
             assert!(names.contains(&named(object)), "{object:?}");
         }
         assert!(named(Object::Attention).starts_with("iree-llm-x86_64-attention-kernels-"));
+        assert!(
+            named(Object::Avx512Attention).starts_with("iree-llm-x86_64-avx512-attention-kernels-")
+        );
         assert!(named(Object::Avx2).starts_with("iree-llm-x86_64-kernels-"));
         assert!(named(Object::Avx512).starts_with("iree-llm-x86_64-avx512-kernels-"));
         assert!(named(Object::Avx512Bf16).starts_with("iree-llm-x86_64-avx512-bf16-kernels-"));
@@ -1032,6 +1049,12 @@ mod tests {
         assert_eq!(matvec.matches(".o\"").count(), 1, "{matvec}");
         let bf16 = declarations("flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[%0]");
         assert!(bf16.contains(&bf16_name) && !bf16.contains(&exact));
+        // The attention kernel's build follows the exact kernels' choice.
+        let attention =
+            declarations("flow.dispatch @iree_llm_kernels_decode_attention::@decode_attention[%0]");
+        let wide = Object::exact_for_host() == Object::Avx512;
+        assert!(attention.contains(&named(Object::Avx512Attention)) == wide);
+        assert!(attention.contains(&named(Object::Attention)) == !wide);
     }
 
     /// The AVX-512 build is taken exactly where the CPU has AVX-512 F, BW
