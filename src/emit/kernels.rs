@@ -1053,8 +1053,8 @@ mod tests {
         let attention =
             declarations("flow.dispatch @iree_llm_kernels_decode_attention::@decode_attention[%0]");
         let wide = Object::exact_for_host() == Object::Avx512;
-        assert!(attention.contains(&named(Object::Avx512Attention)) == wide);
-        assert!(attention.contains(&named(Object::Attention)) == !wide);
+        assert_eq!(attention.contains(&named(Object::Avx512Attention)), wide);
+        assert_eq!(attention.contains(&named(Object::Attention)), !wide);
     }
 
     /// The AVX-512 build is taken exactly where the CPU has AVX-512 F, BW
