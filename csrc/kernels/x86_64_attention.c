@@ -174,7 +174,9 @@ void iree_llm_decode_attention_workgroup(
     size_t d, size_t first, size_t per) {
   (void)n;
   const size_t wg = first / per, row = wg / hkv;
-  if (g * d > MAX_GD || g > MAX_G || d % 16 != 0) return;
+  // The emitter calls the kernel only within these bounds; past them the
+  // stack arrays would overflow, so stop loudly rather than write garbage.
+  if (g * d > MAX_GD || g > MAX_G || d % 16 != 0) __builtin_trap();
   q += q_offset + wg * g * d;
   out += out_offset + wg * g * d;
   k += k_offset + wg * d;

@@ -565,7 +565,8 @@ pub fn takes_decode_attention(kernels: Kernels, group: i64, head_dim: i64) -> bo
 /// `q` [b, heads, d] (rotated), the caches `kv` [layers, 2, b * kv_heads,
 /// capacity, d], the rows' own `k`, `v` [b, kv_heads, d] and positions `pos`
 /// [b]; row i attends to its cached positions below `pos[i]` (and below
-/// `window`) and to its own key. Returns the heads' outputs [b, heads * d].
+/// `window`) and to its own key. Returns the heads' outputs [b * kv_heads,
+/// group, d] (query head h * group + j of row i at [i * kv_heads + h, j]).
 #[allow(clippy::too_many_arguments)]
 pub fn decode_attention(
     f: &mut FuncBuilder,
@@ -589,7 +590,7 @@ pub fn decode_attention(
         workload,
         &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
         &[workload, layer, slots, hkv, group, capacity, window, d],
-        TensorType::new(&[b, heads * d], DType::F32),
+        TensorType::new(&[slots, group, d], DType::F32),
     )
 }
 

@@ -1050,18 +1050,26 @@ pub fn decode(
 struct DecodeAttention {
     b: i64,
     window: i64,
-    /// Whether layers call the decode attention kernel
-    /// ([`kernels::decode_attention`]) instead of the StableHLO form.
-    kernel: bool,
-    pos: Value,
-    mask: Value,
-    ninf: Value,
-    scale_old: Value,
-    scale_new: Value,
+    form: DecodeForm,
     hq: i64,
     hkv: i64,
     g: i64,
     d: i64,
+}
+
+/// How a decode step's attention is computed.
+enum DecodeForm {
+    /// The decode attention kernel ([`kernels::decode_attention`]), which
+    /// reads each row's cached positions below `pos`.
+    Kernel { pos: Value },
+    /// StableHLO over the whole window, positions at or past `pos` masked:
+    /// the mask, its fill and the scores' scale, shared by every layer.
+    Masked {
+        mask: Value,
+        ninf: Value,
+        scale_old: Value,
+        scale_new: Value,
+    },
 }
 
 impl DecodeAttention {
@@ -1074,26 +1082,30 @@ impl DecodeAttention {
         pos: &Value,
     ) -> Self {
         let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
-        let kernel = kernels::takes_decode_attention(kernels, g, d);
-        f.comment("each row sees the cached keys before its position: s < pos[i]");
-        let bh = b * hkv;
-        let key_index = f.iota(&[b, window], 1);
-        let pos_b = f.broadcast(pos, &[b, window], &[0]);
-        let visible = f.compare(Cmp::Lt, &key_index, &pos_b);
-        let mask = f.broadcast(&visible, &[b, hkv, g, window], &[0, 3]);
-        let mask = f.reshape(&mask, &[bh, g, window]);
-        let ninf = f.splat_f(f64::NEG_INFINITY, &[bh, g, window], DType::F32);
-        let scale_old = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g, window], DType::F32);
-        let scale_new = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g], DType::F32);
+        let form = if kernels::takes_decode_attention(kernels, g, d) {
+            DecodeForm::Kernel { pos: pos.clone() }
+        } else {
+            f.comment("each row sees the cached keys before its position: s < pos[i]");
+            let bh = b * hkv;
+            let key_index = f.iota(&[b, window], 1);
+            let pos_b = f.broadcast(pos, &[b, window], &[0]);
+            let visible = f.compare(Cmp::Lt, &key_index, &pos_b);
+            let mask = f.broadcast(&visible, &[b, hkv, g, window], &[0, 3]);
+            let mask = f.reshape(&mask, &[bh, g, window]);
+            let ninf = f.splat_f(f64::NEG_INFINITY, &[bh, g, window], DType::F32);
+            let scale_old = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g, window], DType::F32);
+            let scale_new = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g], DType::F32);
+            DecodeForm::Masked {
+                mask,
+                ninf,
+                scale_old,
+                scale_new,
+            }
+        };
         DecodeAttention {
             b,
             window,
-            kernel,
-            pos: pos.clone(),
-            mask,
-            ninf,
-            scale_old,
-            scale_new,
+            form,
             hq,
             hkv,
             g,
@@ -1115,31 +1127,49 @@ impl DecodeAttention {
         v: &Value,
         new_kv: &mut Vec<Value>,
     ) -> Value {
-        if self.kernel {
-            f.comment(&format!(
-                "layer {l}: every row attends to its cached positions and its own K/V (kernel)"
-            ));
-            new_kv.push(f.reshape(k, &[1, 1, self.b * self.hkv, self.d]));
-            new_kv.push(f.reshape(v, &[1, 1, self.b * self.hkv, self.d]));
-            return kernels::decode_attention(f, q, kv, k, v, &self.pos, l as i64, self.window);
-        }
+        let (b, bh, d) = (self.b, self.b * self.hkv, self.d);
+        f.comment(&format!(
+            "layer {l}: every row attends to its cached positions and its own K/V"
+        ));
+        // Both forms give [b * kv_heads, g, D].
+        let o = match &self.form {
+            DecodeForm::Kernel { pos } => {
+                kernels::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)
+            }
+            DecodeForm::Masked {
+                mask,
+                ninf,
+                scale_old,
+                scale_new,
+            } => self.masked(f, l, kv, q, k, v, [mask, ninf, scale_old, scale_new]),
+        };
+        new_kv.push(f.reshape(k, &[1, 1, bh, d]));
+        new_kv.push(f.reshape(v, &[1, 1, bh, d]));
+        f.reshape(&o, &[b, self.hq * d])
+    }
+
+    /// The StableHLO form of [`attend`](Self::attend): the heads' outputs
+    /// [b * kv_heads, g, D].
+    #[allow(clippy::too_many_arguments)]
+    fn masked(
+        &self,
+        f: &mut FuncBuilder,
+        l: usize,
+        kv: &Value,
+        q: &Value,
+        k: &Value,
+        v: &Value,
+        [mask, ninf, scale_old, scale_new]: [&Value; 4],
+    ) -> Value {
         let DecodeAttention {
             b,
             window,
-            ref mask,
-            ref ninf,
-            ref scale_old,
-            ref scale_new,
-            hq,
             hkv,
             g,
             d,
             ..
         } = *self;
         let bh = b * hkv;
-        f.comment(&format!(
-            "layer {l}: every row attends to its cached positions and its own K/V"
-        ));
         let l64 = l as i64;
         let keys = f.slice(kv, &[l64, 0, 0, 0, 0], &[l64 + 1, 1, bh, window, d]);
         let keys = f.reshape(&keys, &[bh, window, d]);
@@ -1168,10 +1198,7 @@ impl DecodeAttention {
         let o_new = f.mul(&e_new, &v_b);
         let o = f.add(&o, &o_new);
         let sum = f.broadcast(&sum, &[bh, g, d], &[0, 1]);
-        let o = f.div(&o, &sum);
-        new_kv.push(f.reshape(k, &[1, 1, bh, d]));
-        new_kv.push(f.reshape(v, &[1, 1, bh, d]));
-        f.reshape(&o, &[b, hq * d])
+        f.div(&o, &sum)
     }
 
     /// Writes every layer's K/V of row i (`new_kv`, as [`attend`](Self::attend)
