@@ -40,13 +40,14 @@ INLINE __m512bh load32(const uint16_t* p, size_t left) {
 INLINE void store_sums(const int WR, const int XR, const __m512 acc[TILE_W][TILE_X], float* y,
                        size_t n, int accumulate) {
   for (int a = 0; a < WR; ++a) {
-    float s[TILE_X];
     if (XR == TILE_X) {
-      _mm256_storeu_ps(s, sums8(acc[a]));
-    } else {
-      for (int r = 0; r < XR; ++r) s[r] = _mm512_reduce_add_ps(acc[a][r]);
+      store_sums8(acc[a], y + a, n, accumulate);
+      continue;
     }
-    for (int r = 0; r < XR; ++r) y[r * n + a] = accumulate ? y[r * n + a] + s[r] : s[r];
+    for (int r = 0; r < XR; ++r) {
+      const float v = _mm512_reduce_add_ps(acc[a][r]);
+      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
+    }
   }
 }
 

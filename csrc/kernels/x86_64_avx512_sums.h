@@ -9,6 +9,7 @@
 #define IREE_LLM_X86_64_AVX512_SUMS_H
 
 #include <immintrin.h>
+#include <stddef.h>
 
 // {sum(v[0]), ..., sum(v[7])}.
 static inline __attribute__((always_inline)) __m256 sums8(const __m512 v[8]) {
@@ -29,6 +30,14 @@ static inline __attribute__((always_inline)) __m256 sums8(const __m512 v[8]) {
   const __m512 w = _mm512_add_ps(u, _mm512_shuffle_ps(u, u, 0xB1));
   const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 2, 6, 10, 14, 0, 0, 0, 0, 0, 0, 0, 0);
   return _mm512_castps512_ps256(_mm512_permutexvar_ps(order, w));
+}
+
+// y[r * stride] = sum(v[r]) for r < 8, or added to y when `accumulate`.
+static inline __attribute__((always_inline)) void store_sums8(const __m512 v[8], float* y,
+                                                              size_t stride, int accumulate) {
+  float s[8];
+  _mm256_storeu_ps(s, sums8(v));
+  for (int r = 0; r < 8; ++r) y[r * stride] = accumulate ? y[r * stride] + s[r] : s[r];
 }
 
 #endif
