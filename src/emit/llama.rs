@@ -1136,31 +1136,25 @@ impl DecodeAttention {
             DecodeForm::Kernel { pos } => {
                 kernels::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)
             }
-            DecodeForm::Masked {
-                mask,
-                ninf,
-                scale_old,
-                scale_new,
-            } => self.masked(f, l, kv, q, k, v, [mask, ninf, scale_old, scale_new]),
+            DecodeForm::Masked { .. } => self.masked(f, l, kv, [q, k, v]),
         };
         new_kv.push(f.reshape(k, &[1, 1, bh, d]));
         new_kv.push(f.reshape(v, &[1, 1, bh, d]));
         f.reshape(&o, &[b, self.hq * d])
     }
 
-    /// The StableHLO form of [`attend`](Self::attend): the heads' outputs
-    /// [b * kv_heads, g, D].
-    #[allow(clippy::too_many_arguments)]
-    fn masked(
-        &self,
-        f: &mut FuncBuilder,
-        l: usize,
-        kv: &Value,
-        q: &Value,
-        k: &Value,
-        v: &Value,
-        [mask, ninf, scale_old, scale_new]: [&Value; 4],
-    ) -> Value {
+    /// The StableHLO form of [`attend`](Self::attend) for the rows' `q`, `k`
+    /// and `v`: the heads' outputs [b * kv_heads, g, D].
+    fn masked(&self, f: &mut FuncBuilder, l: usize, kv: &Value, [q, k, v]: [&Value; 3]) -> Value {
+        let DecodeForm::Masked {
+            mask,
+            ninf,
+            scale_old,
+            scale_new,
+        } = &self.form
+        else {
+            unreachable!("masked() is the Masked form's")
+        };
         let DecodeAttention {
             b,
             window,
