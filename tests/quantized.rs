@@ -226,6 +226,70 @@ fn bf16_activations_on_block_weights_stay_within_their_own_tolerance() {
     }
 }
 
+/// A B=8 decode step multiplies eight rows of x by each block weight, which
+/// the bf16 kernel does in a tile shape of its own (no panel): every row
+/// stays within the form's tolerance of its own sequence in the reference,
+/// and is not the exact form's result.
+#[test]
+fn bf16_activations_on_block_weights_hold_for_a_step_of_eight_rows() {
+    use iree_llm::emit::Kernels;
+    const BF16_TOLERANCE: f64 = 2e-2;
+    const ROWS: usize = 8;
+    if !Kernels::X86_64Bf16.runs_on_this_host() {
+        eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
+        return;
+    }
+    for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
+        let path = quantized_tiny(quant);
+        let reference = common::reference(&path);
+        let mut model = common::load_opts(
+            &path,
+            "local-task",
+            CAPACITY,
+            logits_graphs(&[1, ROWS as i64]),
+            |o| o.kernels = Some(Kernels::X86_64Bf16),
+        );
+        let vocab = model.vocab();
+        let mut kv = model.new_kv_slots(ROWS).unwrap();
+        let (mut seqs, mut next, mut pos) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..ROWS {
+            let p = prompt(3 + 2 * i, 60 + i as u32, vocab);
+            let mut seq = reference.new_sequence();
+            seq.forward(&reference, &p).unwrap();
+            let logits = model.prefill_logits_at(&mut kv, i, &p).unwrap();
+            next.push(host_argmax(&logits));
+            pos.push(p.len());
+            seqs.push(seq);
+        }
+        let (mut worst, mut least) = (0f64, f64::INFINITY);
+        let mut logits = Vec::new();
+        for step in 0..3 {
+            model
+                .decode_logits(&mut kv, &next, &pos, &mut logits)
+                .unwrap();
+            for i in 0..ROWS {
+                let row = &logits[i * vocab..(i + 1) * vocab];
+                let want = seqs[i].forward(&reference, &[next[i]]).unwrap();
+                let err = relative_error(row, &want);
+                assert!(
+                    err <= BF16_TOLERANCE,
+                    "{quant:?} B={ROWS} step {step} row {i}: relative error {err:.2e}"
+                );
+                (worst, least) = (worst.max(err), least.min(err));
+                next[i] = host_argmax(row);
+                pos[i] += 1;
+            }
+        }
+        eprintln!(
+            "{quant:?} with bf16 activations, B={ROWS} steps: relative error {least:.2e} .. {worst:.2e}"
+        );
+        assert!(
+            least > 1e-5,
+            "{quant:?}: error {least:.2e} is the exact form's"
+        );
+    }
+}
+
 #[test]
 fn greedy_decoding_matches_the_reference_token_for_token() {
     for quant in [Quant::Q8_0, Quant::Q4_1] {
