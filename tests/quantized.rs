@@ -193,6 +193,30 @@ fn eight_bit_activations_stay_within_their_own_tolerance() {
     }
 }
 
+/// The bf16 form's own tolerance (docs/performance.md), for prompts and
+/// batched steps alike.
+const BF16_TOLERANCE: f64 = 2e-2;
+
+/// The tiny model in `quant` with the opt-in bf16 activations
+/// (`Kernels::X86_64Bf16`) and its f64 reference; None, said on stderr,
+/// where the CPU or build has no AVX512-BF16 kernel.
+fn bf16_form(
+    quant: Quant,
+    batches: &[i64],
+) -> Option<(iree_llm::reference::Reference, DeviceModel)> {
+    use iree_llm::emit::Kernels;
+    if !Kernels::X86_64Bf16.runs_on_this_host() {
+        eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
+        return None;
+    }
+    let path = quantized_tiny(quant);
+    let model = common::load_opts(&path, "local-task", CAPACITY, logits_graphs(batches), |o| {
+        o.kernels = Some(Kernels::X86_64Bf16)
+    });
+    assert_eq!(model.manifest().plan.kernels, Kernels::X86_64Bf16);
+    Some((common::reference(&path), model))
+}
+
 /// The opt-in bf16 activations (`Kernels::X86_64Bf16`) multiply several
 /// rows of a block weight as bf16 (the rows and a panel of weights rounded),
 /// so a prompt's logits leave the exact tolerance; this is their own,
@@ -201,20 +225,10 @@ fn eight_bit_activations_stay_within_their_own_tolerance() {
 /// them.
 #[test]
 fn bf16_activations_on_block_weights_stay_within_their_own_tolerance() {
-    use iree_llm::emit::Kernels;
-    const BF16_TOLERANCE: f64 = 2e-2;
-    if !Kernels::X86_64Bf16.runs_on_this_host() {
-        eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
-        return;
-    }
     for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
-        let path = quantized_tiny(quant);
-        let reference = common::reference(&path);
-        let mut model =
-            common::load_opts(&path, "local-task", CAPACITY, logits_graphs(&[1]), |o| {
-                o.kernels = Some(Kernels::X86_64Bf16)
-            });
-        assert_eq!(model.manifest().plan.kernels, Kernels::X86_64Bf16);
+        let Some((reference, mut model)) = bf16_form(quant, &[1]) else {
+            return;
+        };
         common::assert_inexact_form_within(
             &mut model,
             &reference,
@@ -232,23 +246,11 @@ fn bf16_activations_on_block_weights_stay_within_their_own_tolerance() {
 /// and is not the exact form's result.
 #[test]
 fn bf16_activations_on_block_weights_hold_for_a_step_of_eight_rows() {
-    use iree_llm::emit::Kernels;
-    const BF16_TOLERANCE: f64 = 2e-2;
     const ROWS: usize = 8;
-    if !Kernels::X86_64Bf16.runs_on_this_host() {
-        eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
-        return;
-    }
     for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
-        let path = quantized_tiny(quant);
-        let reference = common::reference(&path);
-        let mut model = common::load_opts(
-            &path,
-            "local-task",
-            CAPACITY,
-            logits_graphs(&[1, ROWS as i64]),
-            |o| o.kernels = Some(Kernels::X86_64Bf16),
-        );
+        let Some((reference, mut model)) = bf16_form(quant, &[1, ROWS as i64]) else {
+            return;
+        };
         let vocab = model.vocab();
         let mut kv = model.new_kv_slots(ROWS).unwrap();
         let (mut seqs, mut next, mut pos) = (Vec::new(), Vec::new(), Vec::new());
