@@ -192,6 +192,12 @@ pub fn graph_bench(
     // Which numeric form the figures below are of (IREE_LLM_KERNELS).
     let kernels = plan.kernels;
     log(&format!("kernels: {}", kernels.describe()));
+    if plan.kv_cache != crate::DType::F32 {
+        log(&format!(
+            "KV cache: {:?} (IREE_LLM_KV_CACHE; keys and values rounded, not exact)",
+            plan.kv_cache
+        ));
+    }
 
     let vocab = model.vocab() as u32;
     let token = |i: usize| TokenId((i as u32 * 2654435761 % (vocab - 300)) + 1);
@@ -238,7 +244,9 @@ pub fn graph_bench(
     let mut decode_floor = Vec::new();
     // One row's KV bytes per attended position: [layers, 2, kv_heads, _, head_dim] f32.
     let kv_shape = &model.manifest().kv_shape;
-    let kv_bytes_per_position = (kv_shape[0] * kv_shape[1] * kv_shape[2] * kv_shape[4]) as u64 * 4;
+    let kv_elem = model.manifest().plan.kv_cache.size_bytes() as u64;
+    let kv_bytes_per_position =
+        (kv_shape[0] * kv_shape[1] * kv_shape[2] * kv_shape[4]) as u64 * kv_elem;
     let position = opts.decode_position.min(model.capacity() - 1);
     let shape = crate::emit::LlamaShape::from(model.config());
     let cached_only =

@@ -622,6 +622,7 @@ fn emit(
     let mut plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
     plan.blocks = blocks;
     plan.kernels = kernels;
+    plan.kv_cache = crate::emit::kv_cache_from_env();
     plan.check(&config)?;
     let manifest = crate::emit::write_dir(&LlamaShape::from(&config), &plan, out)?;
     eprintln!(

@@ -362,7 +362,7 @@ struct Export {
     indices: &'static [&'static str],
 }
 
-const EXPORTS: [Export; 5] = [
+const EXPORTS: [Export; 6] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
@@ -410,6 +410,14 @@ const EXPORTS: [Export; 5] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
+        indices: &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"],
+    },
+    // The same over an f16 cache (`IREE_LLM_KV_CACHE=f16`).
+    Export {
+        name: "decode_attention_f16",
+        source: Source::Attention,
+        symbol: "iree_llm_decode_attention_f16_workgroup",
+        bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"],
     },
 ];
@@ -563,7 +571,7 @@ pub fn takes_decode_attention(kernels: Kernels, group: i64, head_dim: i64) -> bo
 
 /// One decode step's attention of layer `layer` ([`takes_decode_attention`]):
 /// `q` [b, heads, d] (rotated), the caches `kv` [layers, 2, b * kv_heads,
-/// capacity, d], the rows' own `k`, `v` [b, kv_heads, d] and positions `pos`
+/// capacity, d] (f32 or f16), the rows' own `k`, `v` [b, kv_heads, d] and positions `pos`
 /// [b]; row i attends to its cached positions below `pos[i]` (and below
 /// `window`) and to its own key. Returns the heads' outputs [b * kv_heads,
 /// group, d] (query head h * group + j of row i at [i * kv_heads + h, j]).
@@ -585,8 +593,13 @@ pub fn decode_attention(
     assert_eq!(slots, b * hkv, "one cache slot per row and key/value head");
     assert_eq!(kv.shape()[4], d, "cache and queries share head_dim");
     let workload = slots * ROWS_PER_WORKGROUP;
+    let export = match kv.elem() {
+        DType::F32 => &EXPORTS[4],
+        DType::F16 => &EXPORTS[5],
+        other => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
+    };
     f.dispatch_extern(
-        &EXPORTS[4].callee(),
+        &export.callee(),
         workload,
         &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
         &[workload, layer, slots, hkv, group, capacity, window, d],

@@ -125,6 +125,9 @@ pub struct GraphConfig {
     pub blocks: Arc<BTreeMap<String, BlockFormat>>,
     /// Hand-written kernels the graphs call for block matrices (see `linear`).
     pub kernels: Kernels,
+    /// Element type of the KV cache (f32 or f16): values are converted to
+    /// it where a graph writes the cache and back to f32 where it reads it.
+    pub kv_cache: DType,
 }
 
 pub use crate::types::{BLOCK, BlockFormat};
@@ -761,6 +764,36 @@ fn scalar_i32(f: &mut FuncBuilder, v: i64) -> Value {
     f.splat_i32(v as i32, &[])
 }
 
+/// `v` (f32) as a KV cache of element type `cache` holds it: rounded to f16
+/// and back for an f16 cache, unchanged for f32. Attention takes a step's
+/// own keys and values this way, so that a position reads the same values
+/// in the call that writes it as in every later one.
+pub(super) fn as_cached(f: &mut FuncBuilder, v: &Value, cache: DType) -> Value {
+    if cache == DType::F32 {
+        return v.clone();
+    }
+    let c = f.convert(v, cache);
+    f.convert(&c, DType::F32)
+}
+
+/// `v` (f32) in the cache's element type, to be written into it.
+pub(super) fn to_cache(f: &mut FuncBuilder, v: &Value, cache: DType) -> Value {
+    if cache == DType::F32 {
+        v.clone()
+    } else {
+        f.convert(v, cache)
+    }
+}
+
+/// A slice read from the cache, as f32.
+pub(super) fn from_cache(f: &mut FuncBuilder, v: &Value) -> Value {
+    if v.elem() == DType::F32 {
+        v.clone()
+    } else {
+        f.convert(v, DType::F32)
+    }
+}
+
 /// Start indices into the caches `[layers, 2, slots * kv_heads, capacity,
 /// head_dim]`: `layer`, keys or values (`which`: 0 or 1), the slot's first
 /// head `head`, `position`.
@@ -868,7 +901,7 @@ pub fn prefill(
     let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(slots, capacity), DType::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(slots, capacity), cfg.kv_cache);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[t], DType::I32), None);
     let len = f.arg(TensorType::new(&[], DType::I32), None);
@@ -896,16 +929,21 @@ pub fn prefill(
             f.comment(&format!(
                 "layer {l}: write K/V of positions 0..t into the slot's cache"
             ));
+            let cache = kv.elem();
             let kt = f.transpose(&k, &[1, 0, 2]);
+            let kt = as_cached(f, &kt, cache);
             let vt = f.transpose(&v, &[1, 0, 2]);
+            let vt = as_cached(f, &vt, cache);
             let li = scalar_i32(f, l as i64);
             let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
+            let k5 = to_cache(f, &k5, cache);
             kv = f.dynamic_update_slice(
                 &kv,
                 &k5,
                 &cache_start(&li, &zero, &first_head, &zero, &zero),
             );
             let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
+            let v5 = to_cache(f, &v5, cache);
             kv = f.dynamic_update_slice(
                 &kv,
                 &v5,
@@ -1005,7 +1043,7 @@ pub fn decode(
     );
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(b, capacity), DType::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(b, capacity), cfg.kv_cache);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
     let pos = f.arg(TensorType::new(&[b], DType::I32), None);
@@ -1166,12 +1204,16 @@ impl DecodeAttention {
         let bh = b * hkv;
         let l64 = l as i64;
         let keys = f.slice(kv, &[l64, 0, 0, 0, 0], &[l64 + 1, 1, bh, window, d]);
+        let keys = from_cache(f, &keys);
         let keys = f.reshape(&keys, &[bh, window, d]);
         let vals = f.slice(kv, &[l64, 1, 0, 0, 0], &[l64 + 1, 2, bh, window, d]);
+        let vals = from_cache(f, &vals);
         let vals = f.reshape(&vals, &[bh, window, d]);
         let q3 = f.reshape(q, &[bh, g, d]);
         let k2 = f.reshape(k, &[bh, d]);
+        let k2 = as_cached(f, &k2, kv.elem());
         let v2 = f.reshape(v, &[bh, d]);
+        let v2 = as_cached(f, &v2, kv.elem());
         let s_old = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
         let s_old = f.mul(&s_old, scale_old);
         let s_old = f.select(mask, &s_old, ninf);
@@ -1211,6 +1253,7 @@ impl DecodeAttention {
         let layers = m.layers;
         let all = f.concatenate(new_kv, 0);
         let all = f.reshape(&all, &[layers, 2, bh, d]);
+        let all = to_cache(f, &all, kv.elem());
         let zero = scalar_i32(f, 0);
         for i in 0..b {
             let row = f.slice(&all, &[0, 0, i * hkv, 0], &[layers, 2, (i + 1) * hkv, d]);

@@ -104,6 +104,33 @@ pub struct EmitPlan {
     /// (`kernels::Kernels`); portable graphs lower for every target.
     #[serde(default, skip_serializing_if = "Kernels::is_portable")]
     pub kernels: Kernels,
+    /// Element type of the KV cache: f32, or f16 (an opt-in form with half
+    /// the cache's bytes; keys and values rounded to f16 when written).
+    #[serde(default = "default_kv_cache", skip_serializing_if = "is_f32")]
+    pub kv_cache: DType,
+}
+
+fn default_kv_cache() -> DType {
+    DType::F32
+}
+
+fn is_f32(d: &DType) -> bool {
+    *d == DType::F32
+}
+
+/// The KV cache's element type that `IREE_LLM_KV_CACHE` asks for: `f32`
+/// (the default; exact) or `f16` (half the cache's bytes and memory; keys
+/// and values rounded to f16, so not exact: docs/performance.md gives the
+/// measured error). Anything else warns and keeps f32.
+pub fn kv_cache_from_env() -> DType {
+    match std::env::var("IREE_LLM_KV_CACHE").as_deref() {
+        Err(_) | Ok("") | Ok("f32") => DType::F32,
+        Ok("f16") => DType::F16,
+        Ok(other) => {
+            tracing::warn!("IREE_LLM_KV_CACHE={other}: use f32 or f16; keeping f32");
+            DType::F32
+        }
+    }
 }
 
 impl EmitPlan {
@@ -125,6 +152,7 @@ impl EmitPlan {
             weights: DType::F32,
             blocks: BTreeMap::new(),
             kernels: Kernels::Portable,
+            kv_cache: DType::F32,
         })
     }
 
@@ -229,6 +257,7 @@ impl EmitPlan {
             weights: self.weights,
             blocks: std::sync::Arc::new(self.blocks.clone()),
             kernels: self.kernels,
+            kv_cache: self.kv_cache,
         }
     }
 }
@@ -710,8 +739,9 @@ pub struct Manifest {
     pub format: u32,
     pub model: LlamaShape,
     pub plan: EmitPlan,
-    /// Shape of a one-slot KV cache (f32): `[layers, 2, kv_heads,
-    /// capacity, head_dim]`; a cache of S slots has S times the heads.
+    /// Shape of a one-slot KV cache (of `plan.kv_cache`): `[layers, 2,
+    /// kv_heads, capacity, head_dim]`; a cache of S slots has S times the
+    /// heads.
     pub kv_shape: Vec<i64>,
     /// Leading arguments of every function, in order, with their dtypes.
     pub params: Vec<ParamSpec>,
@@ -744,9 +774,9 @@ impl Manifest {
                 let kv_shape = m.kv_shape(kind.slots(), plan.capacity);
                 let kv_in = TensorSpec {
                     aliased_result: Some(1),
-                    ..t("kv", kv_shape.clone(), DType::F32)
+                    ..t("kv", kv_shape.clone(), plan.kv_cache)
                 };
-                let kv_out = t("kv", kv_shape, DType::F32);
+                let kv_out = t("kv", kv_shape, plan.kv_cache);
                 let (inputs, results) = match kind {
                     GraphKind::Prefill { tokens, output, .. }
                     | GraphKind::Chunk { tokens, output, .. } => {

@@ -101,6 +101,9 @@ pub struct LoadOptions {
     /// The CPU kernels to call, if not this host's default
     /// ([`Kernels::for_host_cpu`], which `IREE_LLM_KERNELS` steers).
     pub kernels: Option<Kernels>,
+    /// The KV cache's element type (f32 or f16), if not the one
+    /// `IREE_LLM_KV_CACHE` asks for ([`crate::emit::kv_cache_from_env`]).
+    pub kv_cache: Option<DType>,
 }
 
 impl LoadOptions {
@@ -136,6 +139,7 @@ impl LoadOptions {
             compile_on_demand: false,
             device_weights: DeviceWeights::Native,
             kernels: None,
+            kv_cache: None,
         }
     }
 }
@@ -199,6 +203,10 @@ impl DeviceModel {
             opts.kernels.unwrap_or_else(Kernels::for_host_cpu)
         } else {
             Kernels::Portable
+        };
+        opts.plan.kv_cache = match opts.kv_cache.unwrap_or_else(crate::emit::kv_cache_from_env) {
+            DType::F16 => DType::F16,
+            _ => DType::F32,
         };
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
@@ -317,7 +325,7 @@ impl DeviceModel {
         let mut shape = self.manifest.kv_shape.clone();
         shape[2] *= slots as i64;
         Ok(KvCache {
-            buffer: self.session.zeros(DType::F32, &shape)?,
+            buffer: self.session.zeros(self.manifest.plan.kv_cache, &shape)?,
             slots,
         })
     }
@@ -353,8 +361,13 @@ impl DeviceModel {
     }
 
     /// Copies a cache to the host (for tests and debugging), laid out as
-    /// `[layers, 2, slots * kv_heads, capacity, head_dim]`.
+    /// `[layers, 2, slots * kv_heads, capacity, head_dim]`, widened to f32
+    /// where the cache holds f16.
     pub fn read_kv(&self, kv: &KvCache) -> Result<Vec<f32>> {
+        if kv.buffer().dtype() == DType::F16 {
+            let halves = self.session.read::<half::f16>(kv.buffer())?;
+            return Ok(halves.into_iter().map(f32::from).collect());
+        }
         Ok(self.session.read::<f32>(kv.buffer())?)
     }
 

@@ -4,8 +4,8 @@
 //! whose sizes follow its length (see [`crate::emit::chunks`]).
 
 use super::{
-    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, Value, declare_params, embed_rows,
-    finish_prompt, layer, masked_softmax, sample, scalar_i32,
+    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, Value, as_cached, declare_params,
+    embed_rows, finish_prompt, from_cache, layer, masked_softmax, sample, scalar_i32, to_cache,
 };
 use crate::emit::GraphConfig;
 
@@ -43,7 +43,7 @@ pub fn prefill_chunk(
     let d = m.head_dim;
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(slots, capacity), DType::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(slots, capacity), cfg.kv_cache);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[t], DType::I32), None);
     let len = f.arg(TensorType::new(&[], DType::I32), None);
@@ -171,7 +171,9 @@ impl ChunkAttention {
         } = *self;
         let n = window + t;
         let kt = f.transpose(k, &[1, 0, 2]);
+        let kt = as_cached(f, &kt, kv.elem());
         let vt = f.transpose(v, &[1, 0, 2]);
+        let vt = as_cached(f, &vt, kv.elem());
         let (keys, vals) = if window == 0 {
             (kt.clone(), vt.clone())
         } else {
@@ -188,6 +190,7 @@ impl ChunkAttention {
                     zero.clone(),
                 ];
                 let c = f.dynamic_slice(kv, &at, &[1, 1, hkv, window, d]);
+                let c = from_cache(f, &c);
                 f.reshape(&c, &[hkv, window, d])
             };
             let ck = read(f, zero);
@@ -227,6 +230,7 @@ impl ChunkAttention {
         f.comment("write every layer's K/V of the chunk at start.. of the slot");
         let all = f.concatenate(new_kv, 0);
         let all = f.reshape(&all, &[m.layers, 2, self.hkv, self.t, self.d]);
+        let all = to_cache(f, &all, kv.elem());
         let zero = &self.zero;
         f.dynamic_update_slice(
             &kv,

@@ -59,7 +59,7 @@ pub fn decode_with_chunk(
     } else {
         p.split_rows_at(b)
     };
-    let kv_ty = TensorType::new(&m.kv_shape(b, capacity), DType::F32);
+    let kv_ty = TensorType::new(&m.kv_shape(b, capacity), cfg.kv_cache);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
     let pos = f.arg(TensorType::new(&[b], DType::I32), None);
