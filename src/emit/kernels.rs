@@ -362,6 +362,9 @@ struct Export {
     indices: &'static [&'static str],
 }
 
+/// The decode attention kernel's `index` arguments (both cache types).
+const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
+
 const EXPORTS: [Export; 6] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
@@ -410,7 +413,7 @@ const EXPORTS: [Export; 6] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
-        indices: &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"],
+        indices: ATTENTION_INDICES,
     },
     // The same over an f16 cache (`IREE_LLM_KV_CACHE=f16`).
     Export {
@@ -418,7 +421,7 @@ const EXPORTS: [Export; 6] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
-        indices: &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"],
+        indices: ATTENTION_INDICES,
     },
 ];
 
