@@ -202,3 +202,19 @@ fn argmax_graphs() -> Vec<GraphKind> {
     g.extend(plan.decode_kinds(1, Output::Argmax));
     g
 }
+
+#[test]
+fn a_cache_of_another_type_is_refused_with_what_to_use() {
+    use iree_llm::model::{LoadOptions, Quiet};
+    use iree_llm::runtime::Instance;
+    let dir = common::tiny_dir(WeightDType::F32);
+    let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
+    let mut opts = LoadOptions::with_graphs(common::device("local-task"), plan, logits_graphs(&[]));
+    opts.cache = common::test_cache();
+    opts.kv_cache = Some(DType::BF16);
+    let err = DeviceModel::load(&Instance::new().unwrap(), &dir, &opts, &Quiet)
+        .err()
+        .expect("a bf16 cache is refused");
+    let text = err.to_string();
+    assert!(text.contains("use f32 or f16"), "{text}");
+}

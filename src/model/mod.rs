@@ -205,8 +205,12 @@ impl DeviceModel {
             Kernels::Portable
         };
         opts.plan.kv_cache = match opts.kv_cache.unwrap_or_else(crate::emit::kv_cache_from_env) {
-            DType::F16 => DType::F16,
-            _ => DType::F32,
+            cache @ (DType::F32 | DType::F16) => cache,
+            other => {
+                return Err(ModelError::InvalidCall(format!(
+                    "a KV cache of {other:?} is not supported; use f32 or f16"
+                )));
+            }
         };
         let shape = LlamaShape::from(&config);
         let manifest = Manifest::new(&shape, &opts.plan);
