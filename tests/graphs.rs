@@ -27,13 +27,6 @@ fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
     g
 }
 
-fn argmax_graphs() -> Vec<GraphKind> {
-    let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
-    let mut g = plan.prefill_kinds(1, Output::Argmax);
-    g.extend(plan.decode_kinds(1, Output::Argmax));
-    g
-}
-
 fn prefill_logits(
     model: &mut DeviceModel,
     kv: &mut iree_llm::model::KvCache,
@@ -101,7 +94,12 @@ fn greedy_decoding_matches_the_reference_for_gqa_tied_and_llama3_configs() {
     ];
     for (name, dir) in configs {
         let reference = common::reference(&dir);
-        let mut model = load(&dir, "local-task", CAPACITY, argmax_graphs());
+        let mut model = load(
+            &dir,
+            "local-task",
+            CAPACITY,
+            common::argmax_graphs(CAPACITY),
+        );
         // The 50-token prompt crosses from the 64-position window to the
         // whole-capacity decode graph halfway through.
         for (len, seed) in [(3, 11), (9, 12), (20, 13), (50, 14)] {
@@ -232,14 +230,14 @@ fn bf16_weights_kept_on_the_device_give_the_results_of_weights_widened_to_f32() 
         &dir,
         "local-task",
         CAPACITY,
-        argmax_graphs(),
+        common::argmax_graphs(CAPACITY),
         DeviceWeights::Native,
     );
     let mut widened = common::load_with(
         &dir,
         "local-task",
         CAPACITY,
-        argmax_graphs(),
+        common::argmax_graphs(CAPACITY),
         DeviceWeights::F32,
     );
     assert_eq!(native.manifest().plan.weights, iree_llm::DType::BF16);

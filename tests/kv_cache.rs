@@ -150,9 +150,13 @@ fn the_batch_engine_over_an_f16_cache_gives_each_sequences_own_greedy_tokens() {
     use iree_llm::model::{LoadOptions, Quiet};
     use iree_llm::runtime::Instance;
     let dir = common::tiny_dir(WeightDType::BF16);
-    let mut single = common::load_opts(&dir, "local-task", CAPACITY, argmax_graphs(), |o| {
-        o.kv_cache = Some(DType::F16)
-    });
+    let mut single = common::load_opts(
+        &dir,
+        "local-task",
+        CAPACITY,
+        common::argmax_graphs(CAPACITY),
+        |o| o.kv_cache = Some(DType::F16),
+    );
     let vocab = single.vocab();
     let lengths = [5, 9, 16, 3, 40, 12, 70, 23];
     let requests: Vec<Request> = lengths
@@ -194,13 +198,6 @@ fn the_batch_engine_over_an_f16_cache_gives_each_sequences_own_greedy_tokens() {
         engine.stats().mixed_steps > 0,
         "some chunks rode in decode calls"
     );
-}
-
-fn argmax_graphs() -> Vec<GraphKind> {
-    let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
-    let mut g = plan.prefill_kinds(1, Output::Argmax);
-    g.extend(plan.decode_kinds(1, Output::Argmax));
-    g
 }
 
 #[test]

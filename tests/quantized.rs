@@ -51,22 +51,20 @@ fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
     g
 }
 
-fn argmax_graphs() -> Vec<GraphKind> {
-    let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
-    let mut g = plan.prefill_kinds(1, Output::Argmax);
-    g.extend(plan.decode_kinds(1, Output::Argmax));
-    g
-}
-
 #[test]
 fn quantized_matrices_stay_in_blocks_and_norms_stay_dense() {
     let path = quantized_tiny(Quant::Q4_1);
-    let blocks = load(&path, "local-task", CAPACITY, argmax_graphs());
+    let blocks = load(
+        &path,
+        "local-task",
+        CAPACITY,
+        common::argmax_graphs(CAPACITY),
+    );
     let widened = load_with(
         &path,
         "local-task",
         CAPACITY,
-        argmax_graphs(),
+        common::argmax_graphs(CAPACITY),
         DeviceWeights::F32,
     );
     let cfg = Preset::Tiny.config();
@@ -297,7 +295,12 @@ fn greedy_decoding_matches_the_reference_token_for_token() {
     for quant in [Quant::Q8_0, Quant::Q4_1] {
         let path = quantized_tiny(quant);
         let reference = common::reference(&path);
-        let mut model = load(&path, "local-task", CAPACITY, argmax_graphs());
+        let mut model = load(
+            &path,
+            "local-task",
+            CAPACITY,
+            common::argmax_graphs(CAPACITY),
+        );
         for (len, seed) in [(3, 11), (20, 13), (50, 14)] {
             let tokens = prompt(len, seed, model.vocab());
             let want = reference.greedy(&tokens, 32).unwrap();

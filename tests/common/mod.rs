@@ -135,6 +135,14 @@ pub fn load_opts(
     DeviceModel::load(&Instance::new().unwrap(), dir, &opts, &Quiet).unwrap()
 }
 
+/// The batch-1 argmax graphs (prefill buckets and decode) at `capacity`.
+pub fn argmax_graphs(capacity: i64) -> Vec<GraphKind> {
+    let plan = EmitPlan::new(capacity, &[]).unwrap();
+    let mut g = plan.prefill_kinds(1, iree_llm::emit::Output::Argmax);
+    g.extend(plan.decode_kinds(1, iree_llm::emit::Output::Argmax));
+    g
+}
+
 /// Deterministic prompts of the given lengths over a vocabulary.
 pub fn prompt(len: usize, seed: u32, vocab: usize) -> Vec<TokenId> {
     (0..len)
