@@ -143,8 +143,8 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(iree_llm_x86_64_kernels)");
     if target_arch == "x86_64" {
         // The AVX2 kernels run on any x86-64 CPU from Haswell and Zen 1 on;
-        // the same source built for AVX-512, and the AVX512-BF16 kernels,
-        // only where the emitter finds those extensions.
+        // the same source built for AVX-512, and the AVX512-BF16 and
+        // AVX512-VNNI kernels, only where the emitter finds those extensions.
         const AVX2: [&str; 3] = ["-mavx2", "-mfma", "-mf16c"];
         let avx512 = [&AVX2[..], &["-mavx512f", "-mavx512bw", "-mavx512vl"]].concat();
         let matmul = manifest_dir.join("csrc/kernels/x86_64_matmul.c");
@@ -165,6 +165,11 @@ fn main() {
             &manifest_dir.join("csrc/kernels/x86_64_avx512_bf16.c"),
             &[&avx512[..], &["-mavx512bf16"]].concat(),
             &out_dir.join("x86_64_avx512_bf16_kernels.o"),
+        );
+        kernel_object(
+            &manifest_dir.join("csrc/kernels/x86_64_avx512_vnni.c"),
+            &[&avx512[..], &["-mavx512vnni"]].concat(),
+            &out_dir.join("x86_64_avx512_vnni_kernels.o"),
         );
         println!("cargo:rustc-cfg=iree_llm_x86_64_kernels");
     }

@@ -6,7 +6,9 @@
 //! one row times a dense bf16 weight. `csrc/kernels/x86_64_avx512_bf16.c`
 //! has two more, for CPUs with AVX512-BF16: any number of rows of `x`
 //! rounded to bf16 times a dense bf16 weight or a block weight rounded to
-//! bf16 a panel at a time (opt-in, not exact). build.rs
+//! bf16 a panel at a time (opt-in, not exact). `x86_64_avx512_vnni.c`, for
+//! CPUs with AVX512-VNNI, rounds several rows of `x` to int8 blocks and
+//! multiplies them by block weights with `vpdpbusd` (opt-in, not exact). build.rs
 //! compiles each file freestanding; the objects are embedded in this
 //! binary, a graph that calls a kernel declares it as a `stream.executable`
 //! naming its object
@@ -21,9 +23,9 @@
 //! Q4_0/Q4_1 values packed two to a byte, half the bytes of the portable
 //! graphs' widened form (docs/performance.md,
 //! "Hand-written kernel for block and bf16 weights" and "Where issue 11
-//! stands"). [`Kernels::X86_64Q8`] opts in to llama.cpp's 8-bit activations
-//! for single rows, [`Kernels::X86_64Bf16`] to bf16 activations (and bf16
-//! panels of block weights).
+//! stands"). [`Kernels::X86_64Q8`] opts in to llama.cpp's 8-bit activations,
+//! [`Kernels::X86_64Bf16`] to bf16 activations (and bf16 panels of block
+//! weights).
 //!
 //! An object's file name carries a hash of its bytes, so an MLIR text that
 //! names it names exactly those bytes, and the module cache (keyed by a hash
@@ -49,12 +51,14 @@ pub enum Kernels {
     /// matrices are on the device only as blocks; the modules then run only
     /// on such CPUs.
     X86_64,
-    /// The same kernels, except that a single row of activations (a
-    /// one-sequence decode step, a prompt's last token) has each 32-value
-    /// block rounded to int8 times a scale before the block products
-    /// (llama.cpp's form): faster, not exact. Opt-in
-    /// (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md gives its
-    /// measured error.
+    /// The same kernels, except that activations have each 32-value block
+    /// rounded to int8 times a scale before the block products (llama.cpp's
+    /// form): a single row (a one-sequence decode step, a prompt's last
+    /// token) in the exact kernel's file, several rows (batched steps,
+    /// prompts) through AVX512-VNNI's `vpdpbusd` where the CPU has it
+    /// (elsewhere several rows stay exact). Faster, not
+    /// exact. Opt-in (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md
+    /// gives its measured error.
     X86_64Q8,
     /// Every product of a dense bf16 weight, and every product of a block
     /// weight with several rows, rounds the rows of activations to bf16
@@ -116,7 +120,9 @@ impl Kernels {
         match self {
             Kernels::Portable => "portable (IREE's code only; exact)",
             Kernels::X86_64 => "x86-64 (exact)",
-            Kernels::X86_64Q8 => "x86-64-q8 (8-bit activations for single rows; not exact)",
+            Kernels::X86_64Q8 => {
+                "x86-64-q8 (8-bit activations; several rows through AVX512-VNNI; not exact)"
+            }
             Kernels::X86_64Bf16 => {
                 "x86-64-bf16 (bf16 activations and bf16 panels of block weights; not exact)"
             }
@@ -177,27 +183,31 @@ macro_rules! kernel_object {
 const OBJECT: Option<&[u8]> = kernel_object!("x86_64_kernels.o");
 const AVX512_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_kernels.o");
 const BF16_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_bf16_kernels.o");
+const VNNI_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_vnni_kernels.o");
 const ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_attention_kernels.o");
 const AVX512_ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_attention_kernels.o");
 
 /// The kernel objects: `x86_64_matmul.c` built twice, for AVX2 and for
 /// AVX-512 (the same exact products in vectors twice as wide), the
-/// AVX512-BF16 one that only [`Kernels::X86_64Bf16`]'s graphs call, and the
-/// decode attention, built for AVX2 and AVX-512 like the exact kernels.
+/// AVX512-BF16 one that only [`Kernels::X86_64Bf16`]'s graphs call, the
+/// AVX512-VNNI one that only [`Kernels::X86_64Q8`]'s call, and the decode
+/// attention, built for AVX2 and AVX-512 like the exact kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Object {
     Avx2,
     Avx512,
     Avx512Bf16,
+    Avx512Vnni,
     Attention,
     Avx512Attention,
 }
 
 impl Object {
-    const ALL: [Object; 5] = [
+    const ALL: [Object; 6] = [
         Object::Avx2,
         Object::Avx512,
         Object::Avx512Bf16,
+        Object::Avx512Vnni,
         Object::Attention,
         Object::Avx512Attention,
     ];
@@ -219,6 +229,7 @@ impl Object {
             Object::Avx2 => OBJECT,
             Object::Avx512 => AVX512_OBJECT,
             Object::Avx512Bf16 => BF16_OBJECT,
+            Object::Avx512Vnni => VNNI_OBJECT,
             Object::Attention => ATTENTION_OBJECT,
             Object::Avx512Attention => AVX512_ATTENTION_OBJECT,
         }
@@ -229,6 +240,7 @@ impl Object {
             Object::Avx2 => OBJECT_NAME.as_deref(),
             Object::Avx512 => AVX512_OBJECT_NAME.as_deref(),
             Object::Avx512Bf16 => BF16_OBJECT_NAME.as_deref(),
+            Object::Avx512Vnni => VNNI_OBJECT_NAME.as_deref(),
             Object::Attention => ATTENTION_OBJECT_NAME.as_deref(),
             Object::Avx512Attention => AVX512_ATTENTION_OBJECT_NAME.as_deref(),
         }
@@ -274,6 +286,25 @@ fn host_has_avx512_bf16() -> bool {
     }
 }
 
+/// What `x86_64_avx512_vnni.c` needs (its compile flags).
+fn host_has_avx512_vnni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        host_has_avx512() && std::is_x86_feature_detected!("avx512vnni")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether [`Kernels::X86_64Q8`] graphs emitted here multiply several rows
+/// of 4-bit blocks through the AVX512-VNNI kernel: this build has it and
+/// this CPU runs it (modules are compiled for the host CPU anyway).
+pub fn q8_rows_through_vnni() -> bool {
+    VNNI_OBJECT.is_some() && host_has_avx512_vnni()
+}
+
 /// `{stem}-{first 8 bytes of the object's sha256}.o`.
 fn object_name(stem: &str, bytes: Option<&[u8]>) -> Option<String> {
     bytes.map(|bytes| {
@@ -289,6 +320,8 @@ static AVX512_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-kernels", AVX512_OBJECT));
 static BF16_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-bf16-kernels", BF16_OBJECT));
+static VNNI_OBJECT_NAME: LazyLock<Option<String>> =
+    LazyLock::new(|| object_name("iree-llm-x86_64-avx512-vnni-kernels", VNNI_OBJECT));
 static ATTENTION_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-attention-kernels", ATTENTION_OBJECT));
 static AVX512_ATTENTION_OBJECT_NAME: LazyLock<Option<String>> = LazyLock::new(|| {
@@ -334,6 +367,8 @@ enum Source {
     Exact,
     /// `x86_64_avx512_bf16.c`.
     Bf16,
+    /// `x86_64_avx512_vnni.c`.
+    Vnni,
     /// `x86_64_attention.c`, in the build for this host (as [`Source::Exact`]).
     Attention,
 }
@@ -343,6 +378,7 @@ impl Source {
         match self {
             Source::Exact => Object::exact_for_host(),
             Source::Bf16 => Object::Avx512Bf16,
+            Source::Vnni => Object::Avx512Vnni,
             Source::Attention if Object::exact_for_host() == Object::Avx512 => {
                 Object::Avx512Attention
             }
@@ -365,7 +401,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 6] = [
+const EXPORTS: [Export; 8] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
@@ -422,6 +458,27 @@ const EXPORTS: [Export; 6] = [
         symbol: "iree_llm_decode_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
+    },
+    // Rows of x rounded to int8 blocks for `blocks_vnni`: x, the packed
+    // rows (groups of 8 rows, block by block, with scales and sums); the
+    // rows of x (the workload, 32 per workgroup; named n, which every
+    // export's text uses for its bindings' sizes), k.
+    Export {
+        name: "quantize_rows",
+        source: Source::Vnni,
+        symbol: "iree_llm_quantize_rows_workgroup",
+        bindings: &["f32", "i8"],
+        indices: &["n", "k"],
+    },
+    // y = x . W^T for W in blocks and rows packed by
+    // `quantize_rows`: x, q, d, m (d again without offsets), y; rows of x,
+    // n (a multiple of 16), k, the format's code.
+    Export {
+        name: "blocks_vnni",
+        source: Source::Vnni,
+        symbol: "iree_llm_blocks_vnni_workgroup",
+        bindings: &["i8", "i8", "f16", "f16", "f32"],
+        indices: &["rows", "n", "k", "format"],
     },
 ];
 
@@ -537,6 +594,20 @@ pub fn blocks_matmul(
     );
     let m_or_d = m.unwrap_or(d);
     let result = TensorType::new(&[rows, n], DType::F32);
+    if takes_vnni(kernels, rows, n) {
+        // x86_64_avx512_vnni.c's layout: per group of 8 rows and block, 8 x
+        // 32 int8 values and 3 x 8 f32 (scales and two sums).
+        let groups = (rows + 7) / 8;
+        let packed = TensorType::new(&[groups * blocks * (8 * 32 + 8 * 12)], DType::I8);
+        let xq = f.dispatch_extern(&EXPORTS[6].callee(), rows, &[x.clone()], &[rows, k], packed);
+        return f.dispatch_extern(
+            &EXPORTS[7].callee(),
+            n,
+            &[xq, q.clone(), d.clone(), m_or_d.clone()],
+            &[rows, n, k, format.kernel_code()],
+            result,
+        );
+    }
     if kernels.bf16_activations() && rows > 1 {
         let xb = f.convert(x, DType::BF16);
         return f.dispatch_extern(
@@ -560,6 +631,13 @@ pub fn blocks_matmul(
         ],
         result,
     )
+}
+
+/// Whether `kernels` multiply `rows` rows of x by an `n`-row block weight
+/// through the AVX512-VNNI kernel: the 8-bit form, several rows, whole
+/// groups of 16 weight rows, and a CPU and build that have it.
+fn takes_vnni(kernels: Kernels, rows: i64, n: i64) -> bool {
+    kernels.q8_activations() && rows > 1 && n % 16 == 0 && q8_rows_through_vnni()
 }
 
 /// The most query heads per key/value head times head_dim the attention
@@ -740,6 +818,46 @@ mod tests {
         let portable = tiny_graph(Kernels::Portable, decode);
         assert_eq!(calls(&portable), 0);
         assert!(!called_by(&portable));
+    }
+
+    /// With 8-bit activations a B=8 step's products go through the
+    /// AVX512-VNNI kernel (each after one call that rounds its rows) where
+    /// this CPU has it, and stay in the exact kernel's file elsewhere; a
+    /// single row keeps the exact file's one-row 8-bit path either way.
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn with_eight_bit_activations_several_rows_go_through_the_vnni_kernel_where_the_cpu_has_it() {
+        use crate::emit::{GraphKind, Output};
+        let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
+        let calls = |mlir: &str, export: &str| {
+            mlir.matches(&format!(
+                "flow.dispatch @iree_llm_kernels_{export}::@{export}"
+            ))
+            .count()
+        };
+        let decode = |batch| GraphKind::Decode {
+            batch,
+            output: Output::Logits,
+            window: None,
+        };
+        let products = PRODUCTS_PER_LAYER * layers + 1;
+        let b8 = tiny_graph(Kernels::X86_64Q8, decode(8));
+        if q8_rows_through_vnni() {
+            assert_eq!(calls(&b8, "blocks_vnni"), products);
+            assert_eq!(calls(&b8, "quantize_rows"), products);
+            assert_eq!(calls(&b8, "blocks_matmul"), 0);
+        } else {
+            assert_eq!(calls(&b8, "blocks_vnni"), 0);
+            assert_eq!(calls(&b8, "blocks_matmul"), products);
+        }
+        let b1 = tiny_graph(Kernels::X86_64Q8, decode(1));
+        assert_eq!(calls(&b1, "blocks_vnni"), 0);
+        assert_eq!(calls(&b1, "blocks_matmul"), products);
+        // The exact set never calls it.
+        assert_eq!(
+            calls(&tiny_graph(Kernels::X86_64, decode(8)), "blocks_vnni"),
+            0
+        );
     }
 
     /// With the kernels a decode step's attention is one kernel call per
