@@ -262,6 +262,57 @@ INLINE void panel_tile(const int R, const panel_block* panel, size_t nb, const i
   }
 }
 
+// Up to GROUP_ROWS rows: the 16 weight rows from i0 against x's one group
+// over all blocks, each block laid out in registers and used at once (no
+// panel in memory); y[r][i0 .. i0 + 16] is set.
+INLINE void rows_in_registers(const int R, const int format, const uint8_t* q, const uint16_t* d,
+                              const uint16_t* m, size_t n, size_t blocks, size_t i0,
+                              const int8_t* xg, size_t sums, float* y) {
+  const size_t block_bytes = format == Q8_0 ? 32 : 16, row_bytes = blocks * block_bytes;
+  __m512 acc[GROUP_ROWS];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) acc[r] = _mm512_setzero_ps();
+  for (size_t c = 0; c < blocks; c += 16) {
+    const size_t nb = blocks - c < 16 ? blocks - c : 16;
+    if (i0 + 16 < n)
+      for (size_t l = 0; l < 16; ++l) {
+        const size_t row = i0 + 16 + l;
+        const char* next = (const char*)(q + row * row_bytes + c * block_bytes);
+        for (size_t b = 0; b < nb * block_bytes; b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
+        _mm_prefetch((const char*)(d + row * blocks + c), _MM_HINT_T0);
+        if (format == Q4_1) _mm_prefetch((const char*)(m + row * blocks + c), _MM_HINT_T0);
+      }
+    __m512 ds[16], ms[16];
+    scale_columns(d, blocks, i0, c, nb, ds);
+    if (format == Q4_1) scale_columns(m, blocks, i0, c, nb, ms);
+    const int8_t* xb = xg + c * GROUP_BLOCK_BYTES;
+    for (size_t j = 0; j < nb; ++j, xb += GROUP_BLOCK_BYTES) {
+      __m512i v[8];
+      panel_values(format, q + i0 * row_bytes + (c + j) * block_bytes, row_bytes, v);
+      const __m512 dv = ds[j];
+      const __m512 mv = format == Q4_1
+                            ? ms[j]
+                            : _mm512_mul_ps(dv, _mm512_set1_ps(format == Q4_0 ? -8.0f : -128.0f));
+      const int32_t* x4 = (const int32_t*)xb;
+      const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
+      const float* xs = xd + sums;
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+        __m512i s =
+            _mm512_dpbusd_epi32(_mm512_setzero_si512(), v[0], _mm512_set1_epi32(x4[8 * r]));
+#pragma GCC unroll 8
+        for (int w = 1; w < 8; ++w)
+          s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[8 * r + w]));
+        const __m512 dx = _mm512_mul_ps(dv, _mm512_set1_ps(xd[r]));
+        acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), dx, acc[r]);
+        acc[r] = _mm512_fmadd_ps(mv, _mm512_set1_ps(xs[r]), acc[r]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) _mm512_storeu_ps(y + r * n + i0, acc[r]);
+}
+
 // x: `rows` rows quantized by iree_llm_quantize_rows_workgroup; q, d, m: W
 // [n, k] in Q8_0, Q4_0 or Q4_1 blocks (the GGUF loader's layout: q [n,
 // k/32, 32] int8 or [n, k/32, 16] nibble bytes, d and m [n, k/32] f16;
@@ -282,6 +333,25 @@ void iree_llm_blocks_vnni_workgroup(const int8_t* restrict x, size_t x_offset,
   if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
   const size_t blocks = k / 32, sums = format == Q8_0 ? XQS : XS;
   const size_t last = first + per < n ? first + per : n;
+  // A batched step's rows (at most a group) use each block once: laid out
+  // in registers and multiplied at once, without a panel in memory (C
+  // harness, SmolLM2's products at 8 rows, 2 threads: 3.2 against 3.5-4.0
+  // ms with the weights in cache, 4.0-4.6 against 5.1-5.9 streamed).
+  if (rows <= GROUP_ROWS) {
+    for (size_t i0 = first; i0 < last; i0 += 16) {
+      switch (rows) {
+        case 1: rows_in_registers(1, (int)format, q, d, m, n, blocks, i0, x, sums, y); break;
+        case 2: rows_in_registers(2, (int)format, q, d, m, n, blocks, i0, x, sums, y); break;
+        case 3: rows_in_registers(3, (int)format, q, d, m, n, blocks, i0, x, sums, y); break;
+        case 4: rows_in_registers(4, (int)format, q, d, m, n, blocks, i0, x, sums, y); break;
+        case 5: rows_in_registers(5, (int)format, q, d, m, n, blocks, i0, x, sums, y); break;
+        case 6: rows_in_registers(6, (int)format, q, d, m, n, blocks, i0, x, sums, y); break;
+        case 7: rows_in_registers(7, (int)format, q, d, m, n, blocks, i0, x, sums, y); break;
+        default: rows_in_registers(8, (int)format, q, d, m, n, blocks, i0, x, sums, y); break;
+      }
+    }
+    return;
+  }
   panel_block panel[PANEL_BLOCKS];
   for (size_t i0 = first; i0 < last; i0 += 16)
     for (size_t c = 0; c < blocks; c += PANEL_BLOCKS) {
