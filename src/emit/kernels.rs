@@ -599,7 +599,13 @@ pub fn blocks_matmul(
         // 32 int8 values and 3 x 8 f32 (scales and two sums).
         let groups = (rows + 7) / 8;
         let packed = TensorType::new(&[groups * blocks * (8 * 32 + 8 * 12)], DType::I8);
-        let xq = f.dispatch_extern(&EXPORTS[6].callee(), rows, &[x.clone()], &[rows, k], packed);
+        let xq = f.dispatch_extern(
+            &EXPORTS[6].callee(),
+            rows,
+            std::slice::from_ref(x),
+            &[rows, k],
+            packed,
+        );
         return f.dispatch_extern(
             &EXPORTS[7].callee(),
             n,
