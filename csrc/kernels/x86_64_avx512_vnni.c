@@ -198,21 +198,29 @@ INLINE void scale_columns(const uint16_t* s, size_t blocks, size_t i0, size_t c0
   transpose16(out);
 }
 
+// The next 16 rows' blocks c .. c + nb (values, scales, offsets) into L1,
+// while these are multiplied: 16 rows far apart are more streams than the
+// hardware prefetchers follow.
+INLINE void prefetch_next_rows(const int format, const uint8_t* q, const uint16_t* d,
+                               const uint16_t* m, size_t n, size_t blocks, size_t i0, size_t c,
+                               size_t nb) {
+  if (i0 + 16 >= n) return;
+  const size_t block_bytes = format == Q8_0 ? 32 : 16, row_bytes = blocks * block_bytes;
+  for (size_t l = 0; l < 16; ++l) {
+    const size_t row = i0 + 16 + l;
+    const char* next = (const char*)(q + row * row_bytes + c * block_bytes);
+    for (size_t b = 0; b < nb * block_bytes; b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
+    _mm_prefetch((const char*)(d + row * blocks + c), _MM_HINT_T0);
+    if (format == Q4_1) _mm_prefetch((const char*)(m + row * blocks + c), _MM_HINT_T0);
+  }
+}
+
 // Weight rows i0 .. i0 + 16, blocks c .. c + nb, as a panel.
 INLINE void build_panel(const int format, const uint8_t* q, const uint16_t* d,
                         const uint16_t* m, size_t n, size_t blocks, size_t i0, size_t c,
                         size_t nb, panel_block* panel) {
   const size_t block_bytes = format == Q8_0 ? 32 : 16, row_bytes = blocks * block_bytes;
-  // The next 16 rows' blocks, while these are laid out: 16 rows far apart
-  // are more streams than the hardware prefetchers follow.
-  if (i0 + 16 < n)
-    for (size_t l = 0; l < 16; ++l) {
-      const size_t row = i0 + 16 + l;
-      const char* next = (const char*)(q + row * row_bytes + c * block_bytes);
-      for (size_t b = 0; b < nb * block_bytes; b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
-      _mm_prefetch((const char*)(d + row * blocks + c), _MM_HINT_T0);
-      if (format == Q4_1) _mm_prefetch((const char*)(m + row * blocks + c), _MM_HINT_T0);
-    }
+  prefetch_next_rows(format, q, d, m, n, blocks, i0, c, nb);
   for (size_t j0 = 0; j0 < nb; j0 += 16) {
     const size_t nj = nb - j0 < 16 ? nb - j0 : 16;
     __m512 ds[16], ms[16];
@@ -274,14 +282,7 @@ INLINE void rows_in_registers(const int R, const int format, const uint8_t* q, c
   for (int r = 0; r < R; ++r) acc[r] = _mm512_setzero_ps();
   for (size_t c = 0; c < blocks; c += 16) {
     const size_t nb = blocks - c < 16 ? blocks - c : 16;
-    if (i0 + 16 < n)
-      for (size_t l = 0; l < 16; ++l) {
-        const size_t row = i0 + 16 + l;
-        const char* next = (const char*)(q + row * row_bytes + c * block_bytes);
-        for (size_t b = 0; b < nb * block_bytes; b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
-        _mm_prefetch((const char*)(d + row * blocks + c), _MM_HINT_T0);
-        if (format == Q4_1) _mm_prefetch((const char*)(m + row * blocks + c), _MM_HINT_T0);
-      }
+    prefetch_next_rows(format, q, d, m, n, blocks, i0, c, nb);
     __m512 ds[16], ms[16];
     scale_columns(d, blocks, i0, c, nb, ds);
     if (format == Q4_1) scale_columns(m, blocks, i0, c, nb, ms);
