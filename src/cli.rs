@@ -69,8 +69,9 @@ pub enum Command {
         /// x86-64 (AVX2; 4-bit values stay packed; the kernel object is
         /// written next to the graphs; compile with
         /// --iree-hal-executable-object-search-path=OUT), x86-64-q8 (the
-        /// same, with a single row's activations rounded to 8 bits per block
-        /// of 32 as llama.cpp does: faster, not exact) or x86-64-bf16 (bf16
+        /// same, with activations rounded to 8 bits per block of 32 as
+        /// llama.cpp does, several rows through AVX512-VNNI where this CPU
+        /// has it: faster, not exact) or x86-64-bf16 (bf16
         /// weights times activations rounded to bf16 with AVX512-BF16;
         /// faster, not exact; the modules run only on such CPUs).
         #[arg(long, default_value = "portable")]

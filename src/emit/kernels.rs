@@ -53,10 +53,12 @@ pub enum Kernels {
     X86_64,
     /// The same kernels, except that activations have each 32-value block
     /// rounded to int8 times a scale before the block products (llama.cpp's
-    /// form): a single row (a one-sequence decode step, a prompt's last
-    /// token) in the exact kernel's file, several rows (batched steps,
-    /// prompts) through AVX512-VNNI's `vpdpbusd` where the CPU has it
-    /// (elsewhere several rows stay exact). Faster, not
+    /// form): several rows (batched steps, prompts) through AVX512-VNNI's
+    /// `vpdpbusd` where the CPU has it (elsewhere they stay exact), a
+    /// single row (a one-sequence decode step, a prompt's last token) in
+    /// the exact kernel's file, except on CPUs where the exact kernels are
+    /// the AVX-512 build: there a single row stays exact, which measured
+    /// faster ([`single_rows_stay_exact`]). Faster, not
     /// exact. Opt-in (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md
     /// gives its measured error.
     X86_64Q8,
@@ -633,10 +635,20 @@ pub fn blocks_matmul(
             n,
             k,
             format.kernel_code(),
-            kernels.q8_activations() as i64,
+            (kernels.q8_activations() && !single_rows_stay_exact()) as i64,
         ],
         result,
     )
+}
+
+/// Whether the 8-bit form leaves single rows exact on this CPU: where the
+/// exact kernels are the AVX-512 build, the one-row 8-bit path (AVX2
+/// `vpmaddubsw`) measured slower than the exact one-row product (Zen 5,
+/// SmolLM2 Q4_1 B=1 step: 4.15-7.00 against 3.4-4.5 ms; the 1B preset as
+/// Q4_1: 34.8-37.1 against 26.7-29.9 ms; docs/performance.md), so the faster
+/// and exact product is taken.
+pub fn single_rows_stay_exact() -> bool {
+    Object::exact_for_host() == Object::Avx512
 }
 
 /// Whether `kernels` multiply `rows` rows of x by an `n`-row block weight
@@ -985,8 +997,9 @@ mod tests {
         let q8 = tiny_graph(Kernels::X86_64Q8, decode);
         assert_eq!(call_flags(&exact).len(), call_flags(&q8).len());
         // The form is an argument of each call, so the texts (and the
-        // module cache's keys) differ.
-        assert_ne!(exact, q8);
+        // module cache's keys) differ, except where single rows stay exact:
+        // then a B=1 step is the exact form's graph.
+        assert_eq!(exact == q8, single_rows_stay_exact());
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
