@@ -215,6 +215,34 @@ INLINE void prefetch_next_rows(const int format, const uint8_t* q, const uint16_
   }
 }
 
+// What multiplies block j's second sum of x (see panel_block), from the
+// scale columns ds and, for Q4_1 only (the others leave ms unset), the
+// offset columns ms.
+INLINE __m512 second_scale(const int format, const __m512* ds, const __m512* ms, size_t j) {
+  return format == Q4_1 ? ms[j]
+                        : _mm512_mul_ps(ds[j], _mm512_set1_ps(format == Q4_0 ? -8.0f : -128.0f));
+}
+
+// acc[r] += one block of 16 weight rows (values v, scales d, second scales
+// m) times row r of x's group at block `xb`, for R rows (R <= GROUP_ROWS, a
+// constant after inlining); `sums` says which sum of x m multiplies (XS or
+// XQS).
+INLINE void block_rows(const int R, const __m512i v[8], __m512 d, __m512 m, const int8_t* xb,
+                       size_t sums, __m512 acc[GROUP_ROWS]) {
+  const int32_t* x4 = (const int32_t*)xb;
+  const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
+  const float* xs = xd + sums;
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    __m512i s = _mm512_dpbusd_epi32(_mm512_setzero_si512(), v[0], _mm512_set1_epi32(x4[8 * r]));
+#pragma GCC unroll 8
+    for (int w = 1; w < 8; ++w) s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[8 * r + w]));
+    const __m512 dx = _mm512_mul_ps(d, _mm512_set1_ps(xd[r]));
+    acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), dx, acc[r]);
+    acc[r] = _mm512_fmadd_ps(m, _mm512_set1_ps(xs[r]), acc[r]);
+  }
+}
+
 // Weight rows i0 .. i0 + 16, blocks c .. c + nb, as a panel.
 INLINE void build_panel(const int format, const uint8_t* q, const uint16_t* d,
                         const uint16_t* m, size_t n, size_t blocks, size_t i0, size_t c,
@@ -230,8 +258,7 @@ INLINE void build_panel(const int format, const uint8_t* q, const uint16_t* d,
       panel_block* b = panel + j0 + j;
       panel_values(format, q + i0 * row_bytes + (c + j0 + j) * block_bytes, row_bytes, b->v);
       b->d = ds[j];
-      b->m = format == Q4_1 ? ms[j]
-                            : _mm512_mul_ps(ds[j], _mm512_set1_ps(format == Q4_0 ? -8.0f : -128.0f));
+      b->m = second_scale(format, ds, ms, j);
     }
   }
 }
@@ -246,23 +273,8 @@ INLINE void panel_tile(const int R, const panel_block* panel, size_t nb, const i
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) acc[r] = _mm512_setzero_ps();
   const int8_t* xb = xg + c * GROUP_BLOCK_BYTES;
-  for (size_t j = 0; j < nb; ++j, xb += GROUP_BLOCK_BYTES) {
-    const panel_block* b = panel + j;
-    const int32_t* x4 = (const int32_t*)xb;
-    const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
-    const float* xs = xd + sums;
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) {
-      __m512i s = _mm512_dpbusd_epi32(_mm512_setzero_si512(), b->v[0],
-                                      _mm512_set1_epi32(x4[8 * r]));
-#pragma GCC unroll 8
-      for (int w = 1; w < 8; ++w)
-        s = _mm512_dpbusd_epi32(s, b->v[w], _mm512_set1_epi32(x4[8 * r + w]));
-      const __m512 dx = _mm512_mul_ps(b->d, _mm512_set1_ps(xd[r]));
-      acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), dx, acc[r]);
-      acc[r] = _mm512_fmadd_ps(b->m, _mm512_set1_ps(xs[r]), acc[r]);
-    }
-  }
+  for (size_t j = 0; j < nb; ++j, xb += GROUP_BLOCK_BYTES)
+    block_rows(R, panel[j].v, panel[j].d, panel[j].m, xb, sums, acc);
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
     float* yr = y + r * n;
@@ -290,24 +302,7 @@ INLINE void rows_in_registers(const int R, const int format, const uint8_t* q, c
     for (size_t j = 0; j < nb; ++j, xb += GROUP_BLOCK_BYTES) {
       __m512i v[8];
       panel_values(format, q + i0 * row_bytes + (c + j) * block_bytes, row_bytes, v);
-      const __m512 dv = ds[j];
-      const __m512 mv = format == Q4_1
-                            ? ms[j]
-                            : _mm512_mul_ps(dv, _mm512_set1_ps(format == Q4_0 ? -8.0f : -128.0f));
-      const int32_t* x4 = (const int32_t*)xb;
-      const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
-      const float* xs = xd + sums;
-#pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) {
-        __m512i s =
-            _mm512_dpbusd_epi32(_mm512_setzero_si512(), v[0], _mm512_set1_epi32(x4[8 * r]));
-#pragma GCC unroll 8
-        for (int w = 1; w < 8; ++w)
-          s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[8 * r + w]));
-        const __m512 dx = _mm512_mul_ps(dv, _mm512_set1_ps(xd[r]));
-        acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), dx, acc[r]);
-        acc[r] = _mm512_fmadd_ps(mv, _mm512_set1_ps(xs[r]), acc[r]);
-      }
+      block_rows(R, v, ds[j], second_scale(format, ds, ms, j), xb, sums, acc);
     }
   }
 #pragma GCC unroll 8
