@@ -403,7 +403,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 8] = [
+const EXPORTS: [Export; 9] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
@@ -479,6 +479,14 @@ const EXPORTS: [Export; 8] = [
         name: "blocks_vnni",
         source: Source::Vnni,
         symbol: "iree_llm_blocks_vnni_workgroup",
+        bindings: &["i8", "i8", "f16", "f16", "f32"],
+        indices: &["rows", "n", "k", "format"],
+    },
+    // The same with W laid out for it (`emit::vnni_layout`).
+    Export {
+        name: "blocks_vnni_packed",
+        source: Source::Vnni,
+        symbol: "iree_llm_blocks_vnni_packed_workgroup",
         bindings: &["i8", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
     },
@@ -597,17 +605,7 @@ pub fn blocks_matmul(
     let m_or_d = m.unwrap_or(d);
     let result = TensorType::new(&[rows, n], DType::F32);
     if takes_vnni(kernels, rows, n) {
-        // x86_64_avx512_vnni.c's layout: per group of 8 rows and block, 8 x
-        // 32 int8 values and 3 x 8 f32 (scales and two sums).
-        let groups = (rows + 7) / 8;
-        let packed = TensorType::new(&[groups * blocks * (8 * 32 + 8 * 12)], DType::I8);
-        let xq = f.dispatch_extern(
-            &EXPORTS[6].callee(),
-            rows,
-            std::slice::from_ref(x),
-            &[rows, k],
-            packed,
-        );
+        let xq = quantize_rows(f, x);
         return f.dispatch_extern(
             &EXPORTS[7].callee(),
             n,
@@ -638,6 +636,62 @@ pub fn blocks_matmul(
             (kernels.q8_activations() && !single_rows_stay_exact()) as i64,
         ],
         result,
+    )
+}
+
+/// Rows of `x` [rows, k] rounded to int8 blocks for the VNNI kernels, in
+/// x86_64_avx512_vnni.c's layout: per group of 8 rows and block, 8 x 32
+/// int8 values and 3 x 8 f32 (scales and two sums).
+fn quantize_rows(f: &mut FuncBuilder, x: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let groups = (rows + 7) / 8;
+    let blocks = k / super::BLOCK;
+    let packed = TensorType::new(&[groups * blocks * (8 * 32 + 8 * 12)], DType::I8);
+    f.dispatch_extern(
+        &EXPORTS[6].callee(),
+        rows,
+        std::slice::from_ref(x),
+        &[rows, k],
+        packed,
+    )
+}
+
+/// Whether graphs with `kernels` keep block matrices in the VNNI kernel's
+/// layout ([`super::vnni_layout`]): the 8-bit form on a CPU and build with
+/// AVX512-VNNI. Every product of such a matrix, one row or many, then goes
+/// through [`blocks_vnni_packed`].
+pub fn packs_for_vnni(kernels: Kernels) -> bool {
+    kernels.q8_activations() && q8_rows_through_vnni()
+}
+
+/// `x . W^T` for `x` [rows, k] (any number of rows) and W in blocks laid
+/// out for the VNNI kernel: `q` [n/16, k/32, 16 x bytes], `d` and `m`
+/// [n/16, k/32, 16] ([`super::vnni_layout`]); rows rounded to int8 blocks
+/// first, as in the row-major VNNI product.
+pub fn blocks_vnni_packed(
+    f: &mut FuncBuilder,
+    x: &Value,
+    format: BlockFormat,
+    q: &Value,
+    d: &Value,
+    m: Option<&Value>,
+) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let group = super::vnni_layout::GROUP as i64;
+    let (n, blocks) = (q.shape()[0] * group, q.shape()[1]);
+    assert_eq!(blocks * super::BLOCK, k, "weight columns match x");
+    assert_eq!(
+        q.shape()[2],
+        group * format.q_bytes(true),
+        "16 rows' packed values a block"
+    );
+    let xq = quantize_rows(f, x);
+    f.dispatch_extern(
+        &EXPORTS[8].callee(),
+        n,
+        &[xq, q.clone(), d.clone(), m.unwrap_or(d).clone()],
+        &[rows, n, k, format.kernel_code()],
+        TensorType::new(&[rows, n], DType::F32),
     )
 }
 
@@ -838,18 +892,19 @@ mod tests {
         assert!(!called_by(&portable));
     }
 
-    /// With 8-bit activations a B=8 step's products go through the
-    /// AVX512-VNNI kernel (each after one call that rounds its rows) where
-    /// this CPU has it, and stay in the exact kernel's file elsewhere; a
-    /// single row keeps the exact file's one-row 8-bit path either way.
+    /// With 8-bit activations on a CPU with VNNI every product goes through
+    /// the VNNI kernel over weights laid out for it (each after one call
+    /// that rounds its rows), one row or eight; elsewhere both stay in the
+    /// exact kernel's file.
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn with_eight_bit_activations_several_rows_go_through_the_vnni_kernel_where_the_cpu_has_it() {
+    fn with_eight_bit_activations_every_product_goes_through_the_vnni_kernel_where_the_cpu_has_it()
+    {
         use crate::emit::{GraphKind, Output};
         let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
         let calls = |mlir: &str, export: &str| {
             mlir.matches(&format!(
-                "flow.dispatch @iree_llm_kernels_{export}::@{export}"
+                "flow.dispatch @iree_llm_kernels_{export}::@{export}["
             ))
             .count()
         };
@@ -858,22 +913,24 @@ mod tests {
             output: Output::Logits,
             window: None,
         };
+        // The tiny preset's output head is a matrix of its own, laid out too.
         let products = PRODUCTS_PER_LAYER * layers + 1;
-        let b8 = tiny_graph(Kernels::X86_64Q8, decode(8));
-        if q8_rows_through_vnni() {
-            assert_eq!(calls(&b8, "blocks_vnni"), products);
-            assert_eq!(calls(&b8, "quantize_rows"), products);
-            assert_eq!(calls(&b8, "blocks_matmul"), 0);
-        } else {
-            assert_eq!(calls(&b8, "blocks_vnni"), 0);
-            assert_eq!(calls(&b8, "blocks_matmul"), products);
+        for batch in [1, 8] {
+            let mlir = tiny_graph(Kernels::X86_64Q8, decode(batch));
+            if packs_for_vnni(Kernels::X86_64Q8) {
+                assert_eq!(calls(&mlir, "blocks_vnni_packed"), products, "B={batch}");
+                assert_eq!(calls(&mlir, "quantize_rows"), products, "B={batch}");
+                assert_eq!(calls(&mlir, "blocks_vnni"), 0, "B={batch}");
+                assert_eq!(calls(&mlir, "blocks_matmul"), 0, "B={batch}");
+            } else {
+                assert_eq!(calls(&mlir, "blocks_vnni_packed"), 0, "B={batch}");
+                assert_eq!(calls(&mlir, "blocks_matmul"), products, "B={batch}");
+            }
         }
-        let b1 = tiny_graph(Kernels::X86_64Q8, decode(1));
-        assert_eq!(calls(&b1, "blocks_vnni"), 0);
-        assert_eq!(calls(&b1, "blocks_matmul"), products);
         // The exact set never calls it.
+        let exact = tiny_graph(Kernels::X86_64, decode(8));
         assert_eq!(
-            calls(&tiny_graph(Kernels::X86_64, decode(8)), "blocks_vnni"),
+            calls(&exact, "blocks_vnni_packed") + calls(&exact, "blocks_vnni"),
             0
         );
     }
@@ -967,10 +1024,17 @@ mod tests {
         };
         let packed = format!("tensor<{hidden}x{blocks}x16xi8>");
         let widened = format!("tensor<{hidden}x{blocks}x32xi8>");
+        // 16 rows' packed nibbles side by side (emit::vnni_layout).
+        let vnni = format!("tensor<{}x{blocks}x256xi8>", hidden / 16);
         for kernels in [Kernels::X86_64, Kernels::X86_64Q8] {
             let mlir = tiny_graph(kernels, decode);
+            let nibbles = if packs_for_vnni(kernels) {
+                &vnni
+            } else {
+                &packed
+            };
             assert!(
-                mlir.contains(&packed) && !mlir.contains(&widened),
+                mlir.contains(nibbles) && !mlir.contains(&widened),
                 "{kernels:?}"
             );
         }
@@ -995,6 +1059,13 @@ mod tests {
         };
         let exact = tiny_graph(Kernels::X86_64, decode);
         let q8 = tiny_graph(Kernels::X86_64Q8, decode);
+        if packs_for_vnni(Kernels::X86_64Q8) {
+            // Every product through the VNNI kernel (the test above).
+            assert_eq!(call_flags(&q8).len(), 0);
+            let vnni = q8.matches("@blocks_vnni_packed[").count();
+            assert_eq!(vnni, call_flags(&exact).len());
+            return;
+        }
         assert_eq!(call_flags(&exact).len(), call_flags(&q8).len());
         // The form is an argument of each call, so the texts (and the
         // module cache's keys) differ, except where single rows stay exact:

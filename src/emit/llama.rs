@@ -142,6 +142,10 @@ pub struct ParamSpec {
     /// block parts: the checkpoint matrices whose rows it holds, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stacks: Vec<String>,
+    /// A block part laid out for the VNNI kernel
+    /// ([`crate::emit::vnni_layout`]); the loader's layout otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub vnni_layout: bool,
 }
 
 impl ParamSpec {
@@ -173,6 +177,19 @@ struct GraphTensor {
     shape: Vec<i64>,
     stacks: Vec<String>,
     blocks: Option<BlockFormat>,
+    /// Its blocks are laid out for the VNNI kernel ([`vnni_layout`]).
+    vnni_layout: bool,
+}
+
+/// Whether a block matrix `name` of `rows` rows is laid out for the VNNI
+/// kernel: in the 8-bit form on a CPU with VNNI, every block matrix in whole
+/// groups of 16 rows except the embedding table, whose rows are gathered
+/// (a tied output head keeps the loader's layout with it).
+fn vnni_layout(cfg: &GraphConfig, name: &str, rows: i64, blocks: Option<BlockFormat>) -> bool {
+    blocks.is_some()
+        && kernels::packs_for_vnni(cfg.kernels)
+        && rows % super::vnni_layout::GROUP as i64 == 0
+        && name != crate::checkpoint::EMBEDDING
 }
 
 /// The checkpoint's tensors in its order, each layer's q/k/v and gate/up
@@ -196,6 +213,7 @@ fn graph_tensors(m: &LlamaShape, cfg: &GraphConfig) -> Vec<GraphTensor> {
             if alike {
                 let rows = tensors[i..i + parts.len()].iter().map(|(_, s)| s[0]).sum();
                 out.push(GraphTensor {
+                    vnni_layout: vnni_layout(cfg, &stacked, rows, blocks),
                     name: stacked,
                     shape: vec![rows, shape[1]],
                     stacks: parts.clone(),
@@ -210,6 +228,7 @@ fn graph_tensors(m: &LlamaShape, cfg: &GraphConfig) -> Vec<GraphTensor> {
             shape: shape.clone(),
             stacks: Vec::new(),
             blocks,
+            vnni_layout: vnni_layout(cfg, name, shape[0], blocks),
         });
         i += 1;
     }
@@ -226,6 +245,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
         shape,
         stacks,
         blocks,
+        vnni_layout,
     } in graph_tensors(m, cfg)
     {
         match blocks {
@@ -234,6 +254,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
                 shape,
                 dtype: cfg.weights,
                 stacks,
+                vnni_layout: false,
             }),
             Some(format) => {
                 let (rows, blocks) = (shape[0], shape[1] / BLOCK);
@@ -243,18 +264,24 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
                         shape: shape.clone(),
                         dtype: cfg.weights,
                         stacks: stacks.clone(),
+                        vnni_layout: false,
                     });
                 }
+                let q_bytes = format.q_bytes(!cfg.kernels.is_portable());
+                let group = super::vnni_layout::GROUP as i64;
                 for &(part, dtype) in format.parts() {
-                    let shape = match part {
-                        "q" => vec![rows, blocks, format.q_bytes(!cfg.kernels.is_portable())],
-                        _ => vec![rows, blocks],
+                    let shape = match (part, vnni_layout) {
+                        ("q", false) => vec![rows, blocks, q_bytes],
+                        ("q", true) => vec![rows / group, blocks, group * q_bytes],
+                        (_, false) => vec![rows, blocks],
+                        (_, true) => vec![rows / group, blocks, group],
                     };
                     v.push(ParamSpec {
                         name: format!("{name}.{part}"),
                         shape,
                         dtype,
                         stacks: stacks.clone(),
+                        vnni_layout,
                     });
                 }
             }
@@ -266,6 +293,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
             shape: vec![cfg.capacity, m.head_dim / 2],
             dtype: DType::F32,
             stacks: Vec::new(),
+            vnni_layout: false,
         });
     }
     v
@@ -309,6 +337,9 @@ enum Weight {
         d: Value,
         m: Option<Value>,
         rows: Rows,
+        /// Laid out for the VNNI kernel ([`crate::emit::vnni_layout`]),
+        /// which then takes every product with it.
+        vnni_layout: bool,
     },
 }
 
@@ -440,6 +471,7 @@ impl<I: Iterator<Item = Value>> ParamReader<I> {
                 d: self.arg(),
                 m: format.has_offset().then(|| self.arg()),
                 rows: self.rows,
+                vnni_layout: t.vnni_layout,
             },
         }
     }
@@ -581,6 +613,14 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
         }
         Weight::Dense(w, _) => linear_dense(f, x, w),
         Weight::Blocks {
+            format,
+            q,
+            d,
+            m,
+            vnni_layout: true,
+            ..
+        } => kernels::blocks_vnni_packed(f, x, *format, q, d, m.as_ref()),
+        Weight::Blocks {
             format, q, d, m, ..
         } if !kernels.is_portable() => {
             kernels::blocks_matmul(f, kernels, x, *format, q, d, m.as_ref())
@@ -682,8 +722,17 @@ fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
             f.convert(&x, DType::F32)
         }
         Weight::Blocks {
-            format, q, d, m, ..
+            format,
+            q,
+            d,
+            m,
+            vnni_layout,
+            ..
         } => {
+            assert!(
+                !vnni_layout,
+                "the embedding table keeps the loader's layout"
+            );
             let (v, g, rows) = (q.shape()[0], q.shape()[1], ids.shape()[0]);
             let bytes = q.shape()[2];
             let q2 = f.reshape(q, &[v, g * bytes]);

@@ -23,6 +23,7 @@ pub mod chunks;
 pub mod kernels;
 pub mod llama;
 pub mod sample;
+pub mod vnni_layout;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -613,11 +613,16 @@ fn param_bytes<'w>(
     weights: &'w Weights,
 ) -> Result<Cow<'w, [u8]>> {
     let sources = spec.sources(blocks);
+    let group = crate::emit::vnni_layout::GROUP;
     let one = |name: &str| -> Result<Cow<'w, [u8]>> {
         match spec.block_part(blocks) {
             Some(part) => {
-                // q's last dimension says packed or widened nibbles.
-                let q_bytes = *spec.shape.last().expect("a block part has a shape") as usize;
+                // q's last dimension says packed or widened nibbles (for 16
+                // rows side by side in the VNNI layout).
+                let mut q_bytes = *spec.shape.last().expect("a block part has a shape") as usize;
+                if spec.vnni_layout {
+                    q_bytes /= group;
+                }
                 let unknown = || WeightsError::UnknownTensor(format!("{name}.{part}"));
                 Ok(weights
                     .blocks(name)
@@ -635,12 +640,30 @@ fn param_bytes<'w>(
             }
         }
     };
-    if let [name] = sources[..] {
-        return one(name);
+    let bytes = if let [name] = sources[..] {
+        one(name)?
+    } else {
+        let mut stacked = Vec::new();
+        for name in sources {
+            stacked.extend_from_slice(&one(name)?);
+        }
+        Cow::Owned(stacked)
+    };
+    if !spec.vnni_layout {
+        return Ok(bytes);
     }
-    let mut stacked = Vec::new();
-    for name in sources {
-        stacked.extend_from_slice(&one(name)?);
-    }
-    Ok(Cow::Owned(stacked))
+    // The whole (stacked) matrix, permuted into the VNNI kernel's layout.
+    let part = spec
+        .block_part(blocks)
+        .expect("only block parts are laid out");
+    let matrix = spec.stacks.first().map_or_else(
+        || spec.name.rsplit_once('.').expect("a block part").0,
+        String::as_str,
+    );
+    let format = blocks[matrix];
+    let (rows, per_row) = (spec.shape[0] as usize * group, spec.shape[1] as usize);
+    let q_bytes = spec.shape[2] as usize / group;
+    Ok(Cow::Owned(crate::emit::vnni_layout::relayout(
+        part, format, &bytes, rows, per_row, q_bytes,
+    )))
 }
