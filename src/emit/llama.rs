@@ -181,15 +181,14 @@ struct GraphTensor {
     vnni_layout: bool,
 }
 
-/// Whether a block matrix `name` of `rows` rows is laid out for the VNNI
-/// kernel: in the 8-bit form on a CPU with VNNI, every block matrix in whole
-/// groups of 16 rows except the embedding table, whose rows are gathered
-/// (a tied output head keeps the loader's layout with it).
-fn vnni_layout(cfg: &GraphConfig, name: &str, rows: i64, blocks: Option<BlockFormat>) -> bool {
+/// Whether a block matrix of `rows` rows is laid out for the VNNI kernel:
+/// in the 8-bit form on a CPU with VNNI, every block matrix in whole groups
+/// of 16 rows, the embedding table too (its rows are gathered from that
+/// layout, [`embed_rows`]), so a tied output head takes the fast product.
+fn vnni_layout(cfg: &GraphConfig, rows: i64, blocks: Option<BlockFormat>) -> bool {
     blocks.is_some()
         && kernels::packs_for_vnni(cfg.kernels)
         && rows % super::vnni_layout::GROUP as i64 == 0
-        && name != crate::checkpoint::EMBEDDING
 }
 
 /// The checkpoint's tensors in its order, each layer's q/k/v and gate/up
@@ -213,7 +212,7 @@ fn graph_tensors(m: &LlamaShape, cfg: &GraphConfig) -> Vec<GraphTensor> {
             if alike {
                 let rows = tensors[i..i + parts.len()].iter().map(|(_, s)| s[0]).sum();
                 out.push(GraphTensor {
-                    vnni_layout: vnni_layout(cfg, &stacked, rows, blocks),
+                    vnni_layout: vnni_layout(cfg, rows, blocks),
                     name: stacked,
                     shape: vec![rows, shape[1]],
                     stacks: parts.clone(),
@@ -228,7 +227,7 @@ fn graph_tensors(m: &LlamaShape, cfg: &GraphConfig) -> Vec<GraphTensor> {
             shape: shape.clone(),
             stacks: Vec::new(),
             blocks,
-            vnni_layout: vnni_layout(cfg, name, shape[0], blocks),
+            vnni_layout: vnni_layout(cfg, shape[0], blocks),
         });
         i += 1;
     }
@@ -726,13 +725,17 @@ fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
             q,
             d,
             m,
-            vnni_layout,
+            vnni_layout: true,
             ..
         } => {
-            assert!(
-                !vnni_layout,
-                "the embedding table keeps the loader's layout"
-            );
+            let (g, rows) = (q.shape()[1], ids.shape()[0]);
+            let (qr, dr, mr) = gather_vnni_rows(f, q, d, m.as_ref(), ids);
+            let x = dequantize(f, *format, &qr, &dr, mr.as_ref());
+            f.reshape(&x, &[rows, g * BLOCK])
+        }
+        Weight::Blocks {
+            format, q, d, m, ..
+        } => {
             let (v, g, rows) = (q.shape()[0], q.shape()[1], ids.shape()[0]);
             let bytes = q.shape()[2];
             let q2 = f.reshape(q, &[v, g * bytes]);
@@ -744,6 +747,60 @@ fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
             f.reshape(&x, &[rows, g * BLOCK])
         }
     }
+}
+
+/// The block rows `ids` [M] of a matrix in the VNNI layout
+/// ([`crate::emit::vnni_layout`]) in the loader's layout: `q` [M, blocks,
+/// bytes] (Q8_0's values signed again), `d` and `m` [M, blocks]. Each id's
+/// group of 16 rows is gathered and its lane picked out (a mask and a sum
+/// over the lanes, exact: one value and zeros), so the table is held once,
+/// in the layout its products read.
+fn gather_vnni_rows(
+    f: &mut FuncBuilder,
+    q: &Value,
+    d: &Value,
+    m: Option<&Value>,
+    ids: &Value,
+) -> (Value, Value, Option<Value>) {
+    let group = super::vnni_layout::GROUP as i64;
+    let (groups, blocks, group_bytes) = (q.shape()[0], q.shape()[1], q.shape()[2]);
+    let rows = ids.shape()[0];
+    let words = group_bytes / (group * 4);
+    let sixteen = f.splat_int(group, &[rows], DType::I32);
+    let which_group = f.div(ids, &sixteen);
+    let fifteen = f.splat_int(group - 1, &[rows], DType::I32);
+    let lane = f.and(ids, &fifteen);
+    // [M, ...] with the lanes on axis `axis`: keep lane `lane[i]` of row i.
+    let pick_lane = |f: &mut FuncBuilder, x: &Value, axis: i64| -> Value {
+        let shape = x.shape().to_vec();
+        let lanes = f.iota(&shape, axis);
+        let want = f.broadcast(&lane, &shape, &[0]);
+        let keep = f.compare(Cmp::Eq, &lanes, &want);
+        let values = f.convert(x, DType::F32);
+        let zeros = f.splat_f(0.0, &shape, DType::F32);
+        let kept = f.select(&keep, &values, &zeros);
+        f.reduce_sum(&kept, &[axis])
+    };
+    let q2 = f.reshape(q, &[groups, blocks * group_bytes]);
+    let qg = f.gather_rows(&q2, &which_group);
+    let qg = f.reshape(&qg, &[rows, blocks, words, group, 4]);
+    let qr = pick_lane(f, &qg, 3);
+    let qr = f.convert(&qr, DType::I8);
+    let mut qr = f.reshape(&qr, &[rows, blocks, words * 4]);
+    if words * 4 == BLOCK {
+        // Q8_0 is stored unsigned (+128): flip the sign bit back.
+        let flip = f.splat_int(-128, qr.shape(), DType::I8);
+        qr = f.xor(&qr, &flip);
+    }
+    let scales = |f: &mut FuncBuilder, s: &Value| -> Value {
+        let s2 = f.reshape(s, &[groups, blocks * group]);
+        let sg = f.gather_rows(&s2, &which_group);
+        let sg = f.reshape(&sg, &[rows, blocks, group]);
+        pick_lane(f, &sg, 2)
+    };
+    let dr = scales(f, d);
+    let mr = m.map(|m| scales(f, m));
+    (qr, dr, mr)
 }
 
 /// Rotates `x` [N, heads, D] by per-row angles with `cos`/`sin` [N, D/2]:
