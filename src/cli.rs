@@ -136,9 +136,7 @@ pub struct ServeArgs {
     pub max_chunk: usize,
     /// Run a prompt's first chunk inside the running slots' decode call (one
     /// call for both) instead of as a call of its own; compiles a
-    /// decode+chunk graph per chunk size and window at startup. Pays with
-    /// IREE_LLM_KERNELS=x86-64-q8 (5-7% more tokens/s), not with the exact
-    /// kernels.
+    /// decode+chunk graph per chunk size and window at startup.
     #[arg(long)]
     pub carry_chunks: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
@@ -230,9 +228,7 @@ pub struct BenchArgs {
     pub max_chunk: usize,
     /// Run a prompt's first chunk inside the running slots' decode call
     /// instead of as a call of its own (compiles a decode+chunk graph per
-    /// chunk size and window at startup). Pays with
-    /// IREE_LLM_KERNELS=x86-64-q8 (5-7% more tokens/s), not with the exact
-    /// kernels.
+    /// chunk size and window at startup).
     #[arg(long)]
     pub carry_chunks: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened

@@ -98,9 +98,8 @@ pub struct BatchOptions {
     /// slots ([`GraphKind::DecodeChunk`]) instead of as a call of its own.
     /// Off by default: it compiles a graph per first-chunk size and decode
     /// window at startup (16 at context 256, 32 at 2048, 10-60 s each here),
-    /// and with the exact CPU kernels (`emit::kernels`) it measured no
-    /// faster than separate calls; with the 8-bit form it gives 5-7% more
-    /// tokens/s (docs/performance.md).
+    /// and with the CPU kernels (`emit::kernels`) it measured no faster
+    /// than separate calls (docs/performance.md).
     pub decode_chunks: bool,
 }
 
