@@ -309,26 +309,12 @@ INLINE void rows_in_registers(const int R, const int format, const uint8_t* q, c
   for (int r = 0; r < R; ++r) _mm512_storeu_ps(y + r * n + i0, acc[r]);
 }
 
-// x: `rows` rows quantized by iree_llm_quantize_rows_workgroup; q, d, m: W
-// [n, k] in Q8_0, Q4_0 or Q4_1 blocks (the GGUF loader's layout: q [n,
-// k/32, 32] int8 or [n, k/32, 16] nibble bytes, d and m [n, k/32] f16;
-// only Q4_1 has offsets, for the others m is d again and not read); y
-// [rows, n] f32. Weight rows [first, first + per); n is a
-// multiple of 16 (the emitter checks).
-void iree_llm_blocks_vnni_workgroup(const int8_t* restrict x, size_t x_offset,
-                                    const uint8_t* restrict q, size_t q_offset,
-                                    const uint16_t* restrict d, size_t d_offset,
-                                    const uint16_t* restrict m, size_t m_offset,
-                                    float* restrict y, size_t y_offset, size_t rows, size_t n,
-                                    size_t k, size_t format, size_t first, size_t per) {
-  x += x_offset;
-  q += q_offset;
-  d += d_offset;
-  m += m_offset;
-  y += y_offset;
-  if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
-  const size_t blocks = k / 32, sums = format == Q8_0 ? XQS : XS;
-  const size_t last = first + per < n ? first + per : n;
+// Weight rows [first, last) of the product with W in the loader's layout
+// (see the entry points at the end).
+static void row_major_product(const int8_t* restrict x, const uint8_t* restrict q,
+                              const uint16_t* restrict d, const uint16_t* restrict m,
+                              float* restrict y, size_t rows, size_t n, size_t blocks,
+                              size_t format, size_t sums, size_t first, size_t last) {
   // A batched step's rows (at most a group) use each block once: laid out
   // in registers and multiplied at once, without a panel in memory (C
   // harness, SmolLM2's products at 8 rows, 2 threads: 3.2 against 3.5-4.0
@@ -425,23 +411,12 @@ INLINE void packed_rows(const int R, const int format, const uint8_t* q, const u
   for (int r = 0; r < R; ++r) _mm512_storeu_ps(y + r * n + 16 * g, acc[r]);
 }
 
-// As iree_llm_blocks_vnni_workgroup, with q, d and m in the layout above
-// (n still counts weight rows).
-void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_offset,
-                                           const uint8_t* restrict q, size_t q_offset,
-                                           const uint16_t* restrict d, size_t d_offset,
-                                           const uint16_t* restrict m, size_t m_offset,
-                                           float* restrict y, size_t y_offset, size_t rows,
-                                           size_t n, size_t k, size_t format, size_t first,
-                                           size_t per) {
-  x += x_offset;
-  q += q_offset;
-  d += d_offset;
-  m += m_offset;
-  y += y_offset;
-  if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
-  const size_t blocks = k / 32, sums = format == Q8_0 ? XQS : XS;
-  const size_t last = first + per < n ? first + per : n;
+// Weight rows [first, first + per) of the product with q, d and m in the
+// layout above (n still counts weight rows).
+static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
+                           const uint16_t* restrict d, const uint16_t* restrict m,
+                           float* restrict y, size_t rows, size_t n, size_t blocks,
+                           size_t format, size_t sums, size_t first, size_t last) {
   for (size_t i0 = first; i0 < last; i0 += 16)
     for (size_t r0 = 0; r0 < rows; r0 += GROUP_ROWS) {
       const int8_t* xg = x + (r0 / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
@@ -459,3 +434,26 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
       }
     }
 }
+
+// ---- Entry points -------------------------------------------------------------
+//
+// x: `rows` rows quantized by iree_llm_quantize_rows_workgroup; q, d, m: W
+// [n, k] in Q8_0, Q4_0 or Q4_1 blocks, in the GGUF loader's layout (q [n,
+// k/32, 32] int8 or [n, k/32, 16] nibble bytes, d and m [n, k/32] f16) or,
+// for the _packed entry, in the layout above; only Q4_1 has offsets, for
+// the others m is d again and not read; y [rows, n] f32. Weight rows
+// [first, first + per); n is a multiple of 16 (the emitter checks).
+
+#define VNNI_ENTRY(name, product)                                                                 \
+  void name(const int8_t* restrict x, size_t x_offset, const uint8_t* restrict q,               \
+            size_t q_offset, const uint16_t* restrict d, size_t d_offset,                      \
+            const uint16_t* restrict m, size_t m_offset, float* restrict y, size_t y_offset,   \
+            size_t rows, size_t n, size_t k, size_t format, size_t first, size_t per) {        \
+    if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();                     \
+    const size_t last = first + per < n ? first + per : n;                                     \
+    product(x + x_offset, q + q_offset, d + d_offset, m + m_offset, y + y_offset, rows, n,     \
+            k / 32, format, format == Q8_0 ? XQS : XS, first, last);                           \
+  }
+
+VNNI_ENTRY(iree_llm_blocks_vnni_workgroup, row_major_product)
+VNNI_ENTRY(iree_llm_blocks_vnni_packed_workgroup, packed_product)
