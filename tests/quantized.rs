@@ -429,3 +429,47 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
         }
     }
 }
+
+/// Where the 8-bit form lays block matrices out for the VNNI kernel, the
+/// embedding table goes too: its rows are gathered from that layout and,
+/// tied, it is also the output head. A tied model in each format (Q8_0's
+/// values stored unsigned there) stays within the form's tolerance of the
+/// f64 reference through prompts (gathered rows) and decode steps.
+#[test]
+fn a_tied_embedding_in_the_vnni_layout_gathers_its_rows_and_heads_the_logits() {
+    use iree_llm::emit::Kernels;
+    if !iree_llm::emit::kernels::packs_for_vnni(Kernels::X86_64Q8) {
+        eprintln!("not run: this CPU or build has no AVX512-VNNI kernel");
+        return;
+    }
+    let hf = common::variant_dir("tiny-tied", &common::tied_mha_config(), DType::F32);
+    let plan = EmitPlan::new(CAPACITY, &[]).unwrap();
+    let mut graphs = plan.prefill_kinds(1, Output::Logits);
+    graphs.extend(plan.decode_kinds(1, Output::Logits));
+    for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
+        let path = common::models_root().join(format!("tiny-tied-{}.gguf", quant.name()));
+        if !path.exists() {
+            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            iree_llm::gguf::export_hf_dir_quantized(&hf, DType::F32, quant, &tmp).unwrap();
+            std::fs::rename(&tmp, &path).unwrap();
+        }
+        let reference = common::reference(&path);
+        let mut model = common::load_opts(&path, "local-task", CAPACITY, graphs.clone(), |o| {
+            o.kernels = Some(Kernels::X86_64Q8)
+        });
+        let embedding = format!("{}.q", iree_llm::checkpoint::EMBEDDING);
+        let spec = model.manifest().params.iter().find(|p| p.name == embedding);
+        assert!(
+            spec.is_some_and(|p| p.vnni_layout),
+            "{quant:?}: the embedding table is in the VNNI layout"
+        );
+        common::assert_inexact_form_within(
+            &mut model,
+            &reference,
+            &[(1, 1), (7, 2), (17, 4)],
+            4,
+            Q8_TOLERANCE,
+            &format!("{quant:?}, tied, with 8-bit activations"),
+        );
+    }
+}
