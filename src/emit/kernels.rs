@@ -123,7 +123,7 @@ impl Kernels {
             Kernels::Portable => "portable (IREE's code only; exact)",
             Kernels::X86_64 => "x86-64 (exact)",
             Kernels::X86_64Q8 => {
-                "x86-64-q8 (8-bit activations; several rows through AVX512-VNNI; not exact)"
+                "x86-64-q8 (8-bit activations; through AVX512-VNNI, block weights laid out for it, where the CPU has it; not exact)"
             }
             Kernels::X86_64Bf16 => {
                 "x86-64-bf16 (bf16 activations and bf16 panels of block weights; not exact)"
