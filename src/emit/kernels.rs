@@ -7,8 +7,9 @@
 //! has two more, for CPUs with AVX512-BF16: any number of rows of `x`
 //! rounded to bf16 times a dense bf16 weight or a block weight rounded to
 //! bf16 a panel at a time (opt-in, not exact). `x86_64_avx512_vnni.c`, for
-//! CPUs with AVX512-VNNI, rounds several rows of `x` to int8 blocks and
-//! multiplies them by block weights with `vpdpbusd` (opt-in, not exact). build.rs
+//! CPUs with AVX512-VNNI, rounds rows of `x` to int8 blocks and multiplies
+//! them by block weights laid out for it (`emit::vnni_layout`) with
+//! `vpdpbusd` (opt-in, not exact). build.rs
 //! compiles each file freestanding; the objects are embedded in this
 //! binary, a graph that calls a kernel declares it as a `stream.executable`
 //! naming its object
@@ -53,11 +54,12 @@ pub enum Kernels {
     X86_64,
     /// The same kernels, except that activations have each 32-value block
     /// rounded to int8 times a scale before the block products (llama.cpp's
-    /// form): several rows (batched steps, prompts) through AVX512-VNNI's
-    /// `vpdpbusd` where the CPU has it (elsewhere they stay exact), a
-    /// single row (a one-sequence decode step, a prompt's last token) in
-    /// the exact kernel's file, except on CPUs where the exact kernels are
-    /// the AVX-512 build: there a single row stays exact, which measured
+    /// form): where the CPU has AVX512-VNNI every product, one row or many,
+    /// through its `vpdpbusd` over block weights laid out for it
+    /// ([`packs_for_vnni`]); elsewhere several rows stay exact and a
+    /// single row (a one-sequence decode step, a prompt's last token) takes
+    /// the exact kernel's file's 8-bit path, except on CPUs where the exact
+    /// kernels are the AVX-512 build: there a single row stays exact, which measured
     /// faster ([`single_rows_stay_exact`]). Faster, not
     /// exact. Opt-in (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md
     /// gives its measured error.
@@ -300,9 +302,9 @@ fn host_has_avx512_vnni() -> bool {
     }
 }
 
-/// Whether [`Kernels::X86_64Q8`] graphs emitted here multiply several rows
-/// of 4-bit blocks through the AVX512-VNNI kernel: this build has it and
-/// this CPU runs it (modules are compiled for the host CPU anyway).
+/// Whether [`Kernels::X86_64Q8`] graphs emitted here multiply block weights
+/// through the AVX512-VNNI kernel: this build has it and this CPU runs it
+/// (modules are compiled for the host CPU anyway).
 pub fn q8_rows_through_vnni() -> bool {
     VNNI_OBJECT.is_some() && host_has_avx512_vnni()
 }
@@ -403,7 +405,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 9] = [
+const EXPORTS: [Export; 8] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
@@ -461,7 +463,7 @@ const EXPORTS: [Export; 9] = [
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
     },
-    // Rows of x rounded to int8 blocks for `blocks_vnni`: x, the packed
+    // Rows of x rounded to int8 blocks for `blocks_vnni_packed`: x, the packed
     // rows (groups of 8 rows, block by block, with scales and sums); the
     // rows of x (the workload, 32 per workgroup; named n, which every
     // export's text uses for its bindings' sizes), k.
@@ -472,17 +474,9 @@ const EXPORTS: [Export; 9] = [
         bindings: &["f32", "i8"],
         indices: &["n", "k"],
     },
-    // y = x . W^T for W in blocks and rows packed by
-    // `quantize_rows`: x, q, d, m (d again without offsets), y; rows of x,
-    // n (a multiple of 16), k, the format's code.
-    Export {
-        name: "blocks_vnni",
-        source: Source::Vnni,
-        symbol: "iree_llm_blocks_vnni_workgroup",
-        bindings: &["i8", "i8", "f16", "f16", "f32"],
-        indices: &["rows", "n", "k", "format"],
-    },
-    // The same with W laid out for it (`emit::vnni_layout`).
+    // y = x . W^T for W in blocks laid out for it (`emit::vnni_layout`)
+    // and rows packed by `quantize_rows`: x, q, d, m (d again without
+    // offsets), y; rows of x, n (a multiple of 16), k, the format's code.
     Export {
         name: "blocks_vnni_packed",
         source: Source::Vnni,
@@ -604,16 +598,6 @@ pub fn blocks_matmul(
     );
     let m_or_d = m.unwrap_or(d);
     let result = TensorType::new(&[rows, n], DType::F32);
-    if takes_vnni(kernels, rows, n) {
-        let xq = quantize_rows(f, x);
-        return f.dispatch_extern(
-            &EXPORTS[7].callee(),
-            n,
-            &[xq, q.clone(), d.clone(), m_or_d.clone()],
-            &[rows, n, k, format.kernel_code()],
-            result,
-        );
-    }
     if kernels.bf16_activations() && rows > 1 {
         let xb = f.convert(x, DType::BF16);
         return f.dispatch_extern(
@@ -667,7 +651,7 @@ pub fn packs_for_vnni(kernels: Kernels) -> bool {
 /// `x . W^T` for `x` [rows, k] (any number of rows) and W in blocks laid
 /// out for the VNNI kernel: `q` [n/16, k/32, 16 x bytes], `d` and `m`
 /// [n/16, k/32, 16] ([`super::vnni_layout`]); rows rounded to int8 blocks
-/// first, as in the row-major VNNI product.
+/// first ([`quantize_rows`]).
 pub fn blocks_vnni_packed(
     f: &mut FuncBuilder,
     x: &Value,
@@ -687,7 +671,7 @@ pub fn blocks_vnni_packed(
     );
     let xq = quantize_rows(f, x);
     f.dispatch_extern(
-        &EXPORTS[8].callee(),
+        &EXPORTS[7].callee(),
         n,
         &[xq, q.clone(), d.clone(), m.unwrap_or(d).clone()],
         &[rows, n, k, format.kernel_code()],
@@ -703,13 +687,6 @@ pub fn blocks_vnni_packed(
 /// and exact product is taken.
 pub fn single_rows_stay_exact() -> bool {
     Object::exact_for_host() == Object::Avx512
-}
-
-/// Whether `kernels` multiply `rows` rows of x by an `n`-row block weight
-/// through the AVX512-VNNI kernel: the 8-bit form, several rows, whole
-/// groups of 16 weight rows, and a CPU and build that have it.
-fn takes_vnni(kernels: Kernels, rows: i64, n: i64) -> bool {
-    kernels.q8_activations() && rows > 1 && n % 16 == 0 && q8_rows_through_vnni()
 }
 
 /// The most query heads per key/value head times head_dim the attention
@@ -920,7 +897,6 @@ mod tests {
             if packs_for_vnni(Kernels::X86_64Q8) {
                 assert_eq!(calls(&mlir, "blocks_vnni_packed"), products, "B={batch}");
                 assert_eq!(calls(&mlir, "quantize_rows"), products, "B={batch}");
-                assert_eq!(calls(&mlir, "blocks_vnni"), 0, "B={batch}");
                 assert_eq!(calls(&mlir, "blocks_matmul"), 0, "B={batch}");
             } else {
                 assert_eq!(calls(&mlir, "blocks_vnni_packed"), 0, "B={batch}");
@@ -929,10 +905,7 @@ mod tests {
         }
         // The exact set never calls it.
         let exact = tiny_graph(Kernels::X86_64, decode(8));
-        assert_eq!(
-            calls(&exact, "blocks_vnni_packed") + calls(&exact, "blocks_vnni"),
-            0
-        );
+        assert_eq!(calls(&exact, "blocks_vnni_packed"), 0);
     }
 
     /// With the kernels a decode step's attention is one kernel call per
