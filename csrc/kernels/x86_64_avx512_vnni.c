@@ -12,8 +12,9 @@
 // by signed 8-bit activations and adds them in fours into 16 int32 sums in
 // one instruction: for one block, 16 weight rows and one row of x, 8 of
 // them, then one conversion and the block's scales. Q8_0's signed values
-// enter as unsigned values + 128, and 128 times the block's sum of xq comes
-// off again.
+// enter as unsigned values + 128, Q4_0's as their unsigned nibbles, and the
+// integer sum starts at -128 (or -8) times the block's sum of xq to take the
+// excess off again, exactly, before the conversion.
 //
 // Two kernels, two dispatches: `iree_llm_quantize_rows_workgroup` rounds
 // the rows of x once (every workgroup of the product reads them), and
@@ -27,9 +28,11 @@
 // from 32j): with xq = round(x / xd), xd = max|x| / 127 over the block, and
 // xs the block's exact sum of x,
 //   Q4_1 (w = d q + m):  d xd sum(q xq) + m xs
-//   Q4_0 (w = d (q - 8)): d xd sum(q xq) - 8 d xs
-//   Q8_0 (w = d q):       d xd sum((q + 128) xq) - 128 d (xd sum(xq))
-// summed over the blocks in f32. Not exact: docs/performance.md gives the
+//   Q4_0 (w = d (q - 8)): d xd (sum(q xq) - 8 sum(xq))
+//   Q8_0 (w = d q):       d xd (sum((q + 128) xq) - 128 sum(xq))
+// summed over the blocks in f32. Q4_0 and Q8_0 thus cost one multiply-add
+// less per block than Q4_1, whose offset needs the second f32 term (C
+// harness, 32 rows, weights in L2: 12% faster than with that term). Not exact: docs/performance.md gives the
 // measured error; the exact kernels stay the default.
 //
 // Built freestanding: no libc, nothing but registers, the stack and the
@@ -49,14 +52,14 @@ enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
 // The rows of x [rows, k] go out in groups of 8 (the product's register
 // tile), block by block: for group g and block j, GROUP_BLOCK_BYTES bytes
 // at (g * blocks + j) * GROUP_BLOCK_BYTES hold the 8 rows' 32 int8 values,
-// then three f32 per row: their scales xd, their exact sums xs, and xd
-// times the sums of their int8 values. A group's missing rows (past `rows`)
-// are zeros. So a tile reads one block of all its rows at fixed offsets
-// from one pointer.
+// then three 4-byte values per row: their scales xd and exact sums xs
+// (f32), and the sums of their int8 values (int32). A group's missing rows
+// (past `rows`) are zeros. So a tile reads one block of all its rows at
+// fixed offsets from one pointer.
 
 #define GROUP_ROWS 8
 #define GROUP_BLOCK_BYTES (GROUP_ROWS * 32 + GROUP_ROWS * 12)
-// Where a block's f32 of each kind start, in floats after its values.
+// Where a block's 4-byte values of each kind start, after its int8 values.
 enum { XD = 0, XS = GROUP_ROWS, XQS = 2 * GROUP_ROWS };
 
 // Rows [first, first + per) of x (fewer at the end); `per` is a multiple of
@@ -78,7 +81,8 @@ void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
       float* xf = (float*)(group + j * GROUP_BLOCK_BYTES + 32 * GROUP_ROWS) + slot;
       if (r >= rows) {
         _mm256_storeu_si256((__m256i*)xq, _mm256_setzero_si256());
-        xf[XD] = xf[XS] = xf[XQS] = 0.0f;
+        xf[XD] = xf[XS] = 0.0f;
+        ((int32_t*)xf)[XQS] = 0;
         continue;
       }
       const float* xb = x + r * k + 32 * j;
@@ -94,7 +98,7 @@ void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
       // |x| * inv rounds to at most 127: the int8 narrowing keeps every value.
       const __m512i ia = _mm512_cvtps_epi32(_mm512_mul_ps(a, inv));
       const __m512i ib = _mm512_cvtps_epi32(_mm512_mul_ps(b, inv));
-      xf[XQS] = scale * (float)_mm512_reduce_add_epi32(_mm512_add_epi32(ia, ib));
+      ((int32_t*)xf)[XQS] = _mm512_reduce_add_epi32(_mm512_add_epi32(ia, ib));
       _mm_storeu_si128((__m128i*)xq, _mm512_cvtsepi32_epi8(ia));
       _mm_storeu_si128((__m128i*)(xq + 16), _mm512_cvtsepi32_epi8(ib));
     }
@@ -120,22 +124,23 @@ void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
 // acc[r] += one block of 16 weight rows times row r of x's group at block
 // `xb`, for R rows (R <= GROUP_ROWS, a constant after inlining): v[w] holds
 // each row's values 4w .. 4w + 3 in its lane, v[4 + w] values 16 + 4w ..
-// 16 + 4w + 3; d the rows' scales; m what multiplies the block's second
-// sum of x (Q4_1: the offsets, times xs; Q4_0: -8 d, times xs; Q8_0: -128
-// d, times xd sum(xq)), which `sums` names (XS or XQS).
-INLINE void block_rows(const int R, const __m512i v[8], __m512 d, __m512 m, const int8_t* xb,
-                       size_t sums, __m512 acc[GROUP_ROWS]) {
+// 16 + 4w + 3; d the rows' scales; m (read for Q4_1 only) their offsets.
+// `format` is a constant after inlining too.
+INLINE void block_rows(const int R, const int format, const __m512i v[8], __m512 d, __m512 m,
+                       const int8_t* xb, __m512 acc[GROUP_ROWS]) {
   const int32_t* x4 = (const int32_t*)xb;
   const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
-  const float* xs = xd + sums;
+  const float* xs = xd + XS;
+  const int32_t* xqs = (const int32_t*)xd + XQS;
+  const int32_t bias = format == Q8_0 ? -128 : -8;
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
-    __m512i s = _mm512_dpbusd_epi32(_mm512_setzero_si512(), v[0], _mm512_set1_epi32(x4[8 * r]));
+    __m512i s = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[r]);
 #pragma GCC unroll 8
-    for (int w = 1; w < 8; ++w) s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[8 * r + w]));
+    for (int w = 0; w < 8; ++w) s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[8 * r + w]));
     const __m512 dx = _mm512_mul_ps(d, _mm512_set1_ps(xd[r]));
     acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), dx, acc[r]);
-    acc[r] = _mm512_fmadd_ps(m, _mm512_set1_ps(xs[r]), acc[r]);
+    if (format == Q4_1) acc[r] = _mm512_fmadd_ps(m, _mm512_set1_ps(xs[r]), acc[r]);
   }
 }
 
@@ -144,7 +149,7 @@ INLINE void block_rows(const int R, const __m512i v[8], __m512 d, __m512 m, cons
 // set, rows n apart.
 INLINE void packed_rows(const int R, const int format, const uint8_t* q, const uint16_t* d,
                         const uint16_t* m, size_t blocks, size_t g, const int8_t* xg,
-                        size_t sums, float* y, size_t n) {
+                        float* y, size_t n) {
   const size_t group_bytes = format == Q8_0 ? 512 : 256;
   const uint8_t* qb = q + g * blocks * group_bytes;
   const uint16_t* db = d + g * blocks * 16;
@@ -170,13 +175,30 @@ INLINE void packed_rows(const int R, const int format, const uint8_t* q, const u
       }
     }
     const __m512 ds = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(db + 16 * j)));
-    const __m512 ms =
-        format == Q4_1 ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(mb + 16 * j)))
-                       : _mm512_mul_ps(ds, _mm512_set1_ps(format == Q4_0 ? -8.0f : -128.0f));
-    block_rows(R, v, ds, ms, xb, sums, acc);
+    const __m512 ms = format == Q4_1
+                          ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(mb + 16 * j)))
+                          : ds;
+    block_rows(R, format, v, ds, ms, xb, acc);
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) _mm512_storeu_ps(y + r * n + 16 * g, acc[r]);
+}
+
+// packed_rows for `rows` (1 .. GROUP_ROWS) rows, with the row count and the
+// format (a constant after inlining) as constants in each copy.
+INLINE void group_rows(const int format, size_t rows, const uint8_t* q, const uint16_t* d,
+                       const uint16_t* m, size_t blocks, size_t g, const int8_t* xg, float* y,
+                       size_t n) {
+  switch (rows) {
+    case 1: packed_rows(1, format, q, d, m, blocks, g, xg, y, n); break;
+    case 2: packed_rows(2, format, q, d, m, blocks, g, xg, y, n); break;
+    case 3: packed_rows(3, format, q, d, m, blocks, g, xg, y, n); break;
+    case 4: packed_rows(4, format, q, d, m, blocks, g, xg, y, n); break;
+    case 5: packed_rows(5, format, q, d, m, blocks, g, xg, y, n); break;
+    case 6: packed_rows(6, format, q, d, m, blocks, g, xg, y, n); break;
+    case 7: packed_rows(7, format, q, d, m, blocks, g, xg, y, n); break;
+    default: packed_rows(8, format, q, d, m, blocks, g, xg, y, n); break;
+  }
 }
 
 // x: `rows` rows quantized by iree_llm_quantize_rows_workgroup; q, d, m: W
@@ -197,22 +219,17 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
   m += m_offset;
   y += y_offset;
   if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
-  const size_t blocks = k / 32, sums = format == Q8_0 ? XQS : XS;
+  const size_t blocks = k / 32;
   const size_t last = first + per < n ? first + per : n;
   for (size_t i0 = first; i0 < last; i0 += 16)
     for (size_t r0 = 0; r0 < rows; r0 += GROUP_ROWS) {
       const int8_t* xg = x + (r0 / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
       float* yr = y + r0 * n;
-      const size_t g = i0 / 16;
-      switch (rows - r0 < GROUP_ROWS ? rows - r0 : GROUP_ROWS) {
-        case 1: packed_rows(1, (int)format, q, d, m, blocks, g, xg, sums, yr, n); break;
-        case 2: packed_rows(2, (int)format, q, d, m, blocks, g, xg, sums, yr, n); break;
-        case 3: packed_rows(3, (int)format, q, d, m, blocks, g, xg, sums, yr, n); break;
-        case 4: packed_rows(4, (int)format, q, d, m, blocks, g, xg, sums, yr, n); break;
-        case 5: packed_rows(5, (int)format, q, d, m, blocks, g, xg, sums, yr, n); break;
-        case 6: packed_rows(6, (int)format, q, d, m, blocks, g, xg, sums, yr, n); break;
-        case 7: packed_rows(7, (int)format, q, d, m, blocks, g, xg, sums, yr, n); break;
-        default: packed_rows(8, (int)format, q, d, m, blocks, g, xg, sums, yr, n); break;
+      const size_t g = i0 / 16, r = rows - r0 < GROUP_ROWS ? rows - r0 : GROUP_ROWS;
+      switch (format) {
+        case Q8_0: group_rows(Q8_0, r, q, d, m, blocks, g, xg, yr, n); break;
+        case Q4_0: group_rows(Q4_0, r, q, d, m, blocks, g, xg, yr, n); break;
+        default: group_rows(Q4_1, r, q, d, m, blocks, g, xg, yr, n); break;
       }
     }
 }
