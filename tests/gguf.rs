@@ -340,6 +340,118 @@ fn a_quantized_export_stores_matrices_in_blocks_within_half_a_step() {
     }
 }
 
+/// Runs `iree-llm convert` with `args`; its exit status and stderr.
+fn convert(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_iree-llm"))
+        .arg("convert")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn convert_keeps_the_checkpoints_dtype_unless_asked_to_quantize() {
+    let dir = tempfile::tempdir().unwrap();
+    let hf = dir.path().join("tiny-bf16");
+    preset::synth(Preset::Tiny, DType::BF16, &hf).unwrap();
+    let cfg = Preset::Tiny.config();
+    let weights = Weights::open(&hf, &cfg).unwrap();
+    let hf_arg = hf.to_str().unwrap();
+
+    // No --dtype: bf16 stays bf16, every value as it was.
+    let plain = dir.path().join("tiny.gguf");
+    let (ok, err) = convert(&["--model", hf_arg, "--out", plain.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let model = GgufModel::open(&plain).unwrap();
+    assert_eq!(model.config(), &cfg);
+    assert_eq!(
+        model.file().tensor_info("blk.0.attn_q.weight").unwrap().ty,
+        GgmlType::BF16
+    );
+    for (name, _) in iree_llm::checkpoint::tensors(&cfg) {
+        assert_eq!(
+            model.tensor_f32(&name).unwrap(),
+            weights.to_f32(&name).unwrap(),
+            "{name}"
+        );
+    }
+
+    // --quant q8_0: every matrix in blocks, norms in f32.
+    let q8 = dir.path().join("tiny-q8_0.gguf");
+    let (ok, err) = convert(&[
+        "--model",
+        hf_arg,
+        "--out",
+        q8.to_str().unwrap(),
+        "--quant",
+        "q8_0",
+    ]);
+    assert!(ok, "{err}");
+    let file = GgufFile::open(&q8).unwrap();
+    for (g, ty) in [
+        ("token_embd.weight", GgmlType::Q8_0),
+        ("blk.1.ffn_down.weight", GgmlType::Q8_0),
+        ("blk.0.attn_norm.weight", GgmlType::F32),
+    ] {
+        assert_eq!(file.tensor_info(g).unwrap().ty, ty, "{g}");
+    }
+}
+
+#[test]
+fn convert_refuses_what_it_cannot_write_and_says_why() {
+    let (dir, hf) = synth_tiny();
+    let hf_arg = hf.to_str().unwrap();
+    let gguf = dir.path().join("tiny.gguf");
+    let bin = dir.path().join("tiny.bin");
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["--model", hf_arg, "--out", bin.to_str().unwrap()],
+            "*.gguf",
+        ),
+        (
+            &[
+                "--model",
+                hf_arg,
+                "--out",
+                gguf.to_str().unwrap(),
+                "--quant",
+                "q4_1",
+                "--dtype",
+                "f16",
+            ],
+            "give one of them",
+        ),
+        (
+            &["--model", "no-such-model", "--out", gguf.to_str().unwrap()],
+            "neither a model directory",
+        ),
+    ];
+    for (args, says) in cases {
+        let (ok, err) = convert(args);
+        assert!(!ok && err.contains(says), "{args:?}: {err}");
+    }
+    assert!(
+        !gguf.exists() && !bin.exists(),
+        "a refused conversion writes nothing"
+    );
+
+    // A GGUF file is already converted.
+    iree_llm::gguf::export_hf_dir(&hf, DType::F32, &gguf).unwrap();
+    let again = dir.path().join("again.gguf");
+    let (ok, err) = convert(&[
+        "--model",
+        gguf.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("already a GGUF file"), "{err}");
+    assert!(!again.exists());
+}
+
 #[test]
 fn a_quantized_file_holds_its_blocks_and_dequantizes_a_matrix_only_when_asked() {
     let (dir, hf) = synth_tiny();

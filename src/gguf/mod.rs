@@ -30,7 +30,7 @@ pub use names::{gguf_name, hf_name, permute_rows, rope_permuted_heads, unpermute
 pub use quant::{Quant, QuantError, quantize};
 pub use reader::{GgufFile, MetaValue, TensorInfo};
 pub use types::{BlockLayout, GgmlType};
-pub use writer::{GgufWriter, TensorData, export_hf_dir, export_hf_dir_quantized};
+pub use writer::{GgufWriter, TensorData, convert_hf_dir, export_hf_dir, export_hf_dir_quantized};
 
 use crate::config::{ConfigError, ModelConfig};
 use crate::weights::DType;

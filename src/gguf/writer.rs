@@ -192,6 +192,29 @@ pub fn export_hf_dir_quantized(
     export(dir, dtype, Some(quant), out)
 }
 
+/// `iree-llm convert`: the Hugging Face Llama model in `dir` as a GGUF file
+/// at `out`, every matrix quantized to `quant` blocks when given, else in
+/// `dtype` (default: the checkpoint's own, so nothing is rounded). Returns
+/// the dtype the matrices were read as.
+pub fn convert_hf_dir(
+    dir: &Path,
+    dtype: Option<DType>,
+    quant: Option<Quant>,
+    out: &Path,
+) -> Result<DType, GgufError> {
+    let dtype = match dtype {
+        Some(d) => d,
+        None => {
+            let cfg = ModelConfig::from_dir(dir).map_err(GgufError::Config)?;
+            Weights::open(dir, &cfg)
+                .map_err(|e| GgufError::Export(e.to_string()))?
+                .dtype()
+        }
+    };
+    export(dir, dtype, quant, out)?;
+    Ok(dtype)
+}
+
 fn export(dir: &Path, dtype: DType, quant: Option<Quant>, out: &Path) -> Result<(), GgufError> {
     let cfg = ModelConfig::from_dir(dir).map_err(GgufError::Config)?;
     let weights = Weights::open(dir, &cfg).map_err(|e| GgufError::Export(e.to_string()))?;
