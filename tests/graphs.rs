@@ -300,6 +300,35 @@ fn bf16_activations_stay_within_their_own_tolerance() {
     );
 }
 
+/// The bf16 kernel takes a prompt's rows (more than 8) DENSE_SPAN = 2048
+/// values of k at a time and adds the spans' sums into y: a model whose
+/// down projection has k = 4608 (two whole spans and a part) keeps the
+/// same tolerance through them.
+#[test]
+fn bf16_activations_hold_their_tolerance_when_k_spans_several_of_the_kernels_spans() {
+    use iree_llm::emit::Kernels;
+    const BF16_TOLERANCE: f64 = 2e-2;
+    if !Kernels::X86_64Bf16.runs_on_this_host() {
+        eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
+        return;
+    }
+    let mut config = iree_llm::preset::Preset::Tiny.config();
+    config.intermediate_size = 4608;
+    let dir = common::variant_dir("wide-mlp", &config, WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let mut model = common::load_opts(&dir, "local-task", CAPACITY, logits_graphs(&[1]), |o| {
+        o.kernels = Some(Kernels::X86_64Bf16)
+    });
+    common::assert_inexact_form_within(
+        &mut model,
+        &reference,
+        &[(9, 51), (30, 52)],
+        4,
+        BF16_TOLERANCE,
+        "bf16 activations, k = 4608",
+    );
+}
+
 #[test]
 fn the_kv_cache_keeps_its_device_buffer_across_calls() {
     let dir = common::tiny_dir(WeightDType::F32);

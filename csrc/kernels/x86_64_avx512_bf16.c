@@ -91,8 +91,8 @@ INLINE void tile(const int WR, const int XR, const int prefetch, const uint16_t*
 
 // Each shape a function of its own, so that the register allocator sees one
 // tile at a time (the other kernel's tiles spilled when inlined together);
-// `dense_` tiles stream a weight from memory, `panel_` tiles read a panel
-// already in L1.
+// `dense_` tiles stream a weight from memory, `panel_` tiles read weights
+// already in cache (a panel in L1, a prompt's rows after its first group).
 #define TILE_FN(WR, XR)                                                                       \
   static __attribute__((noinline)) void dense_##WR##x##XR(const uint16_t* w, size_t ws,       \
                                                           const uint16_t* x, size_t xs,       \
@@ -123,11 +123,22 @@ TILE_FNS(1) TILE_FNS(2) TILE_FNS(3)
     CASES(KIND, 1) CASES(KIND, 2) CASES(KIND, 3) default: break; \
   }
 
+// Values of k a prompt's tiles take at a time (see below).
+#define DENSE_SPAN 2048
+
 // One workgroup: weight rows [first, first + count) for all rows of x.
 // x [rows, k] bf16, w [n, k] bf16, y [rows, n] f32. Rows of x go in groups
 // of TILE_X (a group's rows stay in L1/L2 while every weight tile of the
 // workgroup passes over them); the workgroup's weight rows stay in L2
 // between groups.
+//
+// For more than one group (a prompt) k is taken DENSE_SPAN values at a
+// time, sums added to y after the first span, so that a group's rows (32 KB
+// of a span) stay in L1 as the tiles pass; and only the first group's
+// tiles prefetch, since the later ones find the weights in L2 already. C
+// harness of the 1B preset's products, 128 rows, 2 threads: 333-336 ms
+// against 401-405 (55% -> 66% of the measured vdpbf16ps peak); the span
+// alone bought 8%, the prefetches 10%, and spans of 1024 or 4096 less.
 void iree_llm_bf16_matmul_workgroup(const uint16_t* restrict x, size_t x_offset,
                                     const uint16_t* restrict w, size_t w_offset,
                                     float* restrict y, size_t y_offset, size_t rows, size_t n,
@@ -137,13 +148,21 @@ void iree_llm_bf16_matmul_workgroup(const uint16_t* restrict x, size_t x_offset,
   y += y_offset;
   size_t last = first + count;
   if (last > n) last = n;
-  for (size_t r = 0; r < rows; r += TILE_X) {
-    const size_t xn = rows - r < TILE_X ? rows - r : TILE_X;
-    for (size_t i = first; i < last; i += TILE_W) {
-      const size_t wn = last - i < TILE_W ? last - i : TILE_W;
-#define TILE_ARGS w + i * k, k, x + r * k, k, k, y + r * n + i, n, 0
-      CALL_TILE(dense, wn, xn)
+  const size_t span = rows > TILE_X ? DENSE_SPAN : k;
+  for (size_t c = 0; c < k; c += span) {
+    const size_t len = k - c < span ? k - c : span;
+    for (size_t r = 0; r < rows; r += TILE_X) {
+      const size_t xn = rows - r < TILE_X ? rows - r : TILE_X;
+      for (size_t i = first; i < last; i += TILE_W) {
+        const size_t wn = last - i < TILE_W ? last - i : TILE_W;
+#define TILE_ARGS w + i * k + c, k, x + r * k + c, k, len, y + r * n + i, n, c > 0
+        if (r == 0) {
+          CALL_TILE(dense, wn, xn)
+        } else {
+          CALL_TILE(panel, wn, xn)
+        }
 #undef TILE_ARGS
+      }
     }
   }
 }
