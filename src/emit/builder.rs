@@ -578,13 +578,14 @@ impl FuncBuilder {
     // ---- calls into hand-written executables ------------------------------------------
 
     /// `flow.dispatch` of an export of an executable declared in the same
-    /// module (see `emit::kernels`): `workload` sizes its workgroup count;
-    /// the export's function takes one binding per tensor operand, one for
-    /// the result, then the `indices` as `index` values.
+    /// module (see `emit::kernels`): `workload` (one or more values) sizes
+    /// its workgroup count; the export's function takes one binding per
+    /// tensor operand, one for the result, then the `indices` as `index`
+    /// values.
     pub fn dispatch_extern(
         &mut self,
         export: &str,
-        workload: i64,
+        workload: &[i64],
         operands: &[Value],
         indices: &[i64],
         result: TensorType,
@@ -599,7 +600,8 @@ impl FuncBuilder {
             );
             name
         };
-        let workload = scalar(self, workload);
+        let workload: Vec<String> = workload.iter().map(|&w| scalar(self, w)).collect();
+        let workload = workload.join(", ");
         let mut args: Vec<String> = operands.iter().map(|v| v.name.clone()).collect();
         let mut types: Vec<String> = operands.iter().map(|v| v.ty.to_string()).collect();
         for &i in indices {

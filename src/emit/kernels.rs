@@ -169,8 +169,20 @@ impl std::str::FromStr for Kernels {
     }
 }
 
-/// Weight rows one workgroup of the kernel computes.
+/// Rows (weight rows, or a workload's units) one workgroup of a kernel
+/// computes, unless the export takes its own per call ([`Split::PerCall`]).
 const ROWS_PER_WORKGROUP: i64 = 32;
+
+/// How an export's workload is cut into workgroups.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Split {
+    /// [`ROWS_PER_WORKGROUP`] units each; the workload is the unit count.
+    Fixed,
+    /// A size chosen by the caller for each call: the workload is (units,
+    /// units per workgroup), and the last index, `per`, repeats the size
+    /// for the workgroup's function.
+    PerCall,
+}
 
 /// The bytes of a kernel object that build.rs wrote into OUT_DIR, in builds
 /// that have the kernels (x86-64 targets).
@@ -400,6 +412,7 @@ struct Export {
     symbol: &'static str,
     bindings: &'static [&'static str],
     indices: &'static [&'static str],
+    split: Split,
 }
 
 /// The decode attention kernel's `index` arguments (both cache types).
@@ -408,13 +421,15 @@ const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacit
 const EXPORTS: [Export; 8] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
-    // (BlockFormat::kernel_code), whether activations are rounded to 8 bits.
+    // (BlockFormat::kernel_code), whether activations are rounded to 8 bits,
+    // weight rows per workgroup (chosen per call).
     Export {
         name: "blocks_matmul",
         source: Source::Exact,
         symbol: "iree_llm_blocks_matmul_workgroup",
         bindings: &["f32", "i8", "f16", "f16", "f32"],
-        indices: &["rows", "n", "k", "format", "q8"],
+        indices: &["rows", "n", "k", "format", "q8", "per"],
+        split: Split::PerCall,
     },
     // y = W . x for a dense bf16 W and one row x: x, w, y; n, k.
     Export {
@@ -423,6 +438,7 @@ const EXPORTS: [Export; 8] = [
         symbol: "iree_llm_bf16_matvec_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["n", "k"],
+        split: Split::Fixed,
     },
     // y = x . W^T for a dense bf16 W and rows of x rounded to bf16: x, w,
     // y; rows of x, n, k.
@@ -432,6 +448,7 @@ const EXPORTS: [Export; 8] = [
         symbol: "iree_llm_bf16_matmul_workgroup",
         bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
+        split: Split::Fixed,
     },
     // y = x . W^T for W in blocks, its panels rounded to bf16, and rows of x
     // rounded to bf16: x, q, d, m (d again without offsets), y; rows of x,
@@ -442,6 +459,7 @@ const EXPORTS: [Export; 8] = [
         symbol: "iree_llm_blocks_bf16_workgroup",
         bindings: &["bf16", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
+        split: Split::Fixed,
     },
     // One decode step's attention of one layer: q, the caches, the rows'
     // own k and v, pos, the heads' outputs; the workload n (32 per
@@ -454,6 +472,7 @@ const EXPORTS: [Export; 8] = [
         symbol: "iree_llm_decode_attention_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
+        split: Split::Fixed,
     },
     // The same over an f16 cache (`IREE_LLM_KV_CACHE=f16`).
     Export {
@@ -462,6 +481,7 @@ const EXPORTS: [Export; 8] = [
         symbol: "iree_llm_decode_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
+        split: Split::Fixed,
     },
     // Rows of x rounded to int8 blocks for `blocks_vnni_packed`: x, the packed
     // rows (groups of 8 rows, block by block, with scales and sums); the
@@ -473,6 +493,7 @@ const EXPORTS: [Export; 8] = [
         symbol: "iree_llm_quantize_rows_workgroup",
         bindings: &["f32", "i8"],
         indices: &["n", "k"],
+        split: Split::Fixed,
     },
     // y = x . W^T for W in blocks laid out for it (`emit::vnni_layout`)
     // and rows packed by `quantize_rows`: x, q, d, m (d again without
@@ -483,6 +504,7 @@ const EXPORTS: [Export; 8] = [
         symbol: "iree_llm_blocks_vnni_packed_workgroup",
         bindings: &["i8", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
+        split: Split::Fixed,
     },
 ];
 
@@ -511,16 +533,31 @@ impl Export {
         }
         for name in self.indices {
             args.push(format!("%{name}: index"));
-            call_args.push(format!("%{name}"));
-            call_types.push("index".into());
+            // `per` reaches the function as the workgroup's row count below.
+            if *name != "per" {
+                call_args.push(format!("%{name}"));
+                call_types.push("index".into());
+            }
         }
         call_args.push("%first, %per".into());
         call_types.push("index, index".into());
         let (name, symbol) = (self.name, self.symbol);
         let sig = call_types.join(", ");
+        let (workload, count, per) = match self.split {
+            Split::Fixed => (
+                "%n: index",
+                format!("affine_map<()[s0] -> (s0 ceildiv {ROWS_PER_WORKGROUP})>()[%n]"),
+                format!("        %per = arith.constant {ROWS_PER_WORKGROUP} : index\n"),
+            ),
+            Split::PerCall => (
+                "%n: index, %size: index",
+                "affine_map<()[s0, s1] -> (s0 ceildiv s1)>()[%n, %size]".to_string(),
+                String::new(),
+            ),
+        };
         format!(
-            "    stream.executable.export public @{name} workgroups(%n: index) -> (index, index, index) {{\n\
-             \x20     %x = affine.apply affine_map<()[s0] -> (s0 ceildiv {ROWS_PER_WORKGROUP})>()[%n]\n\
+            "    stream.executable.export public @{name} workgroups({workload}) -> (index, index, index) {{\n\
+             \x20     %x = affine.apply {count}\n\
              \x20     %c1 = arith.constant 1 : index\n\
              \x20     stream.return %x, %c1, %c1 : index, index, index\n\
              \x20   }}\n\
@@ -528,7 +565,7 @@ impl Export {
              \x20     func.func private @{symbol}({sig}) attributes {{hal.import.static, llvm.bareptr = true}}\n\
              \x20     func.func @{name}({}) {{\n\
              \x20       %c0 = arith.constant 0 : index\n\
-             \x20       %per = arith.constant {ROWS_PER_WORKGROUP} : index\n\
+             {per}\
              \x20       %wg = stream.dispatch.workgroup.id[0] : index\n\
              \x20       %first = arith.muli %wg, %per : index\n\
              {body}\
@@ -602,25 +639,42 @@ pub fn blocks_matmul(
         let xb = f.convert(x, DType::BF16);
         return f.dispatch_extern(
             &EXPORTS[3].callee(),
-            n,
+            &[n],
             &[xb, q.clone(), d.clone(), m_or_d.clone()],
             &[rows, n, k, format.kernel_code()],
             result,
         );
     }
+    let q8 = kernels.q8_activations() && !single_rows_stay_exact();
+    let per = if q8 && rows == 1 {
+        rows_per_thread(n, host_threads())
+    } else {
+        ROWS_PER_WORKGROUP
+    };
     f.dispatch_extern(
         &EXPORTS[0].callee(),
-        n,
+        &[n, per],
         &[x.clone(), q.clone(), d.clone(), m_or_d.clone()],
-        &[
-            rows,
-            n,
-            k,
-            format.kernel_code(),
-            (kernels.q8_activations() && !single_rows_stay_exact()) as i64,
-        ],
+        &[rows, n, k, format.kernel_code(), q8 as i64, per],
         result,
     )
+}
+
+/// The CPU threads IREE's local-task device gives its workers here (one a
+/// core), which the modules compiled for this host run on.
+fn host_threads() -> i64 {
+    std::thread::available_parallelism().map_or(2, |n| n.get() as i64)
+}
+
+/// `n` weight rows cut into one run a thread, in whole multiples of
+/// [`ROWS_PER_WORKGROUP`]. For one row rounded to 8 bits: every workgroup
+/// first rounds all of x, and IREE runs each workgroup as a tile of its
+/// own, so 32-row workgroups (a SmolLM2 step's 6,396) cost about 3 ms of CPU
+/// a step in those two alone; one workgroup a thread measured 10-17% faster
+/// there (Zen 1, docs/performance.md).
+fn rows_per_thread(n: i64, threads: i64) -> i64 {
+    let per = (n + threads - 1) / threads;
+    ((per + ROWS_PER_WORKGROUP - 1) / ROWS_PER_WORKGROUP).max(1) * ROWS_PER_WORKGROUP
 }
 
 /// Rows of `x` [rows, k] rounded to int8 blocks for the VNNI kernels, in
@@ -633,7 +687,7 @@ fn quantize_rows(f: &mut FuncBuilder, x: &Value) -> Value {
     let packed = TensorType::new(&[groups * blocks * (8 * 32 + 8 * 12)], DType::I8);
     f.dispatch_extern(
         &EXPORTS[6].callee(),
-        rows,
+        &[rows],
         std::slice::from_ref(x),
         &[rows, k],
         packed,
@@ -672,7 +726,7 @@ pub fn blocks_vnni_packed(
     let xq = quantize_rows(f, x);
     f.dispatch_extern(
         &EXPORTS[7].callee(),
-        n,
+        &[n],
         &[xq, q.clone(), d.clone(), m.unwrap_or(d).clone()],
         &[rows, n, k, format.kernel_code()],
         TensorType::new(&[rows, n], DType::F32),
@@ -730,7 +784,7 @@ pub fn decode_attention(
     };
     f.dispatch_extern(
         &export.callee(),
-        workload,
+        &[workload],
         &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
         &[workload, layer, slots, hkv, group, capacity, window, d],
         TensorType::new(&[slots, group, d], DType::F32),
@@ -749,7 +803,7 @@ pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     );
     f.dispatch_extern(
         &EXPORTS[1].callee(),
-        n,
+        &[n],
         &[x.clone(), w.clone()],
         &[n, k],
         TensorType::new(&[1, n], DType::F32),
@@ -772,7 +826,7 @@ pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     let xb = f.convert(x, DType::BF16);
     f.dispatch_extern(
         &EXPORTS[2].callee(),
-        n,
+        &[n],
         &[xb, w.clone()],
         &[rows, n, k],
         TensorType::new(&[rows, n], DType::F32),
@@ -1044,6 +1098,81 @@ mod tests {
         // module cache's keys) differ, except where single rows stay exact:
         // then a B=1 step is the exact form's graph.
         assert_eq!(exact == q8, single_rows_stay_exact());
+    }
+
+    #[test]
+    fn rows_per_thread_covers_every_row_in_one_run_a_thread_of_whole_32_row_units() {
+        for (n, threads, per) in [
+            (576, 2, 288),
+            (960, 2, 480),
+            (49152, 2, 24576),
+            (576, 16, 64),
+        ] {
+            assert_eq!(rows_per_thread(n, threads), per, "n {n}, {threads} threads");
+        }
+        for n in [1, 31, 32, 33, 64, 100, 1536, 49153] {
+            for threads in [1, 2, 3, 16, 64] {
+                let per = rows_per_thread(n, threads);
+                assert_eq!(per % ROWS_PER_WORKGROUP, 0, "n {n}, {threads} threads");
+                let workgroups = (n + per - 1) / per;
+                assert!(
+                    workgroups <= threads,
+                    "n {n}: {workgroups} runs for {threads} threads"
+                );
+                assert!(workgroups * per >= n, "n {n}: rows left out");
+            }
+        }
+    }
+
+    /// (weight rows n, rows per workgroup) of each block kernel call.
+    fn split_per_call(mlir: &str) -> Vec<(i64, i64)> {
+        let constants: std::collections::HashMap<&str, i64> = mlir
+            .lines()
+            .filter_map(|l| {
+                let (name, rest) = l.trim().split_once(" = arith.constant ")?;
+                Some((name, rest.strip_suffix(" : index")?.parse().ok()?))
+            })
+            .collect();
+        mlir.lines()
+            .filter_map(|l| l.split_once("@blocks_matmul[").map(|(_, w)| w))
+            .map(|w| {
+                let w = w.split(']').next().unwrap();
+                let (n, per) = w
+                    .split_once(", ")
+                    .expect("a workload of (n, rows per workgroup)");
+                (constants[n], constants[per])
+            })
+            .collect()
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn a_row_rounded_to_8_bits_is_cut_into_one_workgroup_a_thread_and_exact_rows_into_32s() {
+        use crate::emit::{GraphKind, Output};
+        let decode = |batch| GraphKind::Decode {
+            batch,
+            output: Output::Logits,
+            window: None,
+        };
+        let exact = split_per_call(&tiny_graph(Kernels::X86_64, decode(1)));
+        assert!(!exact.is_empty());
+        assert!(
+            exact.iter().all(|&(_, per)| per == ROWS_PER_WORKGROUP),
+            "{exact:?}"
+        );
+        let batched = split_per_call(&tiny_graph(Kernels::X86_64Q8, decode(8)));
+        assert!(
+            batched.iter().all(|&(_, per)| per == ROWS_PER_WORKGROUP),
+            "{batched:?}"
+        );
+        if packs_for_vnni(Kernels::X86_64Q8) || single_rows_stay_exact() {
+            return; // no one-row 8-bit product on this CPU
+        }
+        let q8 = split_per_call(&tiny_graph(Kernels::X86_64Q8, decode(1)));
+        assert_eq!(q8.len(), exact.len());
+        for (n, per) in q8 {
+            assert_eq!(per, rows_per_thread(n, host_threads()), "n {n}");
+        }
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
