@@ -376,15 +376,47 @@ fn single_sequence(
 fn ragged_decode_reproduces_each_slots_single_sequence_result() {
     let path = quantized_tiny(Quant::Q4_1);
     let mut model = load(&path, "local-task", CAPACITY, logits_graphs(&[1, 4, 8]));
+    assert_ragged_steps_reproduce_single_sequences(&mut model, &[4, 8]);
+}
+
+/// Without AVX512-VNNI (and where single rows are not kept exact), the
+/// 8-bit form takes up to 7 rows through the AVX2 kernel's 8-bit product,
+/// each row rounded and multiplied as a single row is: a B=4 step gives
+/// each slot its single sequence's tokens and logits.
+#[test]
+fn eight_bit_activations_give_a_b4_steps_rows_their_single_sequences_results() {
+    use iree_llm::emit::Kernels;
+    use iree_llm::emit::kernels::{packs_for_vnni, single_rows_stay_exact};
+    if Kernels::for_host_cpu().is_portable()
+        || packs_for_vnni(Kernels::X86_64Q8)
+        || single_rows_stay_exact()
+    {
+        eprintln!("not run: this CPU or build takes no rows through the AVX2 8-bit product");
+        return;
+    }
+    for quant in [Quant::Q8_0, Quant::Q4_1] {
+        let path = quantized_tiny(quant);
+        let mut model =
+            common::load_opts(&path, "local-task", CAPACITY, logits_graphs(&[1, 4]), |o| {
+                o.kernels = Some(Kernels::X86_64Q8)
+            });
+        assert_ragged_steps_reproduce_single_sequences(&mut model, &[4]);
+    }
+}
+
+/// For each batch size: prompts in all slots but one, then greedy ragged
+/// steps; every slot's tokens equal its single sequence's, logits within
+/// 1e-5.
+fn assert_ragged_steps_reproduce_single_sequences(model: &mut DeviceModel, batches: &[usize]) {
     let vocab = model.vocab();
     let steps = 12;
-    for batch in [4usize, 8] {
+    for &batch in batches {
         let prompts: Vec<Vec<TokenId>> = (0..batch - 1)
             .map(|i| prompt(2 + 5 * i, 40 + i as u32, vocab))
             .collect();
         let singles: Vec<_> = prompts
             .iter()
-            .map(|p| single_sequence(&mut model, p, steps))
+            .map(|p| single_sequence(model, p, steps))
             .collect();
         let mut kv = model.new_kv_slots(batch).unwrap();
         let mut next = vec![TokenId(0); batch];

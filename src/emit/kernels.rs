@@ -56,11 +56,11 @@ pub enum Kernels {
     /// rounded to int8 times a scale before the block products (llama.cpp's
     /// form): where the CPU has AVX512-VNNI every product, one row or many,
     /// through its `vpdpbusd` over block weights laid out for it
-    /// ([`packs_for_vnni`]); elsewhere several rows stay exact and a
-    /// single row (a one-sequence decode step, a prompt's last token) takes
-    /// the exact kernel's file's 8-bit path, except on CPUs where the exact
-    /// kernels are the AVX-512 build: there a single row stays exact, which measured
-    /// faster ([`single_rows_stay_exact`]). Faster, not
+    /// ([`packs_for_vnni`]); elsewhere 8 rows or more stay exact and up
+    /// to 7 (a one-sequence decode step, a prompt's last token, a B=4
+    /// step) take the exact kernel's file's 8-bit path, except on CPUs
+    /// where the exact kernels are the AVX-512 build: there they stay
+    /// exact, which measured faster for one row ([`single_rows_stay_exact`]). Faster, not
     /// exact. Opt-in (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md
     /// gives its measured error.
     X86_64Q8,
@@ -646,7 +646,7 @@ pub fn blocks_matmul(
         );
     }
     let q8 = kernels.q8_activations() && !single_rows_stay_exact();
-    let per = if q8 && rows == 1 {
+    let per = if q8 && rows <= Q8_ROWS {
         rows_per_thread(n, host_threads())
     } else {
         ROWS_PER_WORKGROUP
@@ -660,6 +660,12 @@ pub fn blocks_matmul(
     )
 }
 
+/// The most rows of x the AVX2 kernel takes through its 8-bit product
+/// (`Q8_ROWS` in csrc/kernels/x86_64_matmul.c): each workgroup rounds them
+/// all once, then reads each weight row once for all of them. More rows
+/// take the exact panel product.
+const Q8_ROWS: i64 = 7;
+
 /// The CPU threads IREE's local-task device gives its workers here (one a
 /// core), which the modules compiled for this host run on.
 fn host_threads() -> i64 {
@@ -667,7 +673,7 @@ fn host_threads() -> i64 {
 }
 
 /// `n` weight rows cut into one run a thread, in whole multiples of
-/// [`ROWS_PER_WORKGROUP`]. For one row rounded to 8 bits: every workgroup
+/// [`ROWS_PER_WORKGROUP`]. For rows rounded to 8 bits: every workgroup
 /// first rounds all of x, and IREE runs each workgroup as a tile of its
 /// own, so 32-row workgroups (a SmolLM2 step's 6,396) cost about 3 ms of CPU
 /// a step in those two alone; one workgroup a thread measured 10-17% faster
@@ -1147,7 +1153,7 @@ mod tests {
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn a_row_rounded_to_8_bits_is_cut_into_one_workgroup_a_thread_and_exact_rows_into_32s() {
+    fn rows_rounded_to_8_bits_are_cut_into_one_workgroup_a_thread_and_exact_rows_into_32s() {
         use crate::emit::{GraphKind, Output};
         let decode = |batch| GraphKind::Decode {
             batch,
@@ -1166,12 +1172,14 @@ mod tests {
             "{batched:?}"
         );
         if packs_for_vnni(Kernels::X86_64Q8) || single_rows_stay_exact() {
-            return; // no one-row 8-bit product on this CPU
+            return; // no 8-bit product in this kernel on this CPU
         }
-        let q8 = split_per_call(&tiny_graph(Kernels::X86_64Q8, decode(1)));
-        assert_eq!(q8.len(), exact.len());
-        for (n, per) in q8 {
-            assert_eq!(per, rows_per_thread(n, host_threads()), "n {n}");
+        for batch in [1, 4] {
+            let q8 = split_per_call(&tiny_graph(Kernels::X86_64Q8, decode(batch)));
+            assert_eq!(q8.len(), exact.len());
+            for (n, per) in q8 {
+                assert_eq!(per, rows_per_thread(n, host_threads()), "B={batch}, n {n}");
+            }
         }
     }
 
