@@ -666,8 +666,9 @@ pub fn blocks_matmul(
 /// take the exact panel product.
 const Q8_ROWS: i64 = 7;
 
-/// The CPU threads IREE's local-task device gives its workers here (one a
-/// core), which the modules compiled for this host run on.
+/// The CPU threads this process may run on: IREE's local-task device
+/// starts at most one worker for each (one a physical core by default), and
+/// the modules compiled for this host run there.
 fn host_threads() -> i64 {
     std::thread::available_parallelism().map_or(2, |n| n.get() as i64)
 }
@@ -676,8 +677,8 @@ fn host_threads() -> i64 {
 /// [`ROWS_PER_WORKGROUP`]. For rows rounded to 8 bits: every workgroup
 /// first rounds all of x, and IREE runs each workgroup as a tile of its
 /// own, so 32-row workgroups (a SmolLM2 step's 6,396) cost about 3 ms of CPU
-/// a step in those two alone; one workgroup a thread measured 10-17% faster
-/// there (Zen 1, docs/performance.md).
+/// a step in those two alone; with one workgroup a thread a SmolLM2 B=1
+/// step took 1.24-1.40x less time (Zen 1, docs/performance.md).
 fn rows_per_thread(n: i64, threads: i64) -> i64 {
     let per = (n + threads - 1) / threads;
     ((per + ROWS_PER_WORKGROUP - 1) / ROWS_PER_WORKGROUP).max(1) * ROWS_PER_WORKGROUP
