@@ -678,7 +678,7 @@ fn host_threads() -> i64 {
 /// first rounds all of x, and IREE runs each workgroup as a tile of its
 /// own, so 32-row workgroups (a SmolLM2 step's 6,396) cost about 3 ms of CPU
 /// a step in those two alone; with one workgroup a thread a SmolLM2 B=1
-/// step took 1.24-1.40x less time (Zen 1, docs/performance.md).
+/// step ran 1.24-1.40x faster (Zen 1, docs/performance.md).
 fn rows_per_thread(n: i64, threads: i64) -> i64 {
     let per = (n + threads - 1) / threads;
     ((per + ROWS_PER_WORKGROUP - 1) / ROWS_PER_WORKGROUP).max(1) * ROWS_PER_WORKGROUP
