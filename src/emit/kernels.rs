@@ -179,8 +179,8 @@ enum Split {
     /// [`ROWS_PER_WORKGROUP`] units each; the workload is the unit count.
     Fixed,
     /// A size chosen by the caller for each call: the workload is (units,
-    /// units per workgroup), and the last index, `per`, repeats the size
-    /// for the workgroup's function.
+    /// units per workgroup), and the call passes the size again after the
+    /// export's indices, for the workgroup's function.
     PerCall,
 }
 
@@ -421,14 +421,14 @@ const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacit
 const EXPORTS: [Export; 8] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
-    // (BlockFormat::kernel_code), whether activations are rounded to 8 bits,
-    // weight rows per workgroup (chosen per call).
+    // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
+    // weight rows per workgroup chosen per call.
     Export {
         name: "blocks_matmul",
         source: Source::Exact,
         symbol: "iree_llm_blocks_matmul_workgroup",
         bindings: &["f32", "i8", "f16", "f16", "f32"],
-        indices: &["rows", "n", "k", "format", "q8", "per"],
+        indices: &["rows", "n", "k", "format", "q8"],
         split: Split::PerCall,
     },
     // y = W . x for a dense bf16 W and one row x: x, w, y; n, k.
@@ -533,11 +533,11 @@ impl Export {
         }
         for name in self.indices {
             args.push(format!("%{name}: index"));
-            // `per` reaches the function as the workgroup's row count below.
-            if *name != "per" {
-                call_args.push(format!("%{name}"));
-                call_types.push("index".into());
-            }
+            call_args.push(format!("%{name}"));
+            call_types.push("index".into());
+        }
+        if self.split == Split::PerCall {
+            args.push("%per: index".into());
         }
         call_args.push("%first, %per".into());
         call_types.push("index, index".into());
