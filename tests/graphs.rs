@@ -271,6 +271,26 @@ fn bf16_weights_match_the_reference_computed_from_the_same_bf16_values() {
     }
 }
 
+/// The decode attention kernel (csrc/kernels/x86_64_attention_body.h) takes
+/// a row's positions in blocks of 64 and moves its softmax's running
+/// maximum once a block: decode steps whose windows end exactly at a block
+/// boundary, just past it and three blocks in keep the exact tolerance.
+/// (On hosts without the x86-64 kernels this checks the StableHLO form.)
+#[test]
+fn decode_attention_keeps_the_exact_tolerance_across_blocks_of_positions() {
+    const LONG_CAPACITY: i64 = 256;
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let plan = EmitPlan::new(LONG_CAPACITY, &[]).unwrap();
+    let mut graphs = plan.prefill_kinds(1, Output::Logits);
+    graphs.extend(plan.decode_kinds(1, Output::Logits));
+    let mut model = load(&dir, "local-task", LONG_CAPACITY, graphs);
+    for (len, seed) in [(58, 61), (64, 62), (130, 63)] {
+        let case = format!("attention over {len}..{} positions", len + 6);
+        common::prefill_and_decode_error(&mut model, &reference, len, seed, 6, 1e-4, &case);
+    }
+}
+
 /// The opt-in bf16 activations (`Kernels::X86_64Bf16`) round every row of
 /// x to bf16 before each product of a bf16 weight (AVX512-BF16's
 /// `vdpbf16ps`), so they leave the exact tolerance; this is their own,

@@ -1,8 +1,8 @@
 // The body of x86_64_attention.c's kernel for one element type of the
 // cache, included once per type with KV_T (the element), KV_LOAD (VLEN of
 // them widened to f32), KV_OWN (the step's own row in that type), KV_NAME
-// (a name for this type's helpers), KV_TILE (what multiplies one tile of
-// positions) and KV_ENTRY (the workgroup function) defined. Not a header of its own: it needs the definitions above its
+// (a name for this type's helpers) and KV_ENTRY (the workgroup function)
+// defined. Not a header of its own: it needs the definitions above its
 // #include there.
 
 // The 8 dot products q . kt[t] as one vector: each kept as a vector of
@@ -25,42 +25,93 @@ INLINE __m256 KV_NAME(dots8)(const float* q, const KV_T* const* kt, size_t d) {
 #endif
 }
 
-// acc = acc * alpha + sum_t e[t] * vt[t] over the tile's positions.
-INLINE void KV_NAME(accumulate)(float* acc, float alpha, const float* e, const KV_T* const* vt,
-                                size_t d) {
+// out[0, W) = out * alpha + sum_t e[t] * vt[t][c0, c0 + W) over a block's
+// nt positions: W values of a head's sum stay in registers for the whole
+// block (64: 8 AVX2 or 4 AVX-512 vectors) instead of being loaded and
+// stored again for every few positions. W is 64, or 16 for the rest of a
+// head_dim that is not a multiple of 64.
+INLINE void KV_NAME(weigh)(const int W, float* out, float alpha, const float* e,
+                           const KV_T* const* vt, size_t c0, int nt) {
+  vec acc[64 / VLEN];
   const vec a = v_set1(alpha);
-  for (size_t c = 0; c < d; c += VLEN) {
-    vec s0 = v_mul(v_load(acc + c), a), s1 = v_zero();
-    for (int t = 0; t < TILE; t += 2) {
-      s0 = v_fmadd(v_set1(e[t]), KV_LOAD(vt[t] + c), s0);
-      s1 = v_fmadd(v_set1(e[t + 1]), KV_LOAD(vt[t + 1] + c), s1);
-    }
-    v_store(acc + c, v_add(s0, s1));
+  for (int i = 0; i < W / VLEN; ++i) acc[i] = v_mul(v_load(out + VLEN * i), a);
+  for (int t = 0; t < nt; ++t) {
+    const vec et = v_set1(e[t]);
+    for (int i = 0; i < W / VLEN; ++i)
+      acc[i] = v_fmadd(et, KV_LOAD(vt[t] + c0 + VLEN * i), acc[i]);
   }
+  for (int i = 0; i < W / VLEN; ++i) v_store(out + VLEN * i, acc[i]);
 }
 
-// One tile of positions (keys kt, values vt; lanes from nt on repeat a
-// position and are left out) for each of the g query heads: scores, the
-// running maximum top[j] and sum sum[j] of the exponentials, and acc[j]
-// += their weighted values.
-INLINE void KV_NAME(tile_heads)(const int nt, const int first_tile, const float* q,
-                                const KV_T* const* kt, const KV_T* const* vt, size_t g,
-                                size_t d, float scale, float* acc, float* top, float* sum) {
+// One block of up to BLOCK positions (keys kt, values vt) for the query
+// heads [j0, j0 + gn) of a group: their scores, then each head's running
+// maximum top[j] and sum sum[j] of exponentials moved to the block's, and
+// acc[j] += the block's weighted values. The softmax is thus rescaled once
+// per block, not once per few positions, and a group's heads share each
+// key and value while it is in L1.
+INLINE void KV_NAME(block_heads)(const int nt, const int first_block, const float* q,
+                                 const KV_T* const* kt, const KV_T* const* vt, size_t j0,
+                                 size_t gn, size_t d, float scale, float* acc, float* top,
+                                 float* sum, const KV_T* next_k, const KV_T* next_v,
+                                 int next_n) {
+  float s[HEAD_GROUP][BLOCK] __attribute__((aligned(32)));
+  __m256 most[HEAD_GROUP];
+  for (size_t i = 0; i < gn; ++i) most[i] = _mm256_set1_ps(-__builtin_inff());
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256 live = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(nt), lane));
-  for (size_t j = 0; j < g; ++j) {
-    const __m256 sv = _mm256_mul_ps(KV_NAME(dots8)(q + j * d, kt, d), _mm256_set1_ps(scale));
-    const float tile_top = hmax8(sv);
-    const float m = first_tile || tile_top > top[j] ? tile_top : top[j];
-    // The sums so far were scaled to top[j]; rescale them to m.
-    const float alpha = first_tile ? 0.0f : _mm256_cvtss_f32(exp8(_mm256_set1_ps(top[j] - m)));
-    const __m256 ev = _mm256_and_ps(exp8(_mm256_sub_ps(sv, _mm256_set1_ps(m))), live);
-    float e[TILE] __attribute__((aligned(32)));
-    _mm256_store_ps(e, ev);
-    sum[j] = (first_tile ? 0.0f : sum[j] * alpha) + hsum8(ev);
-    top[j] = m;
-    KV_NAME(accumulate)(acc + j * d, alpha, e, vt, d);
+  for (int t0 = 0; t0 < nt; t0 += TILE) {
+    // Lanes past the block's last position repeat it; they are kept out
+    // of the maximum here and set to zero after the exponential.
+    const __m256 live =
+        _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(nt - t0), lane));
+    // The same tile of a later block's keys and values.
+    if (t0 < next_n) {
+      const int ahead = next_n - t0 < TILE ? next_n - t0 : TILE;
+      const char* kn = (const char*)(next_k + t0 * d);
+      const char* vn = (const char*)(next_v + t0 * d);
+      for (size_t b = 0; b < ahead * d * sizeof(KV_T); b += 64) {
+        _mm_prefetch(kn + b, _MM_HINT_T0);
+        _mm_prefetch(vn + b, _MM_HINT_T0);
+      }
+    }
+    for (size_t i = 0; i < gn; ++i) {
+      const __m256 sv =
+          _mm256_mul_ps(KV_NAME(dots8)(q + (j0 + i) * d, kt + t0, d), _mm256_set1_ps(scale));
+      _mm256_store_ps(s[i] + t0, sv);
+      most[i] = _mm256_max_ps(most[i], _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()), sv, live));
+    }
   }
+  // Each head's new maximum, and the factor that moves its sums so far to it.
+  float m[HEAD_GROUP], shift[8] __attribute__((aligned(32))) = {0};
+  for (size_t i = 0; i < gn; ++i) {
+    const float block_top = hmax8(most[i]);
+    m[i] = first_block || block_top > top[j0 + i] ? block_top : top[j0 + i];
+    shift[i] = first_block ? 0.0f : top[j0 + i] - m[i];
+  }
+  float alpha[8] __attribute__((aligned(32)));
+  _mm256_store_ps(alpha, exp8(_mm256_load_ps(shift)));
+  for (size_t i = 0; i < gn; ++i) {
+    if (first_block) alpha[i] = 0.0f;
+    __m256 total = _mm256_setzero_ps();
+    for (int t0 = 0; t0 < nt; t0 += TILE) {
+      const __m256 live =
+          _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(nt - t0), lane));
+      const __m256 ev =
+          _mm256_and_ps(exp8(_mm256_sub_ps(_mm256_load_ps(s[i] + t0), _mm256_set1_ps(m[i]))), live);
+      _mm256_store_ps(s[i] + t0, ev);
+      total = _mm256_add_ps(total, ev);
+    }
+    sum[j0 + i] = (first_block ? 0.0f : sum[j0 + i] * alpha[i]) + hsum8(total);
+    top[j0 + i] = m[i];
+  }
+  // Values 64 at a time for every head, so that a block's values are read
+  // from memory once and from L1 by the group's other heads.
+  size_t c0 = 0;
+  for (; c0 + 64 <= d; c0 += 64)
+    for (size_t i = 0; i < gn; ++i)
+      KV_NAME(weigh)(64, acc + (j0 + i) * d + c0, alpha[i], s[i], vt, c0, nt);
+  for (; c0 < d; c0 += 16)
+    for (size_t i = 0; i < gn; ++i)
+      KV_NAME(weigh)(16, acc + (j0 + i) * d + c0, alpha[i], s[i], vt, c0, nt);
 }
 
 // One workgroup: row i = wg / hkv, key/value head h = wg % hkv, for
@@ -101,26 +152,27 @@ void KV_ENTRY(
   float acc[MAX_GD], top[MAX_G], sum[MAX_G];
   for (size_t c = 0; c < g * d; ++c) acc[c] = 0.0f;
   // Positions 0..cached are the cache's, position `cached` the step's own.
-  for (size_t t0 = 0; t0 <= cached; t0 += TILE) {
-    const int nt = cached + 1 - t0 < TILE ? (int)(cached + 1 - t0) : TILE;
-    const KV_T* kt[TILE];
-    const KV_T* vt[TILE];
-    for (int t = 0; t < TILE; ++t) {
-      kt[t] = t0 + t < cached ? keys + (t0 + t) * d : own_k;
-      vt[t] = t0 + t < cached ? vals + (t0 + t) * d : own_v;
-    }
-    // The next tile's keys and values, while this one is multiplied (C
-    // harness, B=8 rows at position 128, 30 layers: 2.63 -> 2.40 ms on one
-    // thread; two tiles ahead bought no more).
-    if (t0 + TILE < cached) {
-      const char* kn = (const char*)(keys + (t0 + TILE) * d);
-      const char* vn = (const char*)(vals + (t0 + TILE) * d);
-      for (size_t b = 0; b < TILE * d * sizeof(KV_T); b += 64) {
-        _mm_prefetch(kn + b, _MM_HINT_T0);
-        _mm_prefetch(vn + b, _MM_HINT_T0);
+  // Groups of heads beyond the first read the keys and values again.
+  for (size_t j0 = 0; j0 < g; j0 += HEAD_GROUP) {
+    const size_t gn = g - j0 < HEAD_GROUP ? g - j0 : HEAD_GROUP;
+    for (size_t b0 = 0; b0 <= cached; b0 += BLOCK) {
+      const int nt = cached + 1 - b0 < BLOCK ? (int)(cached + 1 - b0) : BLOCK;
+      // Rows of the block's positions; lanes of its last tile past nt
+      // repeat its last position (read, never counted).
+      const KV_T* kt[BLOCK];
+      const KV_T* vt[BLOCK];
+      for (int t = 0; t < BLOCK; ++t) {
+        const size_t at = b0 + (t < nt ? (size_t)t : (size_t)nt - 1);
+        kt[t] = at < cached ? keys + at * d : own_k;
+        vt[t] = at < cached ? vals + at * d : own_v;
       }
+      // Cached positions PREFETCH_BLOCKS blocks ahead, fetched while this
+      // block is multiplied.
+      const size_t next = b0 + PREFETCH_BLOCKS * BLOCK;
+      const int next_n = next < cached ? (int)(cached - next < BLOCK ? cached - next : BLOCK) : 0;
+      KV_NAME(block_heads)(nt, b0 == 0, q, kt, vt, j0, gn, d, scale, acc, top, sum,
+                           keys + next * d, vals + next * d, next_n);
     }
-    KV_TILE(nt, t0 == 0, q, kt, vt, g, d, scale, acc, top, sum);
   }
   for (size_t j = 0; j < g; ++j) {
     const __m256 l = _mm256_set1_ps(sum[j]);
