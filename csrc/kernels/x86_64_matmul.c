@@ -7,10 +7,10 @@
 // 32 horizontally into a scalar chain, and for more rows it needs an f32
 // copy of the weights on the device (4.5 bytes per weight beside the
 // blocks' 0.6). Here one row sums q * x per block and scales once per block,
-// reading 4-bit values packed; 2 to 7 rows dequantize each block once and
-// share it; 8 or more (a B=8 step, a prompt's chunk) multiply a dequantized
-// panel of a few weight rows in register tiles (docs/performance.md has the
-// side-by-side figures).
+// reading 4-bit values packed; a few rows dequantize each block once and
+// share it; more (from PANEL_FROM rows: a B=8 step, a prompt's chunk, and
+// with AVX2 a B=4 step) multiply a dequantized panel of a few weight rows
+// in register tiles (docs/performance.md has the side-by-side figures).
 //
 // Layout (the GGUF loader's, src/gguf/blocks.rs): W [n, k] is q (Q8_0: int8
 // [n, k/32, 32]; Q4_0 and Q4_1: the file's 16 nibble bytes per block), d
@@ -410,6 +410,13 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
 #define PANEL_ROWS 3
 #define PANEL_BLOCKS 64
 #define TILE_X (VLEN == 16 ? 8 : 4)
+// Rows of x from which the panel form is taken. With AVX2 it beat the
+// register form (weight_row) from 3 rows on Zen 1 (C harness, SmolLM2's
+// Q4_1 layers, 2 threads, three rounds: 2 rows 22.5 against 24.3-24.6 ms,
+// 3 rows 26.8-27.1 against 25.3-25.4, 4 rows 32.7-33.0 against 28.3-28.4,
+// 7 rows 43.2-47.8 against 36.9-42.6); with AVX-512 the panel paid from 8
+// (docs/performance.md, fourth session).
+#define PANEL_FROM (VLEN == 16 ? 8 : 3)
 
 // Weight rows [i0, i0 + wr) over blocks [c0, c0 + nb) as f32, row a at
 // panel + a * PANEL_BLOCKS * 32. A row's scales (and offsets) are widened
@@ -659,7 +666,7 @@ INLINE void eight_rows(const int format, const float* x, size_t k, const void* q
     return;                                              \
   }                                                      \
   EIGHT_ROWS(FORMAT)                                      \
-  if (rows >= 8) {                                       \
+  if (rows >= PANEL_FROM) {                              \
     many_rows(FORMAT, x, rows, k, q, d, m, y, n, first, last); \
     return;                                              \
   }                                                      \
