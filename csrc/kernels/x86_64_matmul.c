@@ -31,8 +31,16 @@ INLINE float hsum8(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
-// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
-enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
+// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them,
+// and DENSE_BF16: not a block format but dense bf16 rows, which only the
+// panel product below takes (`iree_llm_bf16_rows_workgroup`), read in
+// groups of 32 values as if they were blocks.
+enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2, DENSE_BF16 = 3 };
+
+// Bytes of one block's values (32 of them) in a weight row.
+INLINE size_t block_bytes(const int format) {
+  return format == Q8_0 ? 32 : format == DENSE_BF16 ? 64 : 16;
+}
 
 // ---- Vectors of f32 -----------------------------------------------------------
 //
@@ -74,6 +82,17 @@ typedef __m256 vec;
 
 // Vectors per block of 32 values.
 #define VPB (32 / VLEN)
+
+// VLEN bf16 values widened to f32 lanes.
+INLINE vec widen_bf16(const uint16_t* p) {
+#if VLEN == 16
+  const __m256i h = _mm256_loadu_si256((const __m256i*)p);
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+#else
+  const __m128i h = _mm_loadu_si128((const __m128i*)p);
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+#endif
+}
 
 // Eight int8 values widened to f32 lanes.
 INLINE __m256 widen8(const int8_t* p) {
@@ -342,9 +361,10 @@ INLINE void weight_row(const int format, const int rows, const float* x, size_t 
 // Row i's blocks [c, c + nb) (values, scales, offsets) into L1.
 INLINE void prefetch_row(const int format, const void* q, const uint16_t* d, const uint16_t* m,
                          size_t blocks, size_t i, size_t c, size_t nb) {
-  const size_t per_block = format == Q8_0 ? 32 : 16;
+  const size_t per_block = block_bytes(format);
   const char* row = (const char*)q + (i * blocks + c) * per_block;
   for (size_t b = 0; b < nb * per_block; b += 64) _mm_prefetch(row + b, _MM_HINT_T0);
+  if (format == DENSE_BF16) return;
   _mm_prefetch((const char*)(d + i * blocks + c), _MM_HINT_T0);
   if (format == Q4_1) _mm_prefetch((const char*)(m + i * blocks + c), _MM_HINT_T0);
 }
@@ -427,6 +447,16 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
 INLINE void dequantize_panel(const int format, const void* q, size_t row_bytes, const uint16_t* d,
                              const uint16_t* m, size_t blocks, size_t i0, int wr, size_t c0,
                              size_t nb, float* panel) {
+  if (format == DENSE_BF16) {
+    // Widening bf16 is exact: the panel holds the weights' own values.
+    for (int a = 0; a < wr; ++a) {
+      const uint16_t* wa = (const uint16_t*)((const uint8_t*)q + (i0 + a) * row_bytes) + 32 * c0;
+      prefetch_row(format, q, d, m, blocks, i0 + a + PANEL_ROWS, c0, nb);
+      float* p = panel + a * PANEL_BLOCKS * 32;
+      for (size_t e = 0; e < nb * 32; e += VLEN) v_store_aligned(p + e, widen_bf16(wa + e));
+    }
+    return;
+  }
   for (int a = 0; a < wr; ++a) {
     const uint8_t* qa = (const uint8_t*)q + (i0 + a) * row_bytes;
     const uint16_t* da = d + (i0 + a) * blocks + c0;
@@ -514,7 +544,7 @@ PANEL_TILE_FNS_WIDE(1) PANEL_TILE_FNS_WIDE(2) PANEL_TILE_FNS_WIDE(3)
 INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, const void* q,
                       const uint16_t* d, const uint16_t* m, float* y, size_t n, size_t first,
                       size_t last) {
-  const size_t blocks = k / 32, row_bytes = blocks * (format == Q8_0 ? 32 : 16);
+  const size_t blocks = k / 32, row_bytes = blocks * block_bytes(format);
   const size_t chunk = (blocks < PANEL_BLOCKS ? blocks : PANEL_BLOCKS) * 32 * sizeof(float);
   size_t group = X_GROUP_BYTES / chunk / TILE_X * TILE_X;
   if (group < 16) group = 16;
@@ -719,16 +749,6 @@ void iree_llm_blocks_matmul_workgroup(
 // kernel of this shape (docs/performance.md), so graphs call it for B=1
 // decode steps and a prompt's last token.
 
-// VLEN bf16 values widened to f32 lanes.
-INLINE vec widen_bf16(const uint16_t* p) {
-#if VLEN == 16
-  const __m256i h = _mm256_loadu_si256((const __m256i*)p);
-  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
-#else
-  const __m128i h = _mm_loadu_si128((const __m128i*)p);
-  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-#endif
-}
 
 // One workgroup: y[i] = w[i, :] . x for weight rows [first, first + count).
 // x [k] f32, w [n, k] bf16 (k a multiple of 8), y [n] f32.
@@ -761,4 +781,23 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
     }
     y[i] = v_hsum(v_add(v_add(a0, a1), v_add(a2, a3))) + hsum8(t);
   }
+}
+
+// ---- Dense bf16 weights, several rows ----------------------------------------
+//
+// The same contraction for rows of x [rows, k] and a dense bf16 weight W
+// [n, k] (k a multiple of 32): the panel product above, its panels widened
+// from bf16 (exact) instead of dequantized from blocks. On Zen 1 (AVX2) IREE
+// 3.13's own code for these products ran at about 33 GFLOP/s at 8 rows;
+// docs/performance.md has the side-by-side figures.
+void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
+                                  const uint16_t* restrict w, size_t w_offset,
+                                  float* restrict y, size_t y_offset, size_t rows, size_t n,
+                                  size_t k, size_t first, size_t count) {
+  x += x_offset;
+  w += w_offset;
+  y += y_offset;
+  size_t last = first + count;
+  if (last > n) last = n;
+  many_rows(DENSE_BF16, x, rows, k, w, 0, 0, y, n, first, last);
 }

@@ -418,7 +418,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 8] = [
+const EXPORTS: [Export; 9] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -504,6 +504,16 @@ const EXPORTS: [Export; 8] = [
         symbol: "iree_llm_blocks_vnni_packed_workgroup",
         bindings: &["i8", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
+        split: Split::Fixed,
+    },
+    // y = x . W^T for a dense bf16 W and several rows x, exactly (W's
+    // panels widened to f32): x, w, y; rows of x, n, k.
+    Export {
+        name: "bf16_rows",
+        source: Source::Exact,
+        symbol: "iree_llm_bf16_rows_workgroup",
+        bindings: &["f32", "bf16", "f32"],
+        indices: &["rows", "n", "k"],
         split: Split::Fixed,
     },
 ];
@@ -841,11 +851,48 @@ pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 }
 
 /// Whether the bf16 kernel takes `x` [rows, k] times `w` [n, k]: one row,
-/// bf16 weights, k in whole vectors of 8. At more rows IREE's own code is
-/// faster than this kernel's shape was (docs/performance.md).
+/// bf16 weights, k in whole vectors of 8. More rows go to [`bf16_rows`]
+/// where it takes them, else to IREE's own code.
 pub fn takes_bf16(x: &Value, w: &Value) -> bool {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     w.elem() == DType::BF16 && rows == 1 && k % 8 == 0 && w.shape()[1] == k
+}
+
+/// Whether [`bf16_rows`] takes `x` [rows, k] times `w` [n, k]: two rows or
+/// more, bf16 weights, k in whole groups of 32, on a host whose exact
+/// kernels are the AVX2 build. There it ran 1.9x faster than IREE 3.13's
+/// code at B=8 on the 1B preset (Zen 1, docs/performance.md). With AVX-512
+/// IREE's code was the faster one at 8 rows against an earlier kernel of
+/// another shape and this one has not been measured, so those hosts keep
+/// IREE's.
+pub fn takes_bf16_rows(x: &Value, w: &Value) -> bool {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    w.elem() == DType::BF16
+        && rows >= 2
+        && k % 32 == 0
+        && w.shape()[1] == k
+        && Object::exact_for_host() == Object::Avx2
+}
+
+/// `x . W^T` [rows, n] for rows `x` [rows, k] and a dense bf16 weight W
+/// [n, k] ([`takes_bf16_rows`]), exactly: the panel product of
+/// `x86_64_matmul.c` over W widened to f32.
+pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0];
+    assert!(
+        takes_bf16_rows(x, w),
+        "bf16 rows kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
+    f.dispatch_extern(
+        &EXPORTS[8].callee(),
+        &[n],
+        &[x.clone(), w.clone()],
+        &[rows, n, k],
+        TensorType::new(&[rows, n], DType::F32),
+    )
 }
 
 #[cfg(test)]
@@ -1210,6 +1257,51 @@ mod tests {
         assert!(!one.contains("stream.executable private @iree_llm_kernels_blocks_matmul"));
         // Four rows: IREE's matmul.
         assert_eq!(calls(&graph(4)), 0);
+    }
+
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn several_rows_of_bf16_weights_call_the_panel_kernel_where_the_exact_build_is_avx2() {
+        use crate::emit::{EmitPlan, GraphKind, LlamaShape, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let graph = |kernels, kind| {
+            let mut plan = EmitPlan::new(64, &[4]).unwrap().with_weights(DType::BF16);
+            plan.kernels = kernels;
+            crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), kind).mlir
+        };
+        let calls = |mlir: &str| {
+            mlir.matches("flow.dispatch @iree_llm_kernels_bf16_rows::@bf16_rows[")
+                .count()
+        };
+        let decode = |batch| GraphKind::Decode {
+            batch,
+            output: Output::Logits,
+            window: None,
+        };
+        let prefill = GraphKind::Prefill {
+            slots: 1,
+            tokens: 16,
+            output: Output::Logits,
+        };
+        let layers = PRODUCTS_PER_LAYER * cfg.num_hidden_layers;
+        let avx2 = Object::exact_for_host() == Object::Avx2;
+        // Four rows: every product and the output head; a prompt: every
+        // product (the head takes its last row alone).
+        assert_eq!(
+            calls(&graph(Kernels::X86_64, decode(4))),
+            if avx2 { layers + 1 } else { 0 }
+        );
+        assert_eq!(
+            calls(&graph(Kernels::X86_64, prefill)),
+            if avx2 { layers } else { 0 }
+        );
+        // One row keeps the one-row kernel; portable graphs call none.
+        assert_eq!(calls(&graph(Kernels::X86_64, decode(1))), 0);
+        assert_eq!(calls(&graph(Kernels::Portable, decode(4))), 0);
+        if avx2 {
+            let mlir = graph(Kernels::X86_64, decode(4));
+            assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_rows"));
+        }
     }
 
     #[cfg(iree_llm_x86_64_kernels)]

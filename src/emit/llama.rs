@@ -610,6 +610,9 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
         Weight::Dense(w, _) if !kernels.is_portable() && kernels::takes_bf16(x, w) => {
             kernels::bf16_matvec(f, x, w)
         }
+        Weight::Dense(w, _) if !kernels.is_portable() && kernels::takes_bf16_rows(x, w) => {
+            kernels::bf16_rows(f, x, w)
+        }
         Weight::Dense(w, _) => linear_dense(f, x, w),
         Weight::Blocks {
             format,
