@@ -745,10 +745,10 @@ void iree_llm_blocks_matmul_workgroup(
 //
 // The same contraction for one row of x and a weight W [n, k] stored as
 // bf16 (the checkpoint's own bytes): widening bf16 to f32 is a 16-bit shift.
-// Only for one row: at 8 rows IREE's own code measured twice as fast as a
-// kernel of this shape (docs/performance.md), so graphs call it for B=1
-// decode steps and a prompt's last token.
-
+// Only for one row (B=1 decode steps, a prompt's last token): at 8 rows a
+// kernel of this row-at-a-time shape measured half as fast as IREE's own
+// code (docs/performance.md); more rows take the panel product at the end
+// of this file where the graphs call it, else IREE's code.
 
 // One workgroup: y[i] = w[i, :] . x for weight rows [first, first + count).
 // x [k] f32, w [n, k] bf16 (k a multiple of 8), y [n] f32.
