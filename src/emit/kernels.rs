@@ -860,11 +860,12 @@ pub fn takes_bf16(x: &Value, w: &Value) -> bool {
 
 /// Whether [`bf16_rows`] takes `x` [rows, k] times `w` [n, k]: two rows or
 /// more, bf16 weights, k in whole groups of 32, on a host whose exact
-/// kernels are the AVX2 build. There it ran 1.9x faster than IREE 3.13's
-/// code at B=8 on the 1B preset (Zen 1, docs/performance.md). With AVX-512
-/// IREE's code was the faster one at 8 rows against an earlier kernel of
-/// another shape and this one has not been measured, so those hosts keep
-/// IREE's.
+/// kernels are the AVX2 build. There, on the 1B preset (Zen 1,
+/// docs/performance.md), it ran B=2 and B=4 steps 1.4x, B=8 steps 1.3x
+/// and prompts of 16 and 256 tokens 1.5x and 1.7x faster than IREE 3.13's
+/// code. With AVX-512 IREE's code was the faster one at 8 rows against an
+/// earlier kernel of another shape and this one has not been measured, so
+/// those hosts keep IREE's.
 pub fn takes_bf16_rows(x: &Value, w: &Value) -> bool {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     w.elem() == DType::BF16
