@@ -3,13 +3,16 @@
 times, run by Hugging Face transformers on the CPU.
 
 Loads a Hugging Face Llama directory (a real checkpoint, or one written by
-`iree-llm synth`) in the dtype asked for, then times
+`iree-llm synth`) in the dtype asked for, on the CPU or a CUDA GPU, then times
   - a decode step of B rows, every row at position P (a cache of P tokens per
     row is filled first; the step appends one token to each row), and
   - prefill of one prompt of T tokens and of B prompts of T/B tokens.
-Medians of N repetitions are printed as text and as one JSON line. Needs
-torch and transformers; scripts/torch_compare.sh installs them into a
-throwaway venv under /tmp.
+Medians of N repetitions are printed as text and as one JSON line. On CUDA
+it first measures the GPU's memory bandwidth with a device-to-device copy of
+a buffer far larger than the L2 (bytes read plus bytes written over the
+time), the figure iree-llm graph-bench then takes for its memory floor.
+Needs torch and transformers; scripts/torch_compare.sh installs them into a
+throwaway venv under /tmp, or uses the python given in TORCH_PYTHON.
 
     python scripts/torch_decode_bench.py --model DIR --batch 4,8 --position 128
 """
@@ -22,14 +25,28 @@ import torch
 from transformers import AutoModelForCausalLM
 
 
-def median_ms(fn, reps):
+def median_ms(fn, reps, sync=lambda: None):
     fn()  # warm-up
+    sync()
     times = []
     for _ in range(reps):
         t = time.perf_counter()
         fn()
+        sync()
         times.append((time.perf_counter() - t) * 1e3)
     return statistics.median(times)
+
+
+def copy_bandwidth_gb_s(device, gib=2, reps=10):
+    """Device-to-device copy of `gib` GiB: (read + written bytes) / median time."""
+    n = gib << 30
+    src = torch.empty(n, dtype=torch.uint8, device=device).random_()
+    dst = torch.empty_like(src)
+    ms = median_ms(lambda: dst.copy_(src), reps, torch.cuda.synchronize)
+    assert torch.equal(dst[:1 << 20], src[:1 << 20])
+    del src, dst
+    torch.cuda.empty_cache()
+    return 2 * n / (ms * 1e-3) / 1e9
 
 
 def main():
@@ -41,16 +58,25 @@ def main():
     ap.add_argument("--position", type=int, default=128)
     ap.add_argument("--prefill", type=int, default=256)
     ap.add_argument("--iterations", type=int, default=5)
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
     dtype = getattr(torch, args.dtype)
-    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=dtype)
+    out = {"model": args.model, "dtype": args.dtype, "threads": args.threads,
+           "device": args.device}
+    sync = lambda: None
+    if args.device == "cuda":
+        sync = torch.cuda.synchronize
+        out["gpu"] = torch.cuda.get_device_name(0)
+        out["copy_gb_s"] = copy_bandwidth_gb_s(args.device)
+        print(f"GPU {out['gpu']}: device-to-device copy {out['copy_gb_s']:.0f} GB/s "
+              f"(bytes read plus written)")
+    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=dtype).to(args.device)
     model.eval()
     vocab = model.config.vocab_size
     gen = torch.Generator().manual_seed(0)
-    ids = lambda b, t: torch.randint(10, vocab - 10, (b, t), generator=gen)
-    out = {"model": args.model, "dtype": args.dtype, "threads": args.threads}
+    ids = lambda b, t: torch.randint(10, vocab - 10, (b, t), generator=gen).to(args.device)
 
     with torch.inference_mode():
         steps = {}
@@ -64,7 +90,7 @@ def main():
                 model(token, past_key_values=prefix, use_cache=True)
                 prefix.crop(-1)
 
-            ms = median_ms(step, args.iterations)
+            ms = median_ms(step, args.iterations, sync)
             steps[b] = ms
             print(f"decode B={b} at position {args.position}: {ms:.2f} ms per step, "
                   f"{b * 1e3 / ms:.1f} tokens/s")
@@ -72,12 +98,12 @@ def main():
 
         t = args.prefill
         one = ids(1, t)
-        ms = median_ms(lambda: model(one, use_cache=True), args.iterations)
+        ms = median_ms(lambda: model(one, use_cache=True), args.iterations, sync)
         print(f"prefill 1 prompt of {t} tokens: {ms:.1f} ms ({t * 1e3 / ms:.0f} tokens/s)")
         out["prefill_one_ms"] = ms
         b = max(int(x) for x in args.batch.split(","))
         many = ids(b, t // b)
-        ms = median_ms(lambda: model(many, use_cache=True), args.iterations)
+        ms = median_ms(lambda: model(many, use_cache=True), args.iterations, sync)
         print(f"prefill {b} prompts of {t // b} tokens: {ms:.1f} ms ({t * 1e3 / ms:.0f} tokens/s)")
         out["prefill_batched_ms"] = ms
     print(json.dumps(out))

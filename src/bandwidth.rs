@@ -24,6 +24,15 @@ impl Bandwidth {
         self.bytes_per_s / 1e9
     }
 
+    /// A bandwidth measured elsewhere (a GPU's, say), in GB/s.
+    pub fn given(gb_per_s: f64) -> Self {
+        Bandwidth {
+            bytes: 0,
+            threads: 0,
+            bytes_per_s: gb_per_s * 1e9,
+        }
+    }
+
     /// Seconds needed to read `bytes` at this bandwidth.
     pub fn floor_s(&self, bytes: u64) -> f64 {
         bytes as f64 / self.bytes_per_s

@@ -65,6 +65,8 @@ pub struct GraphBenchOptions {
     /// Also compare a step sampled on the host with one sampled on the
     /// device (`decode_sample_*`), for each batch size.
     pub sampling: bool,
+    /// Bandwidth for the floors, in GB/s, instead of the host probe.
+    pub bandwidth_gbps: Option<f64>,
 }
 
 /// Results of `graph-bench`, printed as text and as one JSON line.
@@ -88,8 +90,11 @@ pub struct GraphBenchReport {
     pub prefill_ms: Vec<(usize, f64)>,
     pub prefill_chunked_ms: Vec<(usize, f64)>,
     pub peak_rss_gib: f64,
-    /// Streaming-read bandwidth measured before loading, in GB/s.
-    pub read_gb_s: f64,
+    /// Bandwidth the floors are computed with, in GB/s: the host's
+    /// streaming read measured before loading, or the figure given.
+    pub read_gb_s: Option<f64>,
+    /// Where `read_gb_s` comes from: `host probe` or `given`.
+    pub bandwidth_source: &'static str,
     /// Every timed decode step next to its memory floor.
     pub decode_floor: Vec<DecodeFloor>,
     /// Host-path against device-path sampling (with `sampling`).
@@ -109,9 +114,11 @@ pub struct DecodeFloor {
     pub cpu_ms: Option<f64>,
     /// Weights plus every row's KV window, in bytes.
     pub bytes: u64,
-    pub floor_ms: f64,
+    /// None on a device whose bandwidth is unknown (a GPU with no
+    /// `--bandwidth-gbps`).
+    pub floor_ms: Option<f64>,
     /// step_ms / floor_ms: 1.0 would be a step that only reads memory.
-    pub ratio: f64,
+    pub ratio: Option<f64>,
 }
 
 /// Loads the graphs needed, then times prefill and decode.
@@ -122,14 +129,32 @@ pub fn graph_bench(
     log: &mut dyn FnMut(&str),
 ) -> Result<GraphBenchReport, ModelError> {
     // Measured before the model is resident, so the probe has memory to spare
-    // and the floor uses this machine's figure rather than a quoted one.
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let bw = bandwidth::probe_read(bandwidth::PROBE_BYTES, threads, 3);
-    log(&format!(
-        "streaming read of {:.1} GiB with {threads} threads: {:.1} GB/s (best of 3)",
-        gib(bw.bytes as u64),
-        bw.gb_per_s()
-    ));
+    // and the floor uses this machine's figure rather than a quoted one. The
+    // probe reads host memory, which is what a CPU step reads; a GPU step
+    // reads device memory, whose bandwidth must be given.
+    let (bw, bandwidth_source) = match opts.bandwidth_gbps {
+        Some(gbps) => {
+            log(&format!(
+                "memory bandwidth for the floors: {gbps:.1} GB/s (given)"
+            ));
+            (Some(bandwidth::Bandwidth::given(gbps)), "given")
+        }
+        None if opts.device.kind() == crate::types::DeviceKind::Cpu => {
+            let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+            let bw = bandwidth::probe_read(bandwidth::PROBE_BYTES, threads, 3);
+            log(&format!(
+                "streaming read of {:.1} GiB with {threads} threads: {:.1} GB/s (best of 3)",
+                gib(bw.bytes as u64),
+                bw.gb_per_s()
+            ));
+            (Some(bw), "host probe")
+        }
+        None => {
+            log("no floors: the host probe does not measure device memory; \
+                 pass --bandwidth-gbps with the device's measured bandwidth");
+            (None, "none")
+        }
+    };
     let plan = EmitPlan::new(opts.capacity, &opts.batches)?;
     if let Some(&len) = opts
         .prefill_lengths
@@ -292,15 +317,21 @@ pub fn graph_bench(
                 kv_bytes_per_position * attends as u64,
                 batch as u64,
             );
-            let floor_ms = bw.floor_s(bytes) * 1e3;
+            let floor_ms = bw.map(|bw| bw.floor_s(bytes) * 1e3);
+            let floor = match floor_ms {
+                Some(f) => format!(
+                    "floor {f:.3} ms for {:.3} GB, {:.2}x the floor",
+                    bytes as f64 / 1e9,
+                    ms / f
+                ),
+                None => format!("{:.3} GB read, no floor", bytes as f64 / 1e9),
+            };
             log(&format!(
                 "decode B={batch} at position {position}, attending to {attends:>5} positions: {ms:9.2} ms per step \
-                 (median of {}, CPU {}), {:.1} tokens/s; floor {floor_ms:.2} ms for {:.3} GB, {:.2}x the floor",
+                 (median of {}, CPU {}), {:.1} tokens/s; {floor}",
                 opts.iterations,
                 cpu_ms.map_or("n/a".to_string(), |c| format!("{c:.1} ms")),
                 batch as f64 * 1e3 / ms,
-                bytes as f64 / 1e9,
-                ms / floor_ms
             ));
             decode_floor.push(DecodeFloor {
                 batch,
@@ -309,7 +340,7 @@ pub fn graph_bench(
                 cpu_ms,
                 bytes,
                 floor_ms,
-                ratio: ms / floor_ms,
+                ratio: floor_ms.map(|f| ms / f),
             });
             if w == window {
                 decode_step_ms.push((batch, ms));
@@ -350,7 +381,8 @@ pub fn graph_bench(
         prefill_ms,
         prefill_chunked_ms,
         peak_rss_gib: gib(peak),
-        read_gb_s: bw.gb_per_s(),
+        read_gb_s: bw.map(|bw| bw.gb_per_s()),
+        bandwidth_source,
         decode_floor,
         sampling,
     })

@@ -285,6 +285,20 @@ pub struct GraphBenchArgs {
     /// against one sampled on the device (token ids read back).
     #[arg(long)]
     pub sampling: bool,
+    /// Memory bandwidth in GB/s for the decode floors instead of the
+    /// built-in probe, which reads host memory: on a GPU give the device's
+    /// measured figure (scripts/torch_compare.sh --device cuda does).
+    /// Without it, steps on a GPU are printed with no floor.
+    #[arg(long, value_parser = parse_gbps)]
+    pub bandwidth_gbps: Option<f64>,
+}
+
+fn parse_gbps(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(_) => Err("must be a bandwidth above 0 GB/s".into()),
+        Err(e) => Err(format!("not a number of GB/s: {e}")),
+    }
 }
 
 /// Arguments of `iree-llm generate`.
@@ -548,6 +562,7 @@ fn graph_bench(args: GraphBenchArgs) -> Result<(), CliError> {
         iterations: args.iterations.max(1),
         decode_position: args.position,
         sampling: args.sampling,
+        bandwidth_gbps: args.bandwidth_gbps,
     };
     println!(
         "graph-bench: model {}, device {}, context {}",

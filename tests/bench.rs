@@ -82,3 +82,37 @@ fn a_run_reports_every_request_and_its_tokens() {
     assert_eq!(run.gaps.len(), pairs);
     assert!(run.gap_percentile_ms(100.0) >= run.gap_percentile_ms(50.0));
 }
+
+#[test]
+fn graph_bench_takes_a_given_bandwidth_for_every_decode_floor() {
+    use iree_llm::bench::{GraphBenchOptions, graph_bench};
+    let dir = common::tiny_dir(WeightDType::F32);
+    let gbps = 3.0;
+    let opts = GraphBenchOptions {
+        device: "local-task".parse().unwrap(),
+        weights: Default::default(),
+        capacity: 128,
+        batches: vec![4],
+        prefill_lengths: vec![16],
+        iterations: 1,
+        decode_position: 20,
+        sampling: false,
+        bandwidth_gbps: Some(gbps),
+    };
+    let report = graph_bench(&dir, &opts, &iree_llm::model::Quiet, &mut |_| {}).unwrap();
+    assert_eq!(report.bandwidth_source, "given");
+    assert_eq!(report.read_gb_s, Some(gbps));
+    assert!(!report.decode_floor.is_empty());
+    for step in &report.decode_floor {
+        // The floor is the step's bytes at the given rate, and the ratio is the step's time over it.
+        let floor_ms = step.bytes as f64 / (gbps * 1e9) * 1e3;
+        let got = step.floor_ms.unwrap();
+        assert!(
+            (got - floor_ms).abs() <= 1e-9 * floor_ms,
+            "{got} vs {floor_ms}"
+        );
+        assert!(
+            (step.ratio.unwrap() - step.step_ms / floor_ms).abs() <= 1e-9 * step.ratio.unwrap()
+        );
+    }
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Issue 11's CUDA figures in one run on a lent GPU machine, where nothing can
+# be downloaded: the same shapes as on the CPU, timed by PyTorch eager and by
+# iree-llm on the same GPU, each step next to the floor of the GPU's measured
+# copy bandwidth, then engine throughput and greedy parity between the CPU
+# (local-task) and CUDA.
+#
+# Prepared here (scripts/gpu_check.sh --pack) into .gpu/ (git-ignored):
+#   iree-llm.xz             a `--features cuda` release build, stripped
+#   iree-compile, libIREECompiler.so.xz   the compiler of .venv, stripped, so
+#                           the GPU machine compiles the modules for its own
+#                           CPU (local-task) and for CUDA itself
+# Run there from the repository root with .gpu carried:
+#   scripts/gpu_check.sh [--quick]
+# Logs go to $OUT (or /tmp/gpu-out), one file per step, written as it runs,
+# so a run cut short still returns what it finished. The machine's own
+# python3 provides torch and transformers.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+if [ "${1:-}" = --pack ]; then
+  set -e
+  mkdir -p .gpu
+  grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
+  bin="${CARGO_TARGET_DIR:-$root/target-cuda}/release/iree-llm"
+  strip -o .gpu/iree-llm "$bin"
+  xz -T2 -6 -f .gpu/iree-llm
+  libs="$(echo .venv/lib/python3*/site-packages/iree/compiler/_mlir_libs)"
+  cp "$libs/iree-compile" .gpu/
+  strip -o .gpu/libIREECompiler.so "$libs/libIREECompiler.so"
+  xz -T2 -9 -f .gpu/libIREECompiler.so
+  du -sh .gpu/*
+  exit 0
+fi
+
+out="${OUT:-/tmp/gpu-out}"
+work=/tmp/iree-llm-gpu
+mkdir -p "$out" "$work/bin" "$work/cache"
+step() { echo "== $(date +%T) $*"; }
+
+step unpack
+xz -dc .gpu/iree-llm.xz > "$work/bin/iree-llm"
+xz -dc .gpu/libIREECompiler.so.xz > "$work/bin/libIREECompiler.so"
+cp .gpu/iree-compile "$work/bin/"
+chmod +x "$work/bin/iree-llm" "$work/bin/iree-compile"
+# IREE's CUDA driver opens `libcuda.so`; a driver mounted into a container
+# often provides only `libcuda.so.1`.
+if ! ldconfig -p | grep -q 'libcuda\.so '; then
+  so1="$(ldconfig -p | awk '/libcuda\.so\.1 /{print $NF; exit}')"
+  [ -n "$so1" ] || so1="$(find / -name 'libcuda.so.1' -not -path '/proc/*' 2>/dev/null | head -1)"
+  if [ -n "$so1" ]; then
+    mkdir -p "$work/cudalib" && ln -sf "$so1" "$work/cudalib/libcuda.so"
+    export LD_LIBRARY_PATH="$work/cudalib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "libcuda.so -> $so1"
+  fi
+fi
+export IREE_LLM="$work/bin/iree-llm" IREE_COMPILE="$work/bin/iree-compile"
+export IREE_LLM_CACHE_DIR="$work/cache" TORCH_PYTHON=python3
+B="$IREE_LLM"
+
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem --format=csv
+  echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) threads"
+  "$IREE_COMPILE" --version | head -2
+  "$B" devices
+} 2>&1 | tee "$out/machine.log"
+
+step models
+"$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1 | tee "$out/models.log"
+python3 scripts/hf_random_model.py --shape smollm2-135m --out "$work/smollm2" 2>&1 \
+  | grep -v 'Writing model shards' | tee -a "$out/models.log"
+
+iters=10
+[ "${1:-}" = --quick ] && iters=3
+
+step "llama-3.2-1b: PyTorch eager and graph-bench on cuda"
+scripts/torch_compare.sh "$work/llama-1b" --device cuda --dtypes bfloat16 --context 2048 \
+  --batch 1,4,8 --position 128 --prefill 256 --iterations "$iters" 2>&1 | tee "$out/llama1b.log"
+
+step "SmolLM2-135M shape: PyTorch eager and graph-bench on cuda"
+scripts/torch_compare.sh "$work/smollm2" --device cuda --dtypes bfloat16 --context 2048 \
+  --batch 1,4,8 --position 128 --prefill 128 --iterations "$iters" 2>&1 | tee "$out/smollm2.log"
+
+step "engine on cuda, B=8 at saturation"
+"$B" bench --model "$work/llama-1b" --device cuda --batch 8 --requests 32 --max-tokens 128 \
+  --no-parity 2>&1 | tee "$out/bench_cuda.log"
+
+step "greedy parity local-task against cuda"
+"$B" bench --model "$work/llama-1b" --devices local-task,cuda --batch 8 --requests 16 \
+  --max-tokens 32 2>&1 | tee "$out/parity.log"
+step done
