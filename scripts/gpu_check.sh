@@ -7,7 +7,8 @@
 #
 # Prepared here (scripts/gpu_check.sh --pack) into .gpu/ (git-ignored):
 #   iree-llm.xz             a `--features cuda` release build, stripped
-#   iree-compile, libIREECompiler.so.xz   the compiler of .venv, stripped, so
+#   iree-compile, iree-lld, libIREECompiler.so.xz   the compiler of .venv
+#                           (its library stripped) and the linker of CPU modules, so
 #                           the GPU machine compiles the modules for its own
 #                           CPU (local-task) and for CUDA itself
 # Run there from the repository root with .gpu carried:
@@ -27,7 +28,7 @@ if [ "${1:-}" = --pack ]; then
   strip -o .gpu/iree-llm "$bin"
   xz -T2 -6 -f .gpu/iree-llm
   libs="$(echo .venv/lib/python3*/site-packages/iree/compiler/_mlir_libs)"
-  cp "$libs/iree-compile" .gpu/
+  cp "$libs/iree-compile" "$libs/iree-lld" .gpu/
   strip -o .gpu/libIREECompiler.so "$libs/libIREECompiler.so"
   xz -T2 -9 -f .gpu/libIREECompiler.so
   du -sh .gpu/*
@@ -42,8 +43,8 @@ step() { echo "== $(date +%T) $*"; }
 step unpack
 xz -dc .gpu/iree-llm.xz > "$work/bin/iree-llm"
 xz -dc .gpu/libIREECompiler.so.xz > "$work/bin/libIREECompiler.so"
-cp .gpu/iree-compile "$work/bin/"
-chmod +x "$work/bin/iree-llm" "$work/bin/iree-compile"
+cp .gpu/iree-compile .gpu/iree-lld "$work/bin/"
+chmod +x "$work/bin/iree-llm" "$work/bin/iree-compile" "$work/bin/iree-lld"
 # IREE's CUDA driver opens `libcuda.so`; a driver mounted into a container
 # often provides only `libcuda.so.1`.
 if ! ldconfig -p | grep -q 'libcuda\.so '; then
@@ -66,27 +67,32 @@ B="$IREE_LLM"
   "$B" devices
 } 2>&1 | tee "$out/machine.log"
 
+# First the cheapest end-to-end proof that the CUDA path runs at all.
+step "tiny preset: greedy parity local-task against cuda"
+timeout 120 "$B" bench --model tiny --devices local-task,cuda --batch 4 --requests 8 \
+  --max-tokens 32 2>&1 | tee "$out/tiny.log"
+
 step models
 "$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1 | tee "$out/models.log"
 python3 scripts/hf_random_model.py --shape smollm2-135m --out "$work/smollm2" 2>&1 \
   | grep -v 'Writing model shards' | tee -a "$out/models.log"
 
-iters=10
-[ "${1:-}" = --quick ] && iters=3
+iters=5
+[ "${1:-}" = --quick ] && iters=2
 
 step "llama-3.2-1b: PyTorch eager and graph-bench on cuda"
-scripts/torch_compare.sh "$work/llama-1b" --device cuda --dtypes bfloat16 --context 2048 \
+timeout 200 scripts/torch_compare.sh "$work/llama-1b" --device cuda --dtypes bfloat16 --context 2048 \
   --batch 1,4,8 --position 128 --prefill 256 --iterations "$iters" 2>&1 | tee "$out/llama1b.log"
 
 step "SmolLM2-135M shape: PyTorch eager and graph-bench on cuda"
-scripts/torch_compare.sh "$work/smollm2" --device cuda --dtypes bfloat16 --context 2048 \
+timeout 120 scripts/torch_compare.sh "$work/smollm2" --device cuda --dtypes bfloat16 --context 2048 \
   --batch 1,4,8 --position 128 --prefill 128 --iterations "$iters" 2>&1 | tee "$out/smollm2.log"
 
 step "engine on cuda, B=8 at saturation"
-"$B" bench --model "$work/llama-1b" --device cuda --batch 8 --requests 32 --max-tokens 128 \
+timeout 120 "$B" bench --model "$work/llama-1b" --device cuda --batch 8 --requests 32 --max-tokens 128 \
   --no-parity 2>&1 | tee "$out/bench_cuda.log"
 
 step "greedy parity local-task against cuda"
-"$B" bench --model "$work/llama-1b" --devices local-task,cuda --batch 8 --requests 16 \
+timeout 150 "$B" bench --model "$work/llama-1b" --devices local-task,cuda --batch 8 --requests 16 \
   --max-tokens 32 2>&1 | tee "$out/parity.log"
 step done

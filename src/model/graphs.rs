@@ -4,11 +4,13 @@
 //! first call that needs them when the model allows it.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
-use super::{LoadStats, ModelError, Result};
-use crate::compile::{Compiler, ModuleCache, Target};
-use crate::emit::{self, GraphConfig, GraphKind, LlamaShape};
+use super::{LoadProgress, LoadStats, ModelError, Result};
+use crate::compile::{CachedModule, Compiler, ModuleCache, Target};
+use crate::emit::{self, Graph, GraphConfig, GraphKind, LlamaShape};
 use crate::runtime::{Function, Session};
 
 /// The loaded graphs of one model, by kind.
@@ -54,10 +56,87 @@ impl GraphSet {
             return Ok(());
         }
         let start = Instant::now();
+        let (graph, module) = self.compile(kind)?;
+        self.install(session, graph, module, start.elapsed(), stats)
+    }
+
+    /// Loads every graph of `kinds` into `session` like [`Self::load`], with
+    /// up to [`compile_jobs`] compiles running at once: iree-compile keeps
+    /// only a few cores busy, so on a machine with many cores a model's
+    /// dozens of graphs compile several times faster side by side. Modules
+    /// are loaded in the order of `kinds` whatever order they finish in.
+    pub fn load_all(
+        &mut self,
+        session: &mut Session,
+        kinds: &[GraphKind],
+        stats: &mut LoadStats,
+        progress: &dyn LoadProgress,
+    ) -> Result<()> {
+        let mut todo: Vec<GraphKind> = Vec::new();
+        for &kind in kinds {
+            if !self.functions.contains_key(&kind) && !todo.contains(&kind) {
+                todo.push(kind);
+            }
+        }
+        let jobs = compile_jobs().min(todo.len()).max(1);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel();
+        let mut done: Vec<Option<Result<(Graph, CachedModule, Duration)>>> =
+            (0..todo.len()).map(|_| None).collect();
+        let this = &*self;
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                let tx = tx.clone();
+                let (next, todo) = (&next, &todo);
+                s.spawn(move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&kind) = todo.get(i) else { break };
+                        let start = Instant::now();
+                        let result = this.compile(kind).map(|(g, m)| (g, m, start.elapsed()));
+                        let failed = result.is_err();
+                        if tx.send((i, result)).is_err() || failed {
+                            // Stop taking new graphs: the load fails anyway.
+                            next.store(todo.len(), Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            for (i, result) in rx {
+                progress.advance(1);
+                done[i] = Some(result);
+            }
+        });
+        for result in done {
+            let Some(result) = result else { continue };
+            let (graph, module, took) = result?;
+            self.install(session, graph, module, took, stats)?;
+        }
+        Ok(())
+    }
+
+    /// Emits `kind` and compiles it, or finds it in the cache.
+    fn compile(&self, kind: GraphKind) -> Result<(Graph, CachedModule)> {
         let graph = emit::emit_graph(&self.shape, &self.config, kind);
         let module =
             self.cache
                 .get_or_compile(&self.compiler, &self.target, &graph.name(), &graph.mlir)?;
+        Ok((graph, module))
+    }
+
+    /// Loads a compiled graph's module into `session` and records it.
+    fn install(
+        &mut self,
+        session: &mut Session,
+        graph: Graph,
+        module: CachedModule,
+        took: Duration,
+        stats: &mut LoadStats,
+    ) -> Result<()> {
+        let kind = graph.kind;
+        let start = Instant::now();
         session.load_module(&module.path)?;
         self.functions
             .insert(kind, session.function(&graph.entry())?);
@@ -65,7 +144,7 @@ impl GraphSet {
         stats.modules_compiled += usize::from(!module.hit);
         stats
             .graphs
-            .push((graph.name(), start.elapsed(), !module.hit));
+            .push((graph.name(), took + start.elapsed(), !module.hit));
         Ok(())
     }
 
@@ -89,4 +168,15 @@ impl GraphSet {
             .get(&kind)
             .ok_or_else(|| ModelError::GraphNotLoaded(kind.name()))
     }
+}
+
+/// How many graphs compile at once: `$IREE_LLM_COMPILE_JOBS`, else half the
+/// cores (one iree-compile keeps about two busy), at least one.
+pub fn compile_jobs() -> usize {
+    std::env::var("IREE_LLM_COMPILE_JOBS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()) / 2)
+        .max(1)
 }

@@ -235,12 +235,9 @@ impl DeviceModel {
         // Graphs: emitted in memory from the config, compiled through the cache.
         let start = Instant::now();
         progress.begin("compiling graphs", opts.graphs.len() as u64);
-        for &kind in &opts.graphs {
-            model
-                .graphs
-                .load(&mut model.session, kind, &mut model.stats)?;
-            progress.advance(1);
-        }
+        model
+            .graphs
+            .load_all(&mut model.session, &opts.graphs, &mut model.stats, progress)?;
         progress.end();
         model.stats.compile_time = start.elapsed();
         model.upload_params(&weights, progress)?;
