@@ -424,3 +424,49 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
         "a refused request touched the cache"
     );
 }
+
+/// Every way of writing a product of a few rows (`NarrowRows`: the GPU
+/// forms as well as the CPU's padded one) computes the model's logits: run
+/// here on local-task against the f64 reference, at the exact tolerance.
+#[test]
+fn every_form_of_the_narrow_products_matches_the_f64_reference() {
+    use iree_llm::emit::NarrowRows;
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let reference = common::reference(&dir);
+    for form in [
+        NarrowRows::Plain,
+        NarrowRows::Transposed,
+        NarrowRows::Reduce,
+    ] {
+        let mut model = common::load_opts(&dir, "local-task", CAPACITY, logits_graphs(&[1]), |o| {
+            o.narrow = Some(form);
+            o.kernels = Some(iree_llm::emit::Kernels::Portable);
+        });
+        assert_eq!(model.manifest().plan.narrow, form);
+        let vocab = model.vocab();
+        for (len, seed) in [(1, 61), (17, 62)] {
+            let tokens = prompt(len, seed, vocab);
+            let mut kv = model.new_kv().unwrap();
+            let mut seq = reference.new_sequence();
+            let want = seq.forward(&reference, &tokens).unwrap();
+            let got = prefill_logits(&mut model, &mut kv, &tokens);
+            let err = relative_error(&got, &want);
+            assert!(
+                err <= 1e-4,
+                "{form:?}, prefill of {len}: relative error {err:.2e}"
+            );
+            let case = format!("{form:?}, prompt of {len}");
+            common::decode_matches_reference(
+                &mut model,
+                &mut kv,
+                &reference,
+                &mut seq,
+                host_argmax(&got),
+                len,
+                6,
+                1e-4,
+                &case,
+            );
+        }
+    }
+}

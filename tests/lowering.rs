@@ -340,3 +340,53 @@ fn graphs_with_block_weights_compile_and_fuse_the_dequantization() {
         "the block contractions are dispatches over (block, value)"
     );
 }
+
+/// CUDA's decode graphs write their products of a few rows as reductions
+/// (`NarrowRows::Reduce`, the form measured fastest there): every decode
+/// batch, with bf16 weights, lowers for CUDA, and the CPU keeps its padded
+/// form.
+#[test]
+fn decode_graphs_in_the_cuda_form_of_narrow_products_compile_for_cuda() {
+    use iree_llm::emit::NarrowRows;
+    assert_eq!(NarrowRows::for_target(DeviceKind::Cpu), NarrowRows::PadTo8);
+    if std::env::var_os("IREE_LLM_GPU_NARROW_ROWS").is_none() {
+        assert_eq!(NarrowRows::for_target(DeviceKind::Cuda), NarrowRows::Reduce);
+    }
+    let m = LlamaShape::from(&Preset::Tiny.config());
+    let mut plan = iree_llm::emit::EmitPlan::new(128, &[1, 4, 8]).unwrap();
+    plan.weights = iree_llm::types::DType::BF16;
+    plan.narrow = NarrowRows::Reduce;
+    let out = tempfile::tempdir().unwrap();
+    let compiler = common::compiler();
+    for batch in [1, 4, 8] {
+        let kind = GraphKind::Decode {
+            batch,
+            output: Output::Logits,
+            window: None,
+        };
+        let graph = emit_graph(&m, &plan.graph_config(), kind);
+        let padded = {
+            let mut p = plan.clone();
+            p.narrow = NarrowRows::PadTo8;
+            emit_graph(&m, &p.graph_config(), kind)
+        };
+        // Each layer's four weight products and the output head leave the
+        // contractions (attention keeps its own).
+        let dots = |mlir: &str| mlir.matches("stablehlo.dot_general").count();
+        assert_eq!(
+            dots(&padded.mlir) - dots(&graph.mlir),
+            4 * m.layers as usize + 1,
+            "{}",
+            graph.name()
+        );
+        let src = out.path().join(format!("{}.mlir", graph.name()));
+        std::fs::write(&src, &graph.mlir).unwrap();
+        compiler
+            .compile_file(
+                &src,
+                &Target::new(DeviceKind::Cuda),
+                &out.path().join("m.vmfb"),
+            )
+            .unwrap_or_else(|e| panic!("{} for cuda: {e}", graph.name()));
+    }
+}

@@ -128,6 +128,65 @@ pub struct GraphConfig {
     /// Element type of the KV cache (f32 or f16): values are converted to
     /// it where a graph writes the cache and back to f32 where it reads it.
     pub kv_cache: DType,
+    /// How products of a few rows are written (see [`NarrowRows`]).
+    pub narrow: NarrowRows,
+}
+
+/// How `x @ w^T` is written when `x` has at most 8 rows (every decode step):
+/// the shape decides which of IREE's code-generation pipelines takes the
+/// product, and the best one differs between CPU and GPU.
+///
+/// Measured on an H200 (CUDA, sm_80 PTX; 1B preset, bf16 weights, context
+/// 256, median ms per decode step of B = 1 / 4 / 8, one run, forms side by
+/// side; docs/performance.md): padded 24.6 / 25.1 / 25.5, plain 40.4 / 12.7
+/// / 25.1, transposed 11.4 / 12.1 / 36.4, reduce 11.6 / 12.5 / 16.7. IREE
+/// 3.13 gives an 8-row contraction 64-thread workgroups of 8x8 outputs,
+/// which read the weights far below the GPU's bandwidth; the reduction form
+/// becomes one reduction over k per output instead.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum NarrowRows {
+    /// Fewer than 8 rows padded with zero rows to 8: IREE 3.13's CPU code
+    /// for narrow contractions is slow (see `linear_dense`).
+    #[default]
+    PadTo8,
+    /// The rows as they are: one row is a matrix-vector product.
+    Plain,
+    /// `w @ x^T`, transposed back: the weight's rows are the product's
+    /// leading (parallel) dimension.
+    Transposed,
+    /// `sum_k x[m, k] * w[n, k]` written as a multiply and a reduction
+    /// (IREE fuses the two, and the widening of bf16 weights, into one
+    /// dispatch): the fastest form on CUDA at every batch measured.
+    Reduce,
+}
+
+impl NarrowRows {
+    pub fn is_padded(&self) -> bool {
+        *self == NarrowRows::PadTo8
+    }
+
+    /// The form for graphs compiled for `kind`: padded on the CPU, the
+    /// reduction on CUDA, padded on Metal (not measured there: no Mac).
+    /// `$IREE_LLM_GPU_NARROW_ROWS` (pad-to8, plain, transposed or reduce)
+    /// overrides it for a GPU, for measuring.
+    pub fn for_target(kind: crate::types::DeviceKind) -> Self {
+        use crate::types::DeviceKind;
+        let measured = match kind {
+            DeviceKind::Cpu => return NarrowRows::PadTo8,
+            DeviceKind::Cuda => NarrowRows::Reduce,
+            DeviceKind::Metal => NarrowRows::PadTo8,
+        };
+        match std::env::var("IREE_LLM_GPU_NARROW_ROWS").as_deref() {
+            Ok("pad-to8") => NarrowRows::PadTo8,
+            Ok("plain") => NarrowRows::Plain,
+            Ok("transposed") => NarrowRows::Transposed,
+            Ok("reduce") => NarrowRows::Reduce,
+            _ => measured,
+        }
+    }
 }
 
 pub use crate::types::{BLOCK, BlockFormat};
@@ -319,6 +378,8 @@ struct Rows {
     /// that carries a chunk, so that they get the same arithmetic as a plain
     /// decode step).
     split: Option<i64>,
+    /// How a product of at most 8 rows is written.
+    narrow: NarrowRows,
 }
 
 /// A weight matrix as the graph receives it.
@@ -498,6 +559,7 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
         rows: Rows {
             kernels: cfg.kernels,
             split: None,
+            narrow: cfg.narrow,
         },
         dense_copy: keeps_dense_copy(cfg),
     };
@@ -558,18 +620,32 @@ const MIN_MATMUL_ROWS: i64 = 8;
 /// four rows cost more CPU time than eight). This is the shape of every
 /// batch-1 and batch-4 decode and of prefill's last-token output head; the
 /// weights, not the extra rows, decide the cost.
-fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value, narrow: NarrowRows) -> Value {
     // Narrow weights are widened inside the matmul's dispatch (IREE fuses
     // the conversion into it), so only the narrow bytes are read.
     let w = &f.convert(w, DType::F32);
     let (rows, cols) = (x.shape()[0], x.shape()[1]);
-    if rows < MIN_MATMUL_ROWS {
-        let zeros = f.splat_f(0.0, &[MIN_MATMUL_ROWS - rows, cols], DType::F32);
-        let padded = f.concatenate(&[x.clone(), zeros], 0);
-        let y = f.dot_general(&padded, w, (&[], &[]), (&[1], &[1]));
-        return f.slice(&y, &[0, 0], &[rows, w.shape()[0]]);
+    let out = w.shape()[0];
+    match narrow {
+        NarrowRows::PadTo8 if rows < MIN_MATMUL_ROWS => {
+            let zeros = f.splat_f(0.0, &[MIN_MATMUL_ROWS - rows, cols], DType::F32);
+            let padded = f.concatenate(&[x.clone(), zeros], 0);
+            let y = f.dot_general(&padded, w, (&[], &[]), (&[1], &[1]));
+            f.slice(&y, &[0, 0], &[rows, out])
+        }
+        NarrowRows::Transposed if rows <= MIN_MATMUL_ROWS => {
+            let yt = f.dot_general(w, x, (&[], &[]), (&[1], &[1]));
+            f.transpose(&yt, &[1, 0])
+        }
+        NarrowRows::Reduce if rows <= MIN_MATMUL_ROWS => {
+            let shape = [rows, out, cols];
+            let xb = f.broadcast(x, &shape, &[0, 2]);
+            let wb = f.broadcast(w, &shape, &[1, 2]);
+            let p = f.mul(&xb, &wb);
+            f.reduce_sum(&p, &[2])
+        }
+        _ => f.dot_general(x, w, (&[], &[]), (&[1], &[1])),
     }
-    f.dot_general(x, w, (&[], &[]), (&[1], &[1]))
 }
 
 /// `x @ w^T` for a weight `w` [out, in], dense or in blocks.
@@ -613,7 +689,7 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
         Weight::Dense(w, _) if !kernels.is_portable() && kernels::takes_bf16_rows(x, w) => {
             kernels::bf16_rows(f, x, w)
         }
-        Weight::Dense(w, _) => linear_dense(f, x, w),
+        Weight::Dense(w, rows) => linear_dense(f, x, w, rows.narrow),
         Weight::Blocks {
             format,
             q,
@@ -643,9 +719,9 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
             let p = f.mul(&xb, &wb);
             f.reduce_sum(&p, &inner)
         }
-        Weight::Blocks { dense, .. } => {
+        Weight::Blocks { dense, rows, .. } => {
             let dense = dense.as_ref().expect("portable graphs keep the dense copy");
-            linear_dense(f, x, dense)
+            linear_dense(f, x, dense, rows.narrow)
         }
     }
 }

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, chunk_plan};
 pub use kernels::Kernels;
-pub use llama::{BLOCK, BlockFormat, GraphConfig, LlamaShape, Output, ParamSpec};
+pub use llama::{BLOCK, BlockFormat, GraphConfig, LlamaShape, NarrowRows, Output, ParamSpec};
 
 use crate::config::ModelConfig;
 use crate::types::DType;
@@ -109,6 +109,10 @@ pub struct EmitPlan {
     /// the cache's bytes; keys and values rounded to f16 when written).
     #[serde(default = "default_kv_cache", skip_serializing_if = "is_f32")]
     pub kv_cache: DType,
+    /// How products of a few rows (decode) are written for IREE's code
+    /// generator: padded to 8 rows for the CPU, as they are for a GPU.
+    #[serde(default, skip_serializing_if = "NarrowRows::is_padded")]
+    pub narrow: NarrowRows,
 }
 
 fn default_kv_cache() -> DType {
@@ -154,6 +158,7 @@ impl EmitPlan {
             blocks: BTreeMap::new(),
             kernels: Kernels::Portable,
             kv_cache: DType::F32,
+            narrow: NarrowRows::default(),
         })
     }
 
@@ -259,6 +264,7 @@ impl EmitPlan {
             blocks: std::sync::Arc::new(self.blocks.clone()),
             kernels: self.kernels,
             kv_cache: self.kv_cache,
+            narrow: self.narrow,
         }
     }
 }

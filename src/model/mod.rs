@@ -104,6 +104,9 @@ pub struct LoadOptions {
     /// The KV cache's element type (f32 or f16), if not the one
     /// `IREE_LLM_KV_CACHE` asks for ([`crate::emit::kv_cache_from_env`]).
     pub kv_cache: Option<DType>,
+    /// How products of a few rows are written, if not the target's default
+    /// ([`crate::emit::NarrowRows::for_target`]).
+    pub narrow: Option<crate::emit::NarrowRows>,
 }
 
 impl LoadOptions {
@@ -139,6 +142,7 @@ impl LoadOptions {
             compile_on_demand: false,
             device_weights: DeviceWeights::Native,
             kernels: None,
+            narrow: None,
             kv_cache: None,
         }
     }
@@ -204,6 +208,11 @@ impl DeviceModel {
         } else {
             Kernels::Portable
         };
+        // Products of a few rows take the form the target's code generator
+        // does best with (`NarrowRows`).
+        opts.plan.narrow = opts
+            .narrow
+            .unwrap_or_else(|| crate::emit::NarrowRows::for_target(opts.target.kind));
         opts.plan.kv_cache = match opts.kv_cache.unwrap_or_else(crate::emit::kv_cache_from_env) {
             cache @ (DType::F32 | DType::F16) => cache,
             other => {
