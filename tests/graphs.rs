@@ -53,23 +53,41 @@ fn prefill_and_decode_logits_match_the_f64_reference() {
     let mut worst = 0f64;
     for (len, seed) in [(1, 1), (7, 2), (16, 3), (17, 4), (33, 5)] {
         let tokens = prompt(len, seed, vocab);
-        let mut kv = model.new_kv().unwrap();
-        let mut seq = reference.new_sequence();
-        let want = seq.forward(&reference, &tokens).unwrap();
-        let got = prefill_logits(&mut model, &mut kv, &tokens);
-        let err = relative_error(&got, &want);
-        assert!(
-            err <= 1e-4,
-            "prefill of {len} tokens: relative error {err:.2e}"
-        );
-        worst = worst.max(err);
-        let first = host_argmax(&got);
         let case = format!("prompt of {len}");
-        worst = worst.max(common::decode_matches_reference(
-            &mut model, &mut kv, &reference, &mut seq, first, len, 8, 1e-4, &case,
+        worst = worst.max(prefill_then_decode_within(
+            &mut model, &reference, &tokens, 8, &case,
         ));
     }
     eprintln!("worst relative error vs the f64 reference: {worst:.2e}");
+}
+
+/// Prefills `tokens`, then decodes `steps` greedy tokens, each call's logits
+/// within 1e-4 of the reference's; returns the largest relative error.
+fn prefill_then_decode_within(
+    model: &mut DeviceModel,
+    reference: &iree_llm::reference::Reference,
+    tokens: &[TokenId],
+    steps: usize,
+    case: &str,
+) -> f64 {
+    let mut kv = model.new_kv().unwrap();
+    let mut seq = reference.new_sequence();
+    let want = seq.forward(reference, tokens).unwrap();
+    let got = prefill_logits(model, &mut kv, tokens);
+    let err = relative_error(&got, &want);
+    assert!(err <= 1e-4, "{case}: prefill's relative error {err:.2e}");
+    let first = host_argmax(&got);
+    err.max(common::decode_matches_reference(
+        model,
+        &mut kv,
+        reference,
+        &mut seq,
+        first,
+        tokens.len(),
+        steps,
+        1e-4,
+        case,
+    ))
 }
 
 #[test]
@@ -446,27 +464,8 @@ fn every_form_of_the_narrow_products_matches_the_f64_reference() {
         let vocab = model.vocab();
         for (len, seed) in [(1, 61), (17, 62)] {
             let tokens = prompt(len, seed, vocab);
-            let mut kv = model.new_kv().unwrap();
-            let mut seq = reference.new_sequence();
-            let want = seq.forward(&reference, &tokens).unwrap();
-            let got = prefill_logits(&mut model, &mut kv, &tokens);
-            let err = relative_error(&got, &want);
-            assert!(
-                err <= 1e-4,
-                "{form:?}, prefill of {len}: relative error {err:.2e}"
-            );
             let case = format!("{form:?}, prompt of {len}");
-            common::decode_matches_reference(
-                &mut model,
-                &mut kv,
-                &reference,
-                &mut seq,
-                host_argmax(&got),
-                len,
-                6,
-                1e-4,
-                &case,
-            );
+            prefill_then_decode_within(&mut model, &reference, &tokens, 6, &case);
         }
     }
 }
