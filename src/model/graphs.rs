@@ -78,6 +78,8 @@ impl GraphSet {
                 todo.push(kind);
             }
         }
+        // Graphs already loaded count as done.
+        progress.advance((kinds.len() - todo.len()) as u64);
         let jobs = compile_jobs().min(todo.len()).max(1);
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel();
@@ -171,7 +173,7 @@ impl GraphSet {
 }
 
 /// How many graphs compile at once: `$IREE_LLM_COMPILE_JOBS`, else half the
-/// cores (one iree-compile keeps about two busy), at least one.
+/// cores (an iree-compile runs threads of its own), at least one.
 pub fn compile_jobs() -> usize {
     std::env::var("IREE_LLM_COMPILE_JOBS")
         .ok()
