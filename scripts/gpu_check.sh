@@ -5,7 +5,9 @@
 # copy bandwidth, then engine throughput and greedy parity between the CPU
 # (local-task) and CUDA.
 #
-# Prepared here (scripts/gpu_check.sh --pack) into .gpu/ (git-ignored):
+# Prepared here, after `CARGO_TARGET_DIR=target-cuda cargo build --release
+# --features cuda`, by `scripts/gpu_check.sh --pack` into .gpu/ (git-ignored;
+# about 47 MB, under the 64 MiB a device call carries with the tree):
 #   iree-llm.xz             a `--features cuda` release build, stripped
 #   iree-compile, iree-lld, libIREECompiler.so.xz   the compiler of .venv
 #                           (its library stripped) and the linker of CPU modules, so
