@@ -1232,25 +1232,40 @@ mod tests {
         }
     }
 
+    /// A graph of the tiny preset with bf16 weights and `kernels`, emitted
+    /// in a plan of decode batches `batches` (context 64).
+    #[cfg(iree_llm_x86_64_kernels)]
+    fn tiny_bf16_graph(kernels: Kernels, batches: &[i64], kind: crate::emit::GraphKind) -> String {
+        use crate::emit::{EmitPlan, LlamaShape};
+        let mut plan = EmitPlan::new(64, batches)
+            .unwrap()
+            .with_weights(DType::BF16);
+        plan.kernels = kernels;
+        let shape = LlamaShape::from(&crate::preset::Preset::Tiny.config());
+        crate::emit::emit_graph(&shape, &plan.graph_config(), kind).mlir
+    }
+
+    /// How many times `mlir` dispatches the kernel export `name`.
+    #[cfg(iree_llm_x86_64_kernels)]
+    fn kernel_calls(mlir: &str, name: &str) -> usize {
+        mlir.matches(&format!("flow.dispatch @iree_llm_kernels_{name}::@{name}["))
+            .count()
+    }
+
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn one_row_of_bf16_weights_calls_the_bf16_kernel_and_only_its_executable_is_declared() {
-        use crate::emit::{EmitPlan, GraphKind, LlamaShape, Output};
+        use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
-        let mut plan = EmitPlan::new(64, &[4]).unwrap().with_weights(DType::BF16);
-        plan.kernels = Kernels::X86_64;
         let graph = |batch| {
             let decode = GraphKind::Decode {
                 batch,
                 output: Output::Logits,
                 window: None,
             };
-            crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), decode).mlir
+            tiny_bf16_graph(Kernels::X86_64, &[4], decode)
         };
-        let calls = |mlir: &str| {
-            mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[")
-                .count()
-        };
+        let calls = |mlir: &str| kernel_calls(mlir, "bf16_matvec");
         // One row: every product of each layer and the output head.
         let one = graph(1);
         assert_eq!(calls(&one), PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1);
@@ -1263,17 +1278,10 @@ mod tests {
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn several_rows_of_bf16_weights_call_the_panel_kernel_where_the_exact_build_is_avx2() {
-        use crate::emit::{EmitPlan, GraphKind, LlamaShape, Output};
+        use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
-        let graph = |kernels, kind| {
-            let mut plan = EmitPlan::new(64, &[4]).unwrap().with_weights(DType::BF16);
-            plan.kernels = kernels;
-            crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), kind).mlir
-        };
-        let calls = |mlir: &str| {
-            mlir.matches("flow.dispatch @iree_llm_kernels_bf16_rows::@bf16_rows[")
-                .count()
-        };
+        let graph = |kernels, kind| tiny_bf16_graph(kernels, &[4], kind);
+        let calls = |mlir: &str| kernel_calls(mlir, "bf16_rows");
         let decode = |batch| GraphKind::Decode {
             batch,
             output: Output::Logits,
@@ -1308,17 +1316,10 @@ mod tests {
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn with_bf16_activations_every_product_of_a_bf16_weight_calls_the_avx512_kernel() {
-        use crate::emit::{EmitPlan, GraphKind, LlamaShape, Output};
+        use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
-        let graph = |kernels, kind| {
-            let mut plan = EmitPlan::new(64, &[8]).unwrap().with_weights(DType::BF16);
-            plan.kernels = kernels;
-            crate::emit::emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), kind).mlir
-        };
-        let calls = |mlir: &str| {
-            mlir.matches("flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[")
-                .count()
-        };
+        let graph = |kernels, kind| tiny_bf16_graph(kernels, &[8], kind);
+        let calls = |mlir: &str| kernel_calls(mlir, "bf16_matmul");
         for batch in [1, 8] {
             let decode = GraphKind::Decode {
                 batch,

@@ -184,7 +184,14 @@ impl NarrowRows {
             Ok("plain") => NarrowRows::Plain,
             Ok("transposed") => NarrowRows::Transposed,
             Ok("reduce") => NarrowRows::Reduce,
-            _ => measured,
+            Ok(other) => {
+                tracing::warn!(
+                    "IREE_LLM_GPU_NARROW_ROWS={other} is not pad-to8, plain, transposed or reduce; \
+                     using {measured:?}"
+                );
+                measured
+            }
+            Err(_) => measured,
         }
     }
 }
