@@ -448,23 +448,27 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
 /// here on local-task against the f64 reference, at the exact tolerance.
 #[test]
 fn every_form_of_the_narrow_products_matches_the_f64_reference() {
-    use iree_llm::emit::NarrowRows;
+    use iree_llm::emit::{NarrowRows, WideRows};
     let dir = common::tiny_dir(WeightDType::BF16);
     let reference = common::reference(&dir);
-    for form in [
-        NarrowRows::Plain,
-        NarrowRows::Transposed,
-        NarrowRows::Reduce,
+    for (narrow, wide) in [
+        (NarrowRows::Plain, WideRows::F32),
+        (NarrowRows::Transposed, WideRows::F32),
+        (NarrowRows::Reduce, WideRows::F32),
+        // CUDA's prompt products: three bf16 terms, as exact as f32.
+        (NarrowRows::Reduce, WideRows::Bf16Terms),
     ] {
         let mut model = common::load_opts(&dir, "local-task", CAPACITY, logits_graphs(&[1]), |o| {
-            o.narrow = Some(form);
+            o.narrow = Some(narrow);
+            o.wide = Some(wide);
             o.kernels = Some(iree_llm::emit::Kernels::Portable);
         });
-        assert_eq!(model.manifest().plan.narrow, form);
+        assert_eq!(model.manifest().plan.narrow, narrow);
+        assert_eq!(model.manifest().plan.wide, wide);
         let vocab = model.vocab();
         for (len, seed) in [(1, 61), (17, 62)] {
             let tokens = prompt(len, seed, vocab);
-            let case = format!("{form:?}, prompt of {len}");
+            let case = format!("{narrow:?} and {wide:?}, prompt of {len}");
             prefill_then_decode_within(&mut model, &reference, &tokens, 6, &case);
         }
     }

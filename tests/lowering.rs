@@ -346,47 +346,64 @@ fn graphs_with_block_weights_compile_and_fuse_the_dequantization() {
 /// batch, with bf16 weights, lowers for CUDA, and the CPU keeps its padded
 /// form.
 #[test]
-fn decode_graphs_in_the_cuda_form_of_narrow_products_compile_for_cuda() {
+fn decode_graphs_in_the_cuda_forms_of_narrow_products_compile_for_cuda() {
     use iree_llm::emit::NarrowRows;
     assert_eq!(NarrowRows::for_target(DeviceKind::Cpu), NarrowRows::PadTo8);
     if std::env::var_os("IREE_LLM_GPU_NARROW_ROWS").is_none() {
-        assert_eq!(NarrowRows::for_target(DeviceKind::Cuda), NarrowRows::Reduce);
+        assert_eq!(
+            NarrowRows::for_target(DeviceKind::Cuda),
+            NarrowRows::CudaKernel
+        );
     }
     let m = LlamaShape::from(&Preset::Tiny.config());
     let mut plan = iree_llm::emit::EmitPlan::new(128, &[1, 4, 8]).unwrap();
     plan.weights = iree_llm::types::DType::BF16;
-    plan.narrow = NarrowRows::Reduce;
     let out = tempfile::tempdir().unwrap();
     let compiler = common::compiler();
-    for batch in [1, 4, 8] {
-        let kind = GraphKind::Decode {
-            batch,
-            output: Output::Logits,
-            window: None,
-        };
-        let graph = emit_graph(&m, &plan.graph_config(), kind);
-        let padded = {
-            let mut p = plan.clone();
-            p.narrow = NarrowRows::PadTo8;
-            emit_graph(&m, &p.graph_config(), kind)
-        };
-        // Each layer's four weight products and the output head leave the
-        // contractions (attention keeps its own).
-        let dots = |mlir: &str| mlir.matches("stablehlo.dot_general").count();
-        assert_eq!(
-            dots(&padded.mlir) - dots(&graph.mlir),
-            4 * m.layers as usize + 1,
-            "{}",
-            graph.name()
-        );
-        let src = out.path().join(format!("{}.mlir", graph.name()));
-        std::fs::write(&src, &graph.mlir).unwrap();
-        compiler
-            .compile_file(
-                &src,
-                &Target::new(DeviceKind::Cuda),
-                &out.path().join("m.vmfb"),
-            )
-            .unwrap_or_else(|e| panic!("{} for cuda: {e}", graph.name()));
+    for narrow in [NarrowRows::Reduce, NarrowRows::CudaKernel] {
+        plan.narrow = narrow;
+        for batch in [1, 4, 8] {
+            let kind = GraphKind::Decode {
+                batch,
+                output: Output::Logits,
+                window: None,
+            };
+            let graph = emit_graph(&m, &plan.graph_config(), kind);
+            let padded = {
+                let mut p = plan.clone();
+                p.narrow = NarrowRows::PadTo8;
+                emit_graph(&m, &p.graph_config(), kind)
+            };
+            // Each layer's four weight products and the output head leave
+            // the contractions (attention keeps its own); in the kernel's
+            // form each becomes one call of the kernel.
+            let dots = |mlir: &str| mlir.matches("stablehlo.dot_general").count();
+            let products = 4 * m.layers as usize + 1;
+            assert_eq!(
+                dots(&padded.mlir) - dots(&graph.mlir),
+                products,
+                "{}",
+                graph.name()
+            );
+            let calls = graph
+                .mlir
+                .matches("hal.dispatch.extern \"iree_llm_rows_bf16_")
+                .count();
+            let expected = if narrow == NarrowRows::CudaKernel {
+                products
+            } else {
+                0
+            };
+            assert_eq!(calls, expected, "{narrow:?} {}", graph.name());
+            let src = out.path().join(format!("{}.mlir", graph.name()));
+            std::fs::write(&src, &graph.mlir).unwrap();
+            compiler
+                .compile_file(
+                    &src,
+                    &Target::new(DeviceKind::Cuda),
+                    &out.path().join("m.vmfb"),
+                )
+                .unwrap_or_else(|e| panic!("{} in {narrow:?} for cuda: {e}", graph.name()));
+        }
     }
 }

@@ -50,6 +50,20 @@ impl std::fmt::Display for TensorType {
     }
 }
 
+/// A hand-written GPU kernel for [`FuncBuilder::dispatch_extern_object`].
+pub struct ExternKernel<'a> {
+    /// The kernel's entry point in its object.
+    pub name: &'a str,
+    /// The executable target the object is for, e.g.
+    /// `#hal.executable.target<"cuda", "cuda-nvptx-fb">`.
+    pub target: &'a str,
+    /// The object's bytes, embedded in the graph.
+    pub object: &'a [u8],
+    pub workgroup_size: [i64; 3],
+    /// How much of the dispatch's workload one workgroup covers.
+    pub outputs_per_workgroup: i64,
+}
+
 /// An SSA value with its type.
 #[derive(Clone, Debug)]
 pub struct Value {
@@ -324,6 +338,20 @@ impl FuncBuilder {
         self.emit(
             ty.clone(),
             format!("stablehlo.convert {} : ({}) -> {ty}", a.name, a.ty),
+        )
+    }
+
+    /// `stablehlo.bitcast_convert` to an element type of the same width.
+    pub fn bitcast_convert(&mut self, a: &Value, elem: DType) -> Value {
+        assert_eq!(
+            a.elem().size_bytes(),
+            elem.size_bytes(),
+            "bitcast_convert widths"
+        );
+        let ty = a.ty.with_elem(elem);
+        self.emit(
+            ty.clone(),
+            format!("stablehlo.bitcast_convert {} : ({}) -> {ty}", a.name, a.ty),
         )
     }
 
@@ -616,6 +644,71 @@ impl FuncBuilder {
         self.emit(result, rhs)
     }
 
+    /// `hal.dispatch.extern` of a hand-written GPU kernel whose object
+    /// (e.g. PTX text) is embedded in the graph: `operands` are its
+    /// read-only bindings, the result its written one, then `constants`
+    /// (32-bit). The workgroup count is `workload` divided by the
+    /// kernel's outputs per workgroup, rounded up.
+    pub fn dispatch_extern_object(
+        &mut self,
+        kernel: &ExternKernel,
+        workload: i64,
+        constants: &[i32],
+        operands: &[Value],
+        result: TensorType,
+    ) -> Value {
+        let n = format!("%{}", self.next);
+        self.next += 1;
+        let _ = writeln!(
+            self.body,
+            "{}{n} = arith.constant {workload} : index",
+            self.indent
+        );
+        let mut args = Vec::new();
+        let mut types = Vec::new();
+        for &c in constants {
+            let name = format!("%{}", self.next);
+            self.next += 1;
+            let _ = writeln!(
+                self.body,
+                "{}{name} = arith.constant {c} : i32",
+                self.indent
+            );
+            args.push(name);
+            types.push("i32".to_string());
+        }
+        args.extend(operands.iter().map(|v| v.name.clone()));
+        types.extend(operands.iter().map(|v| v.ty.to_string()));
+        let bindings: Vec<&str> = operands
+            .iter()
+            .map(|_| "#hal.pipeline.binding<storage_buffer, ReadOnly>")
+            .chain(["#hal.pipeline.binding<storage_buffer>"])
+            .collect();
+        let hex: String = kernel.object.iter().map(|b| format!("{b:02X}")).collect();
+        let [wx, wy, wz] = kernel.workgroup_size;
+        let rhs = format!(
+            "hal.dispatch.extern \"{name}\"[{n}]({args}) : ({types}) -> {result}\n\
+             {i}  count(%device: !hal.device, %workload: index) -> (index, index, index) {{\n\
+             {i}    %x = affine.apply affine_map<()[s0] -> (s0 ceildiv {per})>()[%workload]\n\
+             {i}    %c1 = arith.constant 1 : index\n\
+             {i}    hal.return %x, %c1, %c1 : index, index, index\n\
+             {i}  }}\n\
+             {i}  layout(#hal.pipeline.layout<constants = {nc}, bindings = [{bindings}]>)\n\
+             {i}  objects({{{target} ordinal(0) = [#hal.executable.object<{{data = dense<\"0x{hex}\"> : vector<{len}xi8>}}>]}})\n\
+             {i}  <{{workgroup_size = [{wx} : index, {wy} : index, {wz} : index]}}>",
+            name = kernel.name,
+            args = args.join(", "),
+            types = types.join(", "),
+            i = self.indent,
+            per = kernel.outputs_per_workgroup,
+            nc = constants.len(),
+            bindings = bindings.join(", "),
+            target = kernel.target,
+            len = kernel.object.len(),
+        );
+        self.emit(result, rhs)
+    }
+
     // ---- contractions and reductions ----------------------------------------------------
 
     /// `stablehlo.dot_general`. The result dimensions are the batch
@@ -626,6 +719,19 @@ impl FuncBuilder {
         b: &Value,
         batch: (&[i64], &[i64]),
         contract: (&[i64], &[i64]),
+    ) -> Value {
+        self.dot_general_as(a, b, batch, contract, a.elem())
+    }
+
+    /// [`dot_general`](Self::dot_general) with a result of type `result`,
+    /// e.g. an f32 accumulation of bf16 operands.
+    pub fn dot_general_as(
+        &mut self,
+        a: &Value,
+        b: &Value,
+        batch: (&[i64], &[i64]),
+        contract: (&[i64], &[i64]),
+        result: DType,
     ) -> Value {
         assert_eq!(a.elem(), b.elem(), "dot_general element types differ");
         assert_eq!(batch.0.len(), batch.1.len());
@@ -655,7 +761,7 @@ impl FuncBuilder {
         let mut shape: Vec<i64> = batch.0.iter().map(|&d| a.shape()[d as usize]).collect();
         shape.extend(free(a, batch.0, contract.0));
         shape.extend(free(b, batch.1, contract.1));
-        let ty = a.ty.with_shape(&shape);
+        let ty = TensorType::new(&shape, result);
         let batching = if batch.0.is_empty() {
             String::new()
         } else {

@@ -130,6 +130,8 @@ pub struct GraphConfig {
     pub kv_cache: DType,
     /// How products of a few rows are written (see [`NarrowRows`]).
     pub narrow: NarrowRows,
+    /// How products of more rows are written (see [`WideRows`]).
+    pub wide: WideRows,
 }
 
 /// How `x @ w^T` is written when `x` has at most 8 rows (every decode step):
@@ -142,7 +144,8 @@ pub struct GraphConfig {
 /// / 25.1, transposed 11.4 / 12.1 / 36.4, reduce 11.6 / 12.5 / 16.7. IREE
 /// 3.13 gives an 8-row contraction 64-thread workgroups of 8x8 outputs,
 /// which read the weights far below the GPU's bandwidth; the reduction form
-/// becomes one reduction over k per output instead.
+/// becomes one reduction over k per output instead, still far below it, so
+/// CUDA graphs call a hand-written kernel (`CudaKernel`).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
@@ -159,8 +162,18 @@ pub enum NarrowRows {
     Transposed,
     /// `sum_k x[m, k] * w[n, k]` written as a multiply and a reduction
     /// (IREE fuses the two, and the widening of bf16 weights, into one
-    /// dispatch): the fastest form on CUDA at every batch measured.
+    /// dispatch): the fastest of IREE's own forms on CUDA at every batch
+    /// measured.
     Reduce,
+    /// A bf16 weight times f32 rows through the hand-written CUDA kernel
+    /// ([`super::cuda_rows`]), CUDA's default; other weights take the
+    /// `Reduce` form. Only graphs for CUDA may use it. On an H100 the 1B
+    /// preset's decode graph took 11.9 / 16.0 ms a call at B = 1 / 8
+    /// (`iree-benchmark-module`) against 14.1 / 17.1 with the kernel's
+    /// first version, which itself beat `Reduce` (graph-bench at context
+    /// 256, B = 1 / 4 / 8: 9.9 / 11.1 / 12.5 ms against 10.1 / 13.0 / 16.2;
+    /// docs/performance.md).
+    CudaKernel,
 }
 
 impl NarrowRows {
@@ -169,14 +182,14 @@ impl NarrowRows {
     }
 
     /// The form for graphs compiled for `kind`: padded on the CPU, the
-    /// reduction on CUDA, padded on Metal (not measured there: no Mac).
-    /// `$IREE_LLM_GPU_NARROW_ROWS` (pad-to8, plain, transposed or reduce)
-    /// overrides it for a GPU, for measuring.
+    /// kernel on CUDA, padded on Metal (not measured there: no Mac).
+    /// `$IREE_LLM_GPU_NARROW_ROWS` (pad-to8, plain, transposed, reduce or,
+    /// on CUDA, cuda-kernel) overrides it for a GPU, for measuring.
     pub fn for_target(kind: crate::types::DeviceKind) -> Self {
         use crate::types::DeviceKind;
         let measured = match kind {
             DeviceKind::Cpu => return NarrowRows::PadTo8,
-            DeviceKind::Cuda => NarrowRows::Reduce,
+            DeviceKind::Cuda => NarrowRows::CudaKernel,
             DeviceKind::Metal => NarrowRows::PadTo8,
         };
         match std::env::var("IREE_LLM_GPU_NARROW_ROWS").as_deref() {
@@ -184,10 +197,57 @@ impl NarrowRows {
             Ok("plain") => NarrowRows::Plain,
             Ok("transposed") => NarrowRows::Transposed,
             Ok("reduce") => NarrowRows::Reduce,
+            Ok("cuda-kernel") if kind == DeviceKind::Cuda => NarrowRows::CudaKernel,
             Ok(other) => {
                 tracing::warn!(
-                    "IREE_LLM_GPU_NARROW_ROWS={other} is not pad-to8, plain, transposed or reduce; \
-                     using {measured:?}"
+                    "IREE_LLM_GPU_NARROW_ROWS={other} is not pad-to8, plain, transposed, reduce \
+                     or (on CUDA) cuda-kernel; using {measured:?}"
+                );
+                measured
+            }
+            Err(_) => measured,
+        }
+    }
+}
+
+/// How `x @ w^T` is written for a bf16 weight when `x` has more than 8 rows
+/// (prompts and chunks).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum WideRows {
+    /// One f32 contraction of the widened weight (the CPU's; its own
+    /// kernels take over where it has them).
+    #[default]
+    F32,
+    /// Three contractions of bf16 operands stacked into one, as exact as
+    /// f32 (see `bf16_terms_product`): IREE 3.13 runs bf16 contractions on
+    /// CUDA's matrix units and f32 ones without them.
+    Bf16Terms,
+}
+
+impl WideRows {
+    pub fn is_f32(&self) -> bool {
+        *self == WideRows::F32
+    }
+
+    /// The form for graphs compiled for `kind`: three bf16 terms on CUDA,
+    /// f32 elsewhere. `$IREE_LLM_GPU_WIDE_ROWS` (f32 or bf16-terms)
+    /// overrides it for a GPU, for measuring.
+    pub fn for_target(kind: crate::types::DeviceKind) -> Self {
+        use crate::types::DeviceKind;
+        let measured = match kind {
+            DeviceKind::Cpu => return WideRows::F32,
+            DeviceKind::Cuda => WideRows::Bf16Terms,
+            DeviceKind::Metal => WideRows::F32,
+        };
+        match std::env::var("IREE_LLM_GPU_WIDE_ROWS").as_deref() {
+            Ok("f32") => WideRows::F32,
+            Ok("bf16-terms") => WideRows::Bf16Terms,
+            Ok(other) => {
+                tracing::warn!(
+                    "IREE_LLM_GPU_WIDE_ROWS={other} is not f32 or bf16-terms; using {measured:?}"
                 );
                 measured
             }
@@ -387,6 +447,8 @@ struct Rows {
     split: Option<i64>,
     /// How a product of at most 8 rows is written.
     narrow: NarrowRows,
+    /// How a product of more rows is written.
+    wide: WideRows,
 }
 
 /// A weight matrix as the graph receives it.
@@ -567,6 +629,7 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
             kernels: cfg.kernels,
             split: None,
             narrow: cfg.narrow,
+            wide: cfg.wide,
         },
         dense_copy: keeps_dense_copy(cfg),
     };
@@ -627,11 +690,22 @@ const MIN_MATMUL_ROWS: i64 = 8;
 /// four rows cost more CPU time than eight). This is the shape of every
 /// batch-1 and batch-4 decode and of prefill's last-token output head; the
 /// weights, not the extra rows, decide the cost.
-fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value, narrow: NarrowRows) -> Value {
+fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value, form: &Rows) -> Value {
+    let rows = x.shape()[0];
+    if form.wide == WideRows::Bf16Terms && w.elem() == DType::BF16 && rows > MIN_MATMUL_ROWS {
+        return bf16_terms_product(f, x, w);
+    }
+    let narrow = match form.narrow {
+        NarrowRows::CudaKernel if super::cuda_rows::takes(x, w) => {
+            return super::cuda_rows::rows_bf16(f, x, w);
+        }
+        NarrowRows::CudaKernel => NarrowRows::Reduce,
+        other => other,
+    };
     // Narrow weights are widened inside the matmul's dispatch (IREE fuses
     // the conversion into it), so only the narrow bytes are read.
     let w = &f.convert(w, DType::F32);
-    let (rows, cols) = (x.shape()[0], x.shape()[1]);
+    let cols = x.shape()[1];
     let out = w.shape()[0];
     match narrow {
         NarrowRows::PadTo8 if rows < MIN_MATMUL_ROWS => {
@@ -653,6 +727,44 @@ fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value, narrow: NarrowRows) -
         }
         _ => f.dot_general(x, w, (&[], &[]), (&[1], &[1])),
     }
+}
+
+/// `x @ w^T` for f32 rows `x` and a bf16 weight `w` as products of bf16
+/// operands, so that a GPU multiplies them on its matrix units (IREE 3.13
+/// gives a bf16 x bf16 -> f32 contraction tensor-core tiles on CUDA, an f32
+/// one none), still as exact as the f32 product: `x` is split into three
+/// bf16 terms, `x = hi + mid + lo` exactly (`hi` is `x` cut to its top 8
+/// significant bits, `mid` the same of what is left, `lo` the rest, at most
+/// 8 bits), and each term times a bf16 weight is exact in f32. The terms
+/// are stacked as rows of one contraction, so the weight is read once, and
+/// their products summed smallest first.
+///
+/// The cuts are bit masks, not roundings to bf16 and back: IREE folds a
+/// widening of a narrowing within one dispatch into nothing (measured on
+/// the CPU: the second term's remainder came out 0).
+fn bf16_terms_product(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let rows = x.shape()[0];
+    let out = w.shape()[0];
+    let top_bits = f.splat_int(-65536, x.shape(), DType::I32);
+    let cut = |f: &mut FuncBuilder, v: &Value| {
+        let bits = f.bitcast_convert(v, DType::I32);
+        let bits = f.and(&bits, &top_bits);
+        f.bitcast_convert(&bits, DType::F32)
+    };
+    let hi = cut(f, x);
+    let rest = f.sub(x, &hi);
+    let mid = cut(f, &rest);
+    let lo = f.sub(&rest, &mid);
+    let terms: Vec<Value> = [hi, mid, lo]
+        .iter()
+        .map(|t| f.convert(t, DType::BF16))
+        .collect();
+    let terms = f.concatenate(&terms, 0);
+    let y = f.dot_general_as(&terms, w, (&[], &[]), (&[1], &[1]), DType::F32);
+    let part = |f: &mut FuncBuilder, i: i64| f.slice(&y, &[i * rows, 0], &[(i + 1) * rows, out]);
+    let (y_hi, y_mid, y_lo) = (part(f, 0), part(f, 1), part(f, 2));
+    let small = f.add(&y_lo, &y_mid);
+    f.add(&small, &y_hi)
 }
 
 /// `x @ w^T` for a weight `w` [out, in], dense or in blocks.
@@ -696,7 +808,7 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
         Weight::Dense(w, _) if !kernels.is_portable() && kernels::takes_bf16_rows(x, w) => {
             kernels::bf16_rows(f, x, w)
         }
-        Weight::Dense(w, rows) => linear_dense(f, x, w, rows.narrow),
+        Weight::Dense(w, rows) => linear_dense(f, x, w, rows),
         Weight::Blocks {
             format,
             q,
@@ -728,7 +840,7 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
         }
         Weight::Blocks { dense, rows, .. } => {
             let dense = dense.as_ref().expect("portable graphs keep the dense copy");
-            linear_dense(f, x, dense, rows.narrow)
+            linear_dense(f, x, dense, rows)
         }
     }
 }

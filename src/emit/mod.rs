@@ -20,6 +20,7 @@
 
 pub mod builder;
 pub mod chunks;
+pub mod cuda_rows;
 pub mod kernels;
 pub mod llama;
 pub mod sample;
@@ -32,7 +33,9 @@ use serde::{Deserialize, Serialize};
 
 pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, chunk_plan};
 pub use kernels::Kernels;
-pub use llama::{BLOCK, BlockFormat, GraphConfig, LlamaShape, NarrowRows, Output, ParamSpec};
+pub use llama::{
+    BLOCK, BlockFormat, GraphConfig, LlamaShape, NarrowRows, Output, ParamSpec, WideRows,
+};
 
 use crate::config::ModelConfig;
 use crate::types::DType;
@@ -113,6 +116,10 @@ pub struct EmitPlan {
     /// generator: padded to 8 rows for the CPU, as they are for a GPU.
     #[serde(default, skip_serializing_if = "NarrowRows::is_padded")]
     pub narrow: NarrowRows,
+    /// How products of more rows (prompts) are written: f32 for the CPU,
+    /// three bf16 terms for CUDA's matrix units.
+    #[serde(default, skip_serializing_if = "WideRows::is_f32")]
+    pub wide: WideRows,
 }
 
 fn default_kv_cache() -> DType {
@@ -159,6 +166,7 @@ impl EmitPlan {
             kernels: Kernels::Portable,
             kv_cache: DType::F32,
             narrow: NarrowRows::default(),
+            wide: WideRows::default(),
         })
     }
 
@@ -265,6 +273,7 @@ impl EmitPlan {
             kernels: self.kernels,
             kv_cache: self.kv_cache,
             narrow: self.narrow,
+            wide: self.wide,
         }
     }
 }

@@ -107,6 +107,9 @@ pub struct LoadOptions {
     /// How products of a few rows are written, if not the target's default
     /// ([`crate::emit::NarrowRows::for_target`]).
     pub narrow: Option<crate::emit::NarrowRows>,
+    /// How products of more rows are written, if not the target's default
+    /// ([`crate::emit::WideRows::for_target`]).
+    pub wide: Option<crate::emit::WideRows>,
 }
 
 impl LoadOptions {
@@ -143,6 +146,7 @@ impl LoadOptions {
             device_weights: DeviceWeights::Native,
             kernels: None,
             narrow: None,
+            wide: None,
             kv_cache: None,
         }
     }
@@ -213,6 +217,9 @@ impl DeviceModel {
         opts.plan.narrow = opts
             .narrow
             .unwrap_or_else(|| crate::emit::NarrowRows::for_target(opts.target.kind));
+        opts.plan.wide = opts
+            .wide
+            .unwrap_or_else(|| crate::emit::WideRows::for_target(opts.target.kind));
         opts.plan.kv_cache = match opts.kv_cache.unwrap_or_else(crate::emit::kv_cache_from_env) {
             cache @ (DType::F32 | DType::F16) => cache,
             other => {

@@ -1,0 +1,377 @@
+//! A hand-written CUDA kernel for the products of a few rows by a bf16
+//! weight: `y = x . W^T` for `x` [R, K] f32 (R <= 8, a decode step's rows
+//! or a prompt's last token) and `W` [N, K] bf16, the shape of every weight
+//! product of a decode step.
+//!
+//! Why: IREE 3.13 lowers this product, in every form the emitter can write
+//! (`NarrowRows`), to code that reads the weights at a small fraction of the
+//! GPU's bandwidth: on an H100 a B=1 step of the 1B preset took 9.8 ms in
+//! the best form (`reduce`, one warp per output looping over k with one
+//! 16-byte load in flight), against 0.74 ms for its bytes at 3.35 TB/s, and
+//! the weight products were 94% of its kernel time (docs/performance.md).
+//! This kernel keeps four 16-byte weight loads per lane in flight, reads
+//! each weight once for all rows, and widens bf16 to f32 exactly, so the
+//! product stays in f32 like the graphs' own (only the order of the sums
+//! differs).
+//!
+//! The kernel is PTX text generated here for one (R, K), so every loop
+//! bound is a constant; the graph embeds it (`hal.dispatch.extern` with the
+//! text as its object's data), so the module cache, keyed by the graph's
+//! text, can never pair a module with another kernel. The CUDA driver
+//! compiles the PTX for the GPU it runs on when the module loads.
+//!
+//! Work split: a workgroup of 8 warps computes `COLS` adjacent outputs
+//! (weight rows) for all R rows, its 256 threads splitting k: thread i
+//! reads the weight and x vectors i, i+256, ... (8 values each); each warp
+//! sums its lanes with shuffles, and the warps' sums meet in shared memory.
+//! So even a 2048-output product (the attention output, a 1B model's MLP
+//! down product) runs as 512 workgroups: a first version, one warp per two
+//! outputs looping over all of k, gave such products 128 workgroups of
+//! serial loads, and the 1B preset's weight products alone took 6.6 ms a
+//! B=1 step on an H100 (0.4 TB/s; docs/performance.md).
+
+use super::builder::{ExternKernel, FuncBuilder, TensorType, Value};
+use crate::types::DType;
+
+/// The most rows the kernel takes (a decode step's largest batch).
+pub const MAX_ROWS: i64 = 8;
+/// Outputs (weight rows) one workgroup computes: each x vector loaded is
+/// used for this many weights.
+const COLS: i64 = 4;
+/// Warps in a workgroup.
+const WARPS: i64 = 8;
+/// Loop iterations whose weight loads are issued before any is used.
+const UNROLL: i64 = 4;
+/// Values of K one 16-byte weight load covers.
+const VEC: i64 = 8;
+const LANES: i64 = 32;
+
+/// Whether the kernel takes `x` [rows, k] times a `w` [n, k] of this type.
+pub fn takes(x: &Value, w: &Value) -> bool {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    x.elem() == DType::F32
+        && w.elem() == DType::BF16
+        && (1..=MAX_ROWS).contains(&rows)
+        && k % VEC == 0
+        && w.shape()[1] == k
+        // Offsets are 32-bit in the kernel.
+        && w.shape()[0] * k * 2 < i64::from(u32::MAX)
+        && rows * w.shape()[0] < i64::from(i32::MAX)
+}
+
+/// `x . w^T` [rows, n] through the kernel (see [`takes`]).
+pub fn rows_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    assert!(
+        takes(x, w),
+        "cuda_rows::rows_bf16 of {:?} x {:?}",
+        x.ty(),
+        w.ty()
+    );
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0];
+    let name = entry_name(rows, k);
+    let ptx = ptx(rows, k);
+    let kernel = ExternKernel {
+        name: &name,
+        target: "#hal.executable.target<\"cuda\", \"cuda-nvptx-fb\">",
+        object: ptx.as_bytes(),
+        workgroup_size: [WARPS * LANES, 1, 1],
+        outputs_per_workgroup: COLS,
+    };
+    f.dispatch_extern_object(
+        &kernel,
+        n,
+        &[n as i32],
+        &[x.clone(), w.clone()],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+fn entry_name(rows: i64, k: i64) -> String {
+    format!("iree_llm_rows_bf16_r{rows}_k{k}")
+}
+
+/// The PTX of the kernel for `rows` rows of length `k`. Its parameters are
+/// IREE's CUDA ABI for the dispatch: the bindings' device addresses (x, w,
+/// y) and then the one 32-bit constant, n.
+pub fn ptx(rows: i64, k: i64) -> String {
+    assert!((1..=MAX_ROWS).contains(&rows) && k % VEC == 0 && k > 0);
+    let name = entry_name(rows, k);
+    let threads = WARPS * LANES;
+    let vectors = k / VEC; // per row
+    let full = vectors / threads; // iterations where every thread has a vector
+    let tail = vectors % threads; // threads with a vector in the last one
+    let unroll = UNROLL;
+    let (passes, rest) = (full / unroll, full % unroll);
+    let w_step = threads * VEC * 2; // bytes of a row one iteration reads
+    let x_step = threads * VEC * 4;
+    let outputs = rows * COLS; // sums each thread keeps
+    let acc = |r: i64, c: i64| format!("%a{}", r * COLS + c);
+
+    let mut s = String::new();
+    let mut l = |line: &str| {
+        s.push_str(line);
+        s.push('\n');
+    };
+    l("// iree-llm: y = x . W^T for f32 rows x and a bf16 weight W (src/emit/cuda_rows.rs).");
+    l(".version 7.6");
+    l(".target sm_80");
+    l(".address_size 64");
+    l("");
+    l(&format!(
+        ".shared .align 16 .b8 {name}_sums[{}];",
+        WARPS * outputs * 4
+    ));
+    l("");
+    l(&format!(".visible .entry {name}("));
+    l(&format!("    .param .u64 {name}_x,"));
+    l(&format!("    .param .u64 {name}_w,"));
+    l(&format!("    .param .u64 {name}_y,"));
+    l(&format!("    .param .u32 {name}_n"));
+    l(")");
+    l(&format!(".reqntid {threads}, 1, 1"));
+    l("{");
+    l("    .reg .pred %p<4>;");
+    l("    .reg .b32 %r<16>;");
+    l(&format!("    .reg .b32 %q<{}>;", UNROLL * COLS * 4));
+    l(&format!("    .reg .b32 %e<{}>;", COLS * VEC));
+    l("    .reg .b64 %rd<8>;");
+    l(&format!("    .reg .b64 %wp<{COLS}>;"));
+    l(&format!("    .reg .b64 %xp<{rows}>;"));
+    l(&format!("    .reg .f32 %a<{outputs}>;"));
+    l("    .reg .f32 %x<8>;");
+    l("    .reg .f32 %t;");
+    l("");
+    l(&format!("    ld.param.u64 %rd0, [{name}_x];"));
+    l(&format!("    ld.param.u64 %rd1, [{name}_w];"));
+    l(&format!("    ld.param.u64 %rd2, [{name}_y];"));
+    l(&format!("    ld.param.u32 %r0, [{name}_n];"));
+    l("    cvta.to.global.u64 %rd0, %rd0;");
+    l("    cvta.to.global.u64 %rd1, %rd1;");
+    l("    cvta.to.global.u64 %rd2, %rd2;");
+    l("    mov.u32 %r1, %tid.x;");
+    l("    and.b32 %r2, %r1, 31;");
+    l("    shr.u32 %r3, %r1, 5;");
+    l("    mov.u32 %r4, %ctaid.x;");
+    l(&format!("    mul.lo.u32 %r5, %r4, {COLS};"));
+    l("    // %r5: the workgroup's first output; its threads split k.");
+    l("    sub.u32 %r6, %r0, 1;");
+    l("    mul.wide.u32 %rd3, %r1, 16;");
+    for c in 0..COLS {
+        l("    // outputs past the last read the last row (and are not stored)");
+        l(&format!("    add.u32 %r7, %r5, {c};"));
+        l("    min.u32 %r7, %r7, %r6;");
+        l(&format!("    mul.wide.u32 %rd4, %r7, {};", k * 2));
+        l(&format!("    add.s64 %wp{c}, %rd1, %rd4;"));
+        l(&format!("    add.s64 %wp{c}, %wp{c}, %rd3;"));
+    }
+    l("    mul.wide.u32 %rd5, %r1, 32;");
+    l("    add.s64 %rd6, %rd0, %rd5;");
+    for r in 0..rows {
+        l(&format!("    add.s64 %xp{r}, %rd6, {};", r * k * 4));
+    }
+    for i in 0..outputs {
+        l(&format!("    mov.f32 %a{i}, 0f00000000;"));
+    }
+
+    // `n` iterations at iteration offset `first`.. from the pointers,
+    // optionally under a predicate (the last, partial iteration).
+    let iterations = |l: &mut dyn FnMut(&str), n: i64, first: i64, pred: Option<&str>| {
+        let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
+        for u in 0..n {
+            for c in 0..COLS {
+                let q = (u * COLS + c) * 4;
+                if pred.is_some() {
+                    for j in 0..4 {
+                        l(&format!("    mov.b32 %q{}, 0;", q + j));
+                    }
+                }
+                l(&format!(
+                    "    {guard}ld.global.nc.L1::no_allocate.v4.b32 {{%q{}, %q{}, %q{}, %q{}}}, [%wp{c}+{}];",
+                    q,
+                    q + 1,
+                    q + 2,
+                    q + 3,
+                    (first + u) * w_step
+                ));
+            }
+        }
+        for u in 0..n {
+            for c in 0..COLS {
+                let q = (u * COLS + c) * 4;
+                for j in 0..4 {
+                    // bf16 is the high half of an f32: value 2j is the low
+                    // half of word j, value 2j+1 its high half.
+                    l(&format!(
+                        "    shl.b32 %e{}, %q{}, 16;",
+                        c * VEC + 2 * j,
+                        q + j
+                    ));
+                    l(&format!(
+                        "    and.b32 %e{}, %q{}, -65536;",
+                        c * VEC + 2 * j + 1,
+                        q + j
+                    ));
+                }
+            }
+            for r in 0..rows {
+                if pred.is_some() {
+                    for i in 0..8 {
+                        l(&format!("    mov.f32 %x{i}, 0f00000000;"));
+                    }
+                }
+                let off = (first + u) * x_step;
+                l(&format!(
+                    "    {guard}ld.global.nc.v4.f32 {{%x0, %x1, %x2, %x3}}, [%xp{r}+{off}];"
+                ));
+                l(&format!(
+                    "    {guard}ld.global.nc.v4.f32 {{%x4, %x5, %x6, %x7}}, [%xp{r}+{}];",
+                    off + 16
+                ));
+                for c in 0..COLS {
+                    let a = acc(r, c);
+                    for i in 0..VEC {
+                        l(&format!(
+                            "    fma.rn.f32 {a}, %x{i}, %e{}, {a};",
+                            c * VEC + i
+                        ));
+                    }
+                }
+            }
+        }
+    };
+
+    if passes > 0 {
+        l("    mov.u32 %r8, 0;");
+        l("LOOP:");
+        iterations(&mut l, unroll, 0, None);
+        for c in 0..COLS {
+            l(&format!("    add.s64 %wp{c}, %wp{c}, {};", unroll * w_step));
+        }
+        for r in 0..rows {
+            l(&format!("    add.s64 %xp{r}, %xp{r}, {};", unroll * x_step));
+        }
+        l("    add.u32 %r8, %r8, 1;");
+        l(&format!("    setp.lt.u32 %p1, %r8, {passes};"));
+        l("    @%p1 bra LOOP;");
+    }
+    iterations(&mut l, rest, 0, None);
+    if tail > 0 {
+        l(&format!("    setp.lt.u32 %p2, %r1, {tail};"));
+        iterations(&mut l, 1, rest, Some("%p2"));
+    }
+
+    l("    // each sum over the warp's lanes, then over the warps through shared memory");
+    for i in 0..outputs {
+        for off in [16, 8, 4, 2, 1] {
+            l(&format!("    shfl.sync.bfly.b32 %t, %a{i}, {off}, 31, -1;"));
+            l(&format!("    add.f32 %a{i}, %a{i}, %t;"));
+        }
+    }
+    l(&format!("    mov.u32 %r9, {name}_sums;"));
+    l("    setp.ne.u32 %p3, %r2, 0;");
+    l("    @%p3 bra SUMMED;");
+    l(&format!("    mad.lo.u32 %r10, %r3, {}, %r9;", outputs * 4));
+    for i in 0..outputs {
+        l(&format!("    st.shared.f32 [%r10+{}], %a{i};", i * 4));
+    }
+    l("SUMMED:");
+    l("    bar.sync 0;");
+    l(&format!("    setp.ge.u32 %p3, %r1, {outputs};"));
+    l("    @%p3 bra DONE;");
+    l("    // thread i < rows * COLS adds up output i: row i / COLS, column i % COLS");
+    l("    shl.b32 %r10, %r1, 2;");
+    l("    add.u32 %r10, %r10, %r9;");
+    l("    ld.shared.f32 %a0, [%r10];");
+    for w in 1..WARPS {
+        l(&format!(
+            "    ld.shared.f32 %t, [%r10+{}];",
+            w * outputs * 4
+        ));
+        l("    add.f32 %a0, %a0, %t;");
+    }
+    l(&format!("    rem.u32 %r11, %r1, {COLS};"));
+    l("    add.u32 %r11, %r11, %r5;");
+    l("    setp.ge.u32 %p3, %r11, %r0;");
+    l("    @%p3 bra DONE;");
+    l(&format!("    div.u32 %r12, %r1, {COLS};"));
+    l("    // y[row, column] at (row * n + column) * 4");
+    l("    mad.lo.u32 %r12, %r12, %r0, %r11;");
+    l("    mul.wide.u32 %rd7, %r12, 4;");
+    l("    add.s64 %rd7, %rd2, %rd7;");
+    l("    st.global.f32 [%rd7], %a0;");
+    l("DONE:");
+    l("    ret;");
+    l("}");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kernel_is_specialised_to_its_rows_and_length() {
+        let text = ptx(8, 8192);
+        assert!(text.contains(".visible .entry iree_llm_rows_bf16_r8_k8192("));
+        // 8192 / 8 / 256 threads = 4 iterations: one pass of four, nothing left.
+        assert!(text.contains("setp.lt.u32 %p1, %r8, 1;"));
+        assert!(!text.contains("%p2"));
+        // 8 rows x 4 outputs, each summed over the warp in 5 shuffles.
+        assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 8 * 4 * 5);
+        // k = 2048 is one iteration: no loop.
+        assert!(!ptx(1, 2048).contains("LOOP:"));
+    }
+
+    /// ptxas from the `nvidia-cuda-nvcc-cu12` wheel that `scripts/bootstrap.sh
+    /// --cuda` installs into .venv.
+    fn ptxas() -> std::path::PathBuf {
+        let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/lib");
+        std::fs::read_dir(&venv)
+            .ok()
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path().join("site-packages/nvidia/cuda_nvcc/bin/ptxas"))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| {
+                panic!(
+                    "no ptxas in {}: run scripts/bootstrap.sh --cuda",
+                    venv.display()
+                )
+            })
+    }
+
+    #[test]
+    fn ptxas_accepts_the_kernel_for_every_row_count_and_the_presets_lengths() {
+        let dir = tempfile::tempdir().unwrap();
+        // Llama 3.2 1B (2048, 8192), SmolLM2-135M (576, 1536), the tiny preset's.
+        for k in [2048, 8192, 576, 1536, 64, 8] {
+            for rows in 1..=MAX_ROWS {
+                let path = dir.path().join(format!("r{rows}_k{k}.ptx"));
+                std::fs::write(&path, ptx(rows, k)).unwrap();
+                let out = std::process::Command::new(ptxas())
+                    .args(["-arch=sm_80", "-o"])
+                    .arg(dir.path().join("out.cubin"))
+                    .arg(&path)
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success(),
+                    "ptxas rejected rows {rows}, k {k}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_length_that_leaves_threads_without_a_vector_ends_in_a_guarded_iteration() {
+        // SmolLM2's hidden size: 576 / 8 = 72 vectors, one iteration in
+        // which 72 of the 256 threads have one.
+        let text = ptx(1, 576);
+        assert!(!text.contains("LOOP:"));
+        assert!(text.contains("setp.lt.u32 %p2, %r1, 72;"));
+        assert!(text.contains("@%p2 ld.global.nc.L1::no_allocate.v4.b32"));
+    }
+}
