@@ -205,6 +205,31 @@ ill_error* ill_set_task_worker_spin_us(int32_t microseconds) {
                          "setting the task workers' spin time");
 }
 
+ill_error* ill_set_runtime_flags(const char* flags) {
+  /* iree_flags_parse takes argv; split a copy of the line in place. */
+  char* line = strdup(flags ? flags : "");
+  if (!line) abort();
+  char* argv[65];
+  char program[] = "iree-llm";
+  int argc = 0;
+  argv[argc++] = program;
+  for (char* tok = strtok(line, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+    if (argc == 64) {
+      free(line);
+      return ill_error_printf(ILL_ERROR_INVALID_ARGUMENT,
+                              "more than 63 runtime flags");
+    }
+    argv[argc++] = tok;
+  }
+  argv[argc] = NULL;
+  char** args = argv;
+  ill_error* error = ill_from_status(
+      iree_flags_parse(IREE_FLAGS_PARSE_MODE_DEFAULT, &argc, &args),
+      "setting IREE runtime flags");
+  free(line);
+  return error;
+}
+
 ill_error* ill_instance_create(ill_instance** out_instance) {
   iree_runtime_instance_options_t options;
   iree_runtime_instance_options_initialize(&options);

@@ -68,6 +68,10 @@ int64_t ill_live_handles(void);
  * it sleeps, for devices opened after this call (IREE's
  * --task_worker_spin_us; 0 sleeps at once). Process-wide. */
 ill_error* ill_set_task_worker_spin_us(int32_t microseconds);
+/* IREE runtime flags (e.g. "--cuda_use_streams=false"), separated by
+ * spaces, for devices opened after this call. Process-wide; an unknown
+ * flag is an error. */
+ill_error* ill_set_runtime_flags(const char* flags);
 ill_error* ill_instance_create(ill_instance** out_instance);
 void ill_instance_release(ill_instance* instance);
 /* Number of drivers compiled in, and the name of driver |index|

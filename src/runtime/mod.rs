@@ -134,6 +134,14 @@ impl Instance {
             return Ok(Instance { raw });
         }
         sys::set_task_worker_spin_us(worker_spin_us_from_env()).map_err(RuntimeError::from_shim)?;
+        // For tuning a driver (e.g. `--cuda_use_streams=false`): IREE's own
+        // runtime flags, as its tools take them.
+        if let Ok(flags) = std::env::var("IREE_LLM_RUNTIME_FLAGS") {
+            sys::set_runtime_flags(&flags).map_err(|mut e| {
+                e.message = format!("IREE_LLM_RUNTIME_FLAGS={flags:?}: {}", e.message);
+                RuntimeError::from_shim(e)
+            })?;
+        }
         let raw = Arc::new(RawInstance::create().map_err(RuntimeError::from_shim)?);
         *live = Arc::downgrade(&raw);
         Ok(Instance { raw })

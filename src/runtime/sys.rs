@@ -129,6 +129,17 @@ pub fn set_task_worker_spin_us(microseconds: i32) -> Result<(), ShimError> {
     check(unsafe { b::ill_set_task_worker_spin_us(microseconds) })
 }
 
+/// IREE runtime flags (space-separated, e.g. `--cuda_use_streams=false`)
+/// for devices opened from now on (process-wide).
+pub fn set_runtime_flags(flags: &str) -> Result<(), ShimError> {
+    let flags = std::ffi::CString::new(flags).map_err(|_| ShimError {
+        kind: ShimErrorKind::InvalidArgument,
+        message: "runtime flags contain a NUL byte".into(),
+    })?;
+    // SAFETY: a valid C string; the shim copies it before parsing.
+    check(unsafe { b::ill_set_runtime_flags(flags.as_ptr()) })
+}
+
 impl RawInstance {
     pub fn create() -> Result<Self, ShimError> {
         let mut out = std::ptr::null_mut();
