@@ -519,6 +519,16 @@ mod spin_tests {
     use super::*;
 
     #[test]
+    fn runtime_flags_are_passed_to_iree_and_an_unknown_one_is_an_error() {
+        // The value iree-llm sets anyway, so other tests see no change.
+        let ours = format!("--task_worker_spin_us={DEFAULT_WORKER_SPIN_US}");
+        sys::set_runtime_flags(&ours).unwrap();
+        sys::set_runtime_flags("").unwrap();
+        let err = sys::set_runtime_flags("--no_such_iree_flag=1").unwrap_err();
+        assert!(err.message.contains("no_such_iree_flag"), "{}", err.message);
+    }
+
+    #[test]
     fn the_worker_spin_is_the_default_unless_a_whole_number_of_microseconds_is_given() {
         assert_eq!(worker_spin_us(None), DEFAULT_WORKER_SPIN_US);
         assert_eq!(worker_spin_us(Some("0")), 0);
