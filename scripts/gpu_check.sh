@@ -7,8 +7,10 @@
 #
 # Prepared here, after `CARGO_TARGET_DIR=target-cuda cargo build --release
 # --features cuda`, by `scripts/gpu_check.sh --pack` into .gpu/ (git-ignored;
-# about 47 MB, under the 64 MiB a device call carries with the tree):
+# about 50 MB, under the 64 MiB a device call carries with the tree):
 #   iree-llm.xz             a `--features cuda` release build, stripped
+#   cuda_rows_test.xz       tests/cuda_rows.rs built the same way: the CUDA
+#                           kernel's outputs against an f64 product
 #   iree-compile, iree-lld, libIREECompiler.so.xz   the compiler of .venv
 #                           (its library stripped) and the linker of CPU modules, so
 #                           the GPU machine compiles the modules for its own
@@ -26,9 +28,15 @@ if [ "${1:-}" = --pack ]; then
   set -e
   mkdir -p .gpu
   grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
-  bin="${CARGO_TARGET_DIR:-$root/target-cuda}/release/iree-llm"
-  strip -o .gpu/iree-llm "$bin"
+  target="${CARGO_TARGET_DIR:-$root/target-cuda}"
+  strip -o .gpu/iree-llm "$target/release/iree-llm"
   xz -T2 -6 -f .gpu/iree-llm
+  # The CUDA kernel's test against an f64 product (tests/cuda_rows.rs),
+  # which only a GPU can run.
+  CARGO_TARGET_DIR="$target" cargo test --release --features cuda --test cuda_rows --no-run
+  test_bin="$(ls -t "$target"/release/deps/cuda_rows-* | grep -v '\.d$' | head -1)"
+  strip -o .gpu/cuda_rows_test "$test_bin"
+  xz -T2 -6 -f .gpu/cuda_rows_test
   libs="$(echo .venv/lib/python3*/site-packages/iree/compiler/_mlir_libs)"
   cp "$libs/iree-compile" "$libs/iree-lld" .gpu/
   strip -o .gpu/libIREECompiler.so "$libs/libIREECompiler.so"
@@ -70,6 +78,12 @@ B="$IREE_LLM"
 } 2>&1 | tee "$out/machine.log"
 
 # First the cheapest end-to-end proof that the CUDA path runs at all.
+step "the CUDA kernel of few-row products against an f64 product"
+if [ -f .gpu/cuda_rows_test.xz ]; then
+  xz -dc .gpu/cuda_rows_test.xz > "$work/bin/cuda_rows_test" && chmod +x "$work/bin/cuda_rows_test"
+  timeout 120 "$work/bin/cuda_rows_test" --ignored --test-threads=1 2>&1 | tail -5 | tee "$out/kernel.log"
+fi
+
 step "tiny preset: greedy parity local-task against cuda"
 timeout 120 "$B" bench --model tiny --devices local-task,cuda --batch 4 --requests 8 \
   --max-tokens 32 2>&1 | tee "$out/tiny.log"
