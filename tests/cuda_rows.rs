@@ -12,9 +12,12 @@
 
 mod common;
 
+use rand_core::Rng;
+
 use iree_llm::compile::Target;
 use iree_llm::emit::builder::{self, FuncBuilder, TensorType};
 use iree_llm::runtime::Instance;
+use iree_llm::sampler::SplitMix64;
 use iree_llm::types::{DType, DeviceUri};
 
 /// (rows, outputs, k): the paths through the kernel (see the module doc).
@@ -47,18 +50,11 @@ fn product_graph(kernel: bool, name: &str, rows: i64, n: i64, k: i64) -> String 
     )
 }
 
-/// Deterministic values in [-1, 1) (splitmix64).
+/// Deterministic values in [-1, 1) from the project's SplitMix64.
 fn values(seed: u64, count: usize) -> Vec<f32> {
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            (z >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-        })
+        .map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
         .collect()
 }
 

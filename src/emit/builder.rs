@@ -618,22 +618,15 @@ impl FuncBuilder {
         indices: &[i64],
         result: TensorType,
     ) -> Value {
-        let scalar = |this: &mut Self, value: i64| {
-            let name = format!("%{}", this.next);
-            this.next += 1;
-            let _ = writeln!(
-                this.body,
-                "{}{name} = arith.constant {value} : index",
-                this.indent
-            );
-            name
-        };
-        let workload: Vec<String> = workload.iter().map(|&w| scalar(self, w)).collect();
+        let workload: Vec<String> = workload
+            .iter()
+            .map(|&w| self.scalar_constant(w, "index"))
+            .collect();
         let workload = workload.join(", ");
         let mut args: Vec<String> = operands.iter().map(|v| v.name.clone()).collect();
         let mut types: Vec<String> = operands.iter().map(|v| v.ty.to_string()).collect();
         for &i in indices {
-            args.push(scalar(self, i));
+            args.push(self.scalar_constant(i, "index"));
             types.push("index".to_string());
         }
         let rhs = format!(
@@ -642,6 +635,19 @@ impl FuncBuilder {
             types.join(", ")
         );
         self.emit(result, rhs)
+    }
+
+    /// An `arith.constant` scalar (`index`, `i32`: the operands of a
+    /// dispatch that are not tensors); returns its name.
+    fn scalar_constant(&mut self, value: i64, ty: &str) -> String {
+        let name = format!("%{}", self.next);
+        self.next += 1;
+        let _ = writeln!(
+            self.body,
+            "{}{name} = arith.constant {value} : {ty}",
+            self.indent
+        );
+        name
     }
 
     /// `hal.dispatch.extern` of a hand-written GPU kernel whose object
@@ -657,24 +663,11 @@ impl FuncBuilder {
         operands: &[Value],
         result: TensorType,
     ) -> Value {
-        let n = format!("%{}", self.next);
-        self.next += 1;
-        let _ = writeln!(
-            self.body,
-            "{}{n} = arith.constant {workload} : index",
-            self.indent
-        );
+        let n = self.scalar_constant(workload, "index");
         let mut args = Vec::new();
         let mut types = Vec::new();
         for &c in constants {
-            let name = format!("%{}", self.next);
-            self.next += 1;
-            let _ = writeln!(
-                self.body,
-                "{}{name} = arith.constant {c} : i32",
-                self.indent
-            );
-            args.push(name);
+            args.push(self.scalar_constant(c.into(), "i32"));
             types.push("i32".to_string());
         }
         args.extend(operands.iter().map(|v| v.name.clone()));

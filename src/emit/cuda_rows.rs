@@ -101,8 +101,7 @@ pub fn ptx(rows: i64, k: i64) -> String {
     let vectors = k / VEC; // per row
     let full = vectors / threads; // iterations where every thread has a vector
     let tail = vectors % threads; // threads with a vector in the last one
-    let unroll = UNROLL;
-    let (passes, rest) = (full / unroll, full % unroll);
+    let (passes, rest) = (full / UNROLL, full % UNROLL);
     let w_step = threads * VEC * 2; // bytes of a row one iteration reads
     let x_step = threads * VEC * 4;
     let outputs = rows * COLS; // sums each thread keeps
@@ -244,12 +243,12 @@ pub fn ptx(rows: i64, k: i64) -> String {
     if passes > 0 {
         l("    mov.u32 %r8, 0;");
         l("LOOP:");
-        iterations(&mut l, unroll, 0, None);
+        iterations(&mut l, UNROLL, 0, None);
         for c in 0..COLS {
-            l(&format!("    add.s64 %wp{c}, %wp{c}, {};", unroll * w_step));
+            l(&format!("    add.s64 %wp{c}, %wp{c}, {};", UNROLL * w_step));
         }
         for r in 0..rows {
-            l(&format!("    add.s64 %xp{r}, %xp{r}, {};", unroll * x_step));
+            l(&format!("    add.s64 %xp{r}, %xp{r}, {};", UNROLL * x_step));
         }
         l("    add.u32 %r8, %r8, 1;");
         l(&format!("    setp.lt.u32 %p1, %r8, {passes};"));

@@ -192,20 +192,44 @@ impl NarrowRows {
             DeviceKind::Cuda => NarrowRows::CudaKernel,
             DeviceKind::Metal => NarrowRows::PadTo8,
         };
-        match std::env::var("IREE_LLM_GPU_NARROW_ROWS").as_deref() {
-            Ok("pad-to8") => NarrowRows::PadTo8,
-            Ok("plain") => NarrowRows::Plain,
-            Ok("transposed") => NarrowRows::Transposed,
-            Ok("reduce") => NarrowRows::Reduce,
-            Ok("cuda-kernel") if kind == DeviceKind::Cuda => NarrowRows::CudaKernel,
-            Ok(other) => {
-                tracing::warn!(
-                    "IREE_LLM_GPU_NARROW_ROWS={other} is not pad-to8, plain, transposed, reduce \
-                     or (on CUDA) cuda-kernel; using {measured:?}"
-                );
-                measured
-            }
-            Err(_) => measured,
+        let mut forms = vec![
+            ("pad-to8", NarrowRows::PadTo8),
+            ("plain", NarrowRows::Plain),
+            ("transposed", NarrowRows::Transposed),
+            ("reduce", NarrowRows::Reduce),
+        ];
+        if kind == DeviceKind::Cuda {
+            forms.push(("cuda-kernel", NarrowRows::CudaKernel));
+        }
+        gpu_form_from_env("IREE_LLM_GPU_NARROW_ROWS", measured, &forms)
+    }
+}
+
+/// The form `$var` names among `forms`, else `measured` (see [`pick_form`]).
+fn gpu_form_from_env<T: Copy + std::fmt::Debug>(var: &str, measured: T, forms: &[(&str, T)]) -> T {
+    pick_form(var, std::env::var(var).ok().as_deref(), measured, forms)
+}
+
+/// The form `name` (the value of `$var`) names among `forms`; `measured`
+/// when it is unset, or when it names none of them (with a warning).
+fn pick_form<T: Copy + std::fmt::Debug>(
+    var: &str,
+    name: Option<&str>,
+    measured: T,
+    forms: &[(&str, T)],
+) -> T {
+    let Some(name) = name else {
+        return measured;
+    };
+    match forms.iter().find(|(n, _)| *n == name) {
+        Some(&(_, form)) => form,
+        None => {
+            let names: Vec<&str> = forms.iter().map(|(n, _)| *n).collect();
+            tracing::warn!(
+                "{var}={name} is not one of {}; using {measured:?}",
+                names.join(", ")
+            );
+            measured
         }
     }
 }
@@ -242,17 +266,11 @@ impl WideRows {
             DeviceKind::Cuda => WideRows::Bf16Terms,
             DeviceKind::Metal => WideRows::F32,
         };
-        match std::env::var("IREE_LLM_GPU_WIDE_ROWS").as_deref() {
-            Ok("f32") => WideRows::F32,
-            Ok("bf16-terms") => WideRows::Bf16Terms,
-            Ok(other) => {
-                tracing::warn!(
-                    "IREE_LLM_GPU_WIDE_ROWS={other} is not f32 or bf16-terms; using {measured:?}"
-                );
-                measured
-            }
-            Err(_) => measured,
-        }
+        gpu_form_from_env(
+            "IREE_LLM_GPU_WIDE_ROWS",
+            measured,
+            &[("f32", WideRows::F32), ("bf16-terms", WideRows::Bf16Terms)],
+        )
     }
 }
 
@@ -1568,5 +1586,21 @@ impl DecodeAttention {
             kv = f.dynamic_update_slice(&kv, &row, &cache_start(&zero, &zero, &hi, &pi, &zero));
         }
         kv
+    }
+}
+
+#[cfg(test)]
+mod form_tests {
+    use super::*;
+
+    #[test]
+    fn a_gpu_form_override_names_one_of_the_forms_or_keeps_the_measured_one() {
+        let forms = [("f32", WideRows::F32), ("bf16-terms", WideRows::Bf16Terms)];
+        let pick = |name| pick_form("VAR", name, WideRows::Bf16Terms, &forms);
+        assert_eq!(pick(None), WideRows::Bf16Terms);
+        assert_eq!(pick(Some("f32")), WideRows::F32);
+        assert_eq!(pick(Some("bf16-terms")), WideRows::Bf16Terms);
+        assert_eq!(pick(Some("F32")), WideRows::Bf16Terms);
+        assert_eq!(pick(Some("")), WideRows::Bf16Terms);
     }
 }
