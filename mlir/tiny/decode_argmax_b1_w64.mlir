@@ -226,32 +226,47 @@ module @decode_argmax_b1_w64 {
     %213 = stablehlo.add %187, %212 : tensor<1x64xf32>
     // write every layer's K/V of row i at pos[i] of slot i
     %214 = stablehlo.concatenate %80, %81, %180, %181, dim = 0 : (tensor<1x1x2x16xf32>, tensor<1x1x2x16xf32>, tensor<1x1x2x16xf32>, tensor<1x1x2x16xf32>) -> tensor<4x1x2x16xf32>
-    %215 = stablehlo.reshape %214 : (tensor<4x1x2x16xf32>) -> tensor<2x2x2x16xf32>
-    %216 = stablehlo.constant dense<0> : tensor<i32>
-    %217 = stablehlo.reshape %215 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %218 = stablehlo.reshape %arg19 : (tensor<1xi32>) -> tensor<i32>
-    %219 = stablehlo.constant dense<0> : tensor<i32>
-    %220 = stablehlo.dynamic_update_slice %arg17, %217, %216, %216, %219, %218, %216 : (tensor<2x2x2x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x2x256x16xf32>
-    %221 = stablehlo.multiply %213, %213 : tensor<1x64xf32>
-    %222 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %223 = stablehlo.reduce(%221 init: %222) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
-    %224 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
-    %225 = stablehlo.divide %223, %224 : tensor<1xf32>
-    %226 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
-    %227 = stablehlo.add %225, %226 : tensor<1xf32>
-    %228 = stablehlo.rsqrt %227 : tensor<1xf32>
-    %229 = stablehlo.broadcast_in_dim %228, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
-    %230 = stablehlo.multiply %213, %229 : tensor<1x64xf32>
-    %231 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
-    %232 = stablehlo.multiply %230, %231 : tensor<1x64xf32>
-    %233 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
-    %234 = stablehlo.concatenate %232, %233, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
-    %235 = stablehlo.dot_general %234, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %236 = stablehlo.slice %235 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
-    %237 = stablehlo.iota dim = 1 : tensor<1x512xi32>
-    %238 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %239 = stablehlo.constant dense<0> : tensor<i32>
-    %240:2 = stablehlo.reduce(%236 init: %238), (%237 init: %239) across dimensions = [1] : (tensor<1x512xf32>, tensor<1x512xi32>, tensor<f32>, tensor<i32>) -> (tensor<1xf32>, tensor<1xi32>)
+    %215 = stablehlo.reshape %214 : (tensor<4x1x2x16xf32>) -> tensor<8x16xf32>
+    %216 = stablehlo.iota dim = 3 : tensor<2x2x2x4xi32>
+    %217 = stablehlo.broadcast_in_dim %arg19, dims = [2] : (tensor<1xi32>) -> tensor<2x2x1x2x4xi32>
+    %218 = stablehlo.reshape %217 : (tensor<2x2x1x2x4xi32>) -> tensor<2x2x2x4xi32>
+    %219 = stablehlo.constant dense<2> : tensor<2x2x2x4xi32>
+    %220 = stablehlo.compare EQ, %216, %219 : (tensor<2x2x2x4xi32>, tensor<2x2x2x4xi32>) -> tensor<2x2x2x4xi1>
+    %221 = stablehlo.iota dim = 2 : tensor<2x2x2x4xi32>
+    %222 = stablehlo.select %220, %221, %218 : tensor<2x2x2x4xi1>, tensor<2x2x2x4xi32>
+    %223 = stablehlo.constant dense<1> : tensor<2x2x2x4xi32>
+    %224 = stablehlo.compare EQ, %216, %223 : (tensor<2x2x2x4xi32>, tensor<2x2x2x4xi32>) -> tensor<2x2x2x4xi1>
+    %225 = stablehlo.iota dim = 1 : tensor<2x2x2x4xi32>
+    %226 = stablehlo.select %224, %225, %222 : tensor<2x2x2x4xi1>, tensor<2x2x2x4xi32>
+    %227 = stablehlo.constant dense<0> : tensor<2x2x2x4xi32>
+    %228 = stablehlo.compare EQ, %216, %227 : (tensor<2x2x2x4xi32>, tensor<2x2x2x4xi32>) -> tensor<2x2x2x4xi1>
+    %229 = stablehlo.iota dim = 0 : tensor<2x2x2x4xi32>
+    %230 = stablehlo.select %228, %229, %226 : tensor<2x2x2x4xi1>, tensor<2x2x2x4xi32>
+    %231 = stablehlo.reshape %230 : (tensor<2x2x2x4xi32>) -> tensor<8x4xi32>
+    %232 = "stablehlo.scatter"(%arg17, %231, %215) ({
+      ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+        stablehlo.return %new : tensor<f32>
+    }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x2x256x16xf32>, tensor<8x4xi32>, tensor<8x16xf32>) -> tensor<2x2x2x256x16xf32>
+    %233 = stablehlo.multiply %213, %213 : tensor<1x64xf32>
+    %234 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %235 = stablehlo.reduce(%233 init: %234) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
+    %236 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
+    %237 = stablehlo.divide %235, %236 : tensor<1xf32>
+    %238 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
+    %239 = stablehlo.add %237, %238 : tensor<1xf32>
+    %240 = stablehlo.rsqrt %239 : tensor<1xf32>
+    %241 = stablehlo.broadcast_in_dim %240, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
+    %242 = stablehlo.multiply %213, %241 : tensor<1x64xf32>
+    %243 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+    %244 = stablehlo.multiply %242, %243 : tensor<1x64xf32>
+    %245 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %246 = stablehlo.concatenate %244, %245, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %247 = stablehlo.dot_general %246, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %248 = stablehlo.slice %247 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %249 = stablehlo.iota dim = 1 : tensor<1x512xi32>
+    %250 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %251 = stablehlo.constant dense<0> : tensor<i32>
+    %252:2 = stablehlo.reduce(%248 init: %250), (%249 init: %251) across dimensions = [1] : (tensor<1x512xf32>, tensor<1x512xi32>, tensor<f32>, tensor<i32>) -> (tensor<1xf32>, tensor<1xi32>)
      reducer(%lhs_v: tensor<f32>, %rhs_v: tensor<f32>) (%lhs_i: tensor<i32>, %rhs_i: tensor<i32>) {
       %gt = stablehlo.compare GT, %lhs_v, %rhs_v : (tensor<f32>, tensor<f32>) -> tensor<i1>
       %eq = stablehlo.compare EQ, %lhs_v, %rhs_v : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -262,6 +277,6 @@ module @decode_argmax_b1_w64 {
       %i = stablehlo.select %pick, %lhs_i, %rhs_i : tensor<i1>, tensor<i32>
       stablehlo.return %v, %i : tensor<f32>, tensor<i32>
     }
-    return %240#1, %220 : tensor<1xi32>, tensor<2x2x2x256x16xf32>
+    return %252#1, %232 : tensor<1xi32>, tensor<2x2x2x256x16xf32>
   }
 }

@@ -226,48 +226,43 @@ module @decode_ragged_logits_b4 {
     %213 = stablehlo.add %187, %212 : tensor<4x64xf32>
     // write every layer's K/V of row i at pos[i] of slot i
     %214 = stablehlo.concatenate %80, %81, %180, %181, dim = 0 : (tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>) -> tensor<4x1x8x16xf32>
-    %215 = stablehlo.reshape %214 : (tensor<4x1x8x16xf32>) -> tensor<2x2x8x16xf32>
-    %216 = stablehlo.constant dense<0> : tensor<i32>
-    %217 = stablehlo.slice %215 [0:2, 0:2, 0:2, 0:16] : (tensor<2x2x8x16xf32>) -> tensor<2x2x2x16xf32>
-    %218 = stablehlo.reshape %217 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %219 = stablehlo.slice %arg19 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
-    %220 = stablehlo.reshape %219 : (tensor<1xi32>) -> tensor<i32>
-    %221 = stablehlo.constant dense<0> : tensor<i32>
-    %222 = stablehlo.dynamic_update_slice %arg17, %218, %216, %216, %221, %220, %216 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %223 = stablehlo.slice %215 [0:2, 0:2, 2:4, 0:16] : (tensor<2x2x8x16xf32>) -> tensor<2x2x2x16xf32>
-    %224 = stablehlo.reshape %223 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %225 = stablehlo.slice %arg19 [1:2] : (tensor<4xi32>) -> tensor<1xi32>
-    %226 = stablehlo.reshape %225 : (tensor<1xi32>) -> tensor<i32>
-    %227 = stablehlo.constant dense<2> : tensor<i32>
-    %228 = stablehlo.dynamic_update_slice %222, %224, %216, %216, %227, %226, %216 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %229 = stablehlo.slice %215 [0:2, 0:2, 4:6, 0:16] : (tensor<2x2x8x16xf32>) -> tensor<2x2x2x16xf32>
-    %230 = stablehlo.reshape %229 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %231 = stablehlo.slice %arg19 [2:3] : (tensor<4xi32>) -> tensor<1xi32>
-    %232 = stablehlo.reshape %231 : (tensor<1xi32>) -> tensor<i32>
-    %233 = stablehlo.constant dense<4> : tensor<i32>
-    %234 = stablehlo.dynamic_update_slice %228, %230, %216, %216, %233, %232, %216 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %235 = stablehlo.slice %215 [0:2, 0:2, 6:8, 0:16] : (tensor<2x2x8x16xf32>) -> tensor<2x2x2x16xf32>
-    %236 = stablehlo.reshape %235 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %237 = stablehlo.slice %arg19 [3:4] : (tensor<4xi32>) -> tensor<1xi32>
-    %238 = stablehlo.reshape %237 : (tensor<1xi32>) -> tensor<i32>
-    %239 = stablehlo.constant dense<6> : tensor<i32>
-    %240 = stablehlo.dynamic_update_slice %234, %236, %216, %216, %239, %238, %216 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %241 = stablehlo.multiply %213, %213 : tensor<4x64xf32>
-    %242 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %243 = stablehlo.reduce(%241 init: %242) applies stablehlo.add across dimensions = [1] : (tensor<4x64xf32>, tensor<f32>) -> tensor<4xf32>
-    %244 = stablehlo.constant dense<6.4e1> : tensor<4xf32>
-    %245 = stablehlo.divide %243, %244 : tensor<4xf32>
-    %246 = stablehlo.constant dense<1.0e-5> : tensor<4xf32>
-    %247 = stablehlo.add %245, %246 : tensor<4xf32>
-    %248 = stablehlo.rsqrt %247 : tensor<4xf32>
-    %249 = stablehlo.broadcast_in_dim %248, dims = [0] : (tensor<4xf32>) -> tensor<4x64xf32>
-    %250 = stablehlo.multiply %213, %249 : tensor<4x64xf32>
-    %251 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<4x64xf32>
-    %252 = stablehlo.multiply %250, %251 : tensor<4x64xf32>
-    %253 = stablehlo.constant dense<0.0e0> : tensor<4x64xf32>
-    %254 = stablehlo.concatenate %252, %253, dim = 0 : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
-    %255 = stablehlo.dot_general %254, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %256 = stablehlo.slice %255 [0:4, 0:512] : (tensor<8x512xf32>) -> tensor<4x512xf32>
-    return %256, %240 : tensor<4x512xf32>, tensor<2x2x8x256x16xf32>
+    %215 = stablehlo.reshape %214 : (tensor<4x1x8x16xf32>) -> tensor<32x16xf32>
+    %216 = stablehlo.iota dim = 3 : tensor<2x2x8x4xi32>
+    %217 = stablehlo.broadcast_in_dim %arg19, dims = [2] : (tensor<4xi32>) -> tensor<2x2x4x2x4xi32>
+    %218 = stablehlo.reshape %217 : (tensor<2x2x4x2x4xi32>) -> tensor<2x2x8x4xi32>
+    %219 = stablehlo.constant dense<2> : tensor<2x2x8x4xi32>
+    %220 = stablehlo.compare EQ, %216, %219 : (tensor<2x2x8x4xi32>, tensor<2x2x8x4xi32>) -> tensor<2x2x8x4xi1>
+    %221 = stablehlo.iota dim = 2 : tensor<2x2x8x4xi32>
+    %222 = stablehlo.select %220, %221, %218 : tensor<2x2x8x4xi1>, tensor<2x2x8x4xi32>
+    %223 = stablehlo.constant dense<1> : tensor<2x2x8x4xi32>
+    %224 = stablehlo.compare EQ, %216, %223 : (tensor<2x2x8x4xi32>, tensor<2x2x8x4xi32>) -> tensor<2x2x8x4xi1>
+    %225 = stablehlo.iota dim = 1 : tensor<2x2x8x4xi32>
+    %226 = stablehlo.select %224, %225, %222 : tensor<2x2x8x4xi1>, tensor<2x2x8x4xi32>
+    %227 = stablehlo.constant dense<0> : tensor<2x2x8x4xi32>
+    %228 = stablehlo.compare EQ, %216, %227 : (tensor<2x2x8x4xi32>, tensor<2x2x8x4xi32>) -> tensor<2x2x8x4xi1>
+    %229 = stablehlo.iota dim = 0 : tensor<2x2x8x4xi32>
+    %230 = stablehlo.select %228, %229, %226 : tensor<2x2x8x4xi1>, tensor<2x2x8x4xi32>
+    %231 = stablehlo.reshape %230 : (tensor<2x2x8x4xi32>) -> tensor<32x4xi32>
+    %232 = "stablehlo.scatter"(%arg17, %231, %215) ({
+      ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+        stablehlo.return %new : tensor<f32>
+    }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x8x256x16xf32>, tensor<32x4xi32>, tensor<32x16xf32>) -> tensor<2x2x8x256x16xf32>
+    %233 = stablehlo.multiply %213, %213 : tensor<4x64xf32>
+    %234 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %235 = stablehlo.reduce(%233 init: %234) applies stablehlo.add across dimensions = [1] : (tensor<4x64xf32>, tensor<f32>) -> tensor<4xf32>
+    %236 = stablehlo.constant dense<6.4e1> : tensor<4xf32>
+    %237 = stablehlo.divide %235, %236 : tensor<4xf32>
+    %238 = stablehlo.constant dense<1.0e-5> : tensor<4xf32>
+    %239 = stablehlo.add %237, %238 : tensor<4xf32>
+    %240 = stablehlo.rsqrt %239 : tensor<4xf32>
+    %241 = stablehlo.broadcast_in_dim %240, dims = [0] : (tensor<4xf32>) -> tensor<4x64xf32>
+    %242 = stablehlo.multiply %213, %241 : tensor<4x64xf32>
+    %243 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<4x64xf32>
+    %244 = stablehlo.multiply %242, %243 : tensor<4x64xf32>
+    %245 = stablehlo.constant dense<0.0e0> : tensor<4x64xf32>
+    %246 = stablehlo.concatenate %244, %245, dim = 0 : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
+    %247 = stablehlo.dot_general %246, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %248 = stablehlo.slice %247 [0:4, 0:512] : (tensor<8x512xf32>) -> tensor<4x512xf32>
+    return %248, %232 : tensor<4x512xf32>, tensor<2x2x8x256x16xf32>
   }
 }

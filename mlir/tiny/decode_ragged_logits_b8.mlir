@@ -202,69 +202,40 @@ module @decode_ragged_logits_b8 {
     %189 = stablehlo.add %169, %188 : tensor<8x64xf32>
     // write every layer's K/V of row i at pos[i] of slot i
     %190 = stablehlo.concatenate %77, %78, %165, %166, dim = 0 : (tensor<1x1x16x16xf32>, tensor<1x1x16x16xf32>, tensor<1x1x16x16xf32>, tensor<1x1x16x16xf32>) -> tensor<4x1x16x16xf32>
-    %191 = stablehlo.reshape %190 : (tensor<4x1x16x16xf32>) -> tensor<2x2x16x16xf32>
-    %192 = stablehlo.constant dense<0> : tensor<i32>
-    %193 = stablehlo.slice %191 [0:2, 0:2, 0:2, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %194 = stablehlo.reshape %193 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %195 = stablehlo.slice %arg19 [0:1] : (tensor<8xi32>) -> tensor<1xi32>
-    %196 = stablehlo.reshape %195 : (tensor<1xi32>) -> tensor<i32>
-    %197 = stablehlo.constant dense<0> : tensor<i32>
-    %198 = stablehlo.dynamic_update_slice %arg17, %194, %192, %192, %197, %196, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %199 = stablehlo.slice %191 [0:2, 0:2, 2:4, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %200 = stablehlo.reshape %199 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %201 = stablehlo.slice %arg19 [1:2] : (tensor<8xi32>) -> tensor<1xi32>
-    %202 = stablehlo.reshape %201 : (tensor<1xi32>) -> tensor<i32>
-    %203 = stablehlo.constant dense<2> : tensor<i32>
-    %204 = stablehlo.dynamic_update_slice %198, %200, %192, %192, %203, %202, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %205 = stablehlo.slice %191 [0:2, 0:2, 4:6, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %206 = stablehlo.reshape %205 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %207 = stablehlo.slice %arg19 [2:3] : (tensor<8xi32>) -> tensor<1xi32>
-    %208 = stablehlo.reshape %207 : (tensor<1xi32>) -> tensor<i32>
-    %209 = stablehlo.constant dense<4> : tensor<i32>
-    %210 = stablehlo.dynamic_update_slice %204, %206, %192, %192, %209, %208, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %211 = stablehlo.slice %191 [0:2, 0:2, 6:8, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %212 = stablehlo.reshape %211 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %213 = stablehlo.slice %arg19 [3:4] : (tensor<8xi32>) -> tensor<1xi32>
-    %214 = stablehlo.reshape %213 : (tensor<1xi32>) -> tensor<i32>
-    %215 = stablehlo.constant dense<6> : tensor<i32>
-    %216 = stablehlo.dynamic_update_slice %210, %212, %192, %192, %215, %214, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %217 = stablehlo.slice %191 [0:2, 0:2, 8:10, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %218 = stablehlo.reshape %217 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %219 = stablehlo.slice %arg19 [4:5] : (tensor<8xi32>) -> tensor<1xi32>
-    %220 = stablehlo.reshape %219 : (tensor<1xi32>) -> tensor<i32>
-    %221 = stablehlo.constant dense<8> : tensor<i32>
-    %222 = stablehlo.dynamic_update_slice %216, %218, %192, %192, %221, %220, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %223 = stablehlo.slice %191 [0:2, 0:2, 10:12, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %224 = stablehlo.reshape %223 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %225 = stablehlo.slice %arg19 [5:6] : (tensor<8xi32>) -> tensor<1xi32>
-    %226 = stablehlo.reshape %225 : (tensor<1xi32>) -> tensor<i32>
-    %227 = stablehlo.constant dense<10> : tensor<i32>
-    %228 = stablehlo.dynamic_update_slice %222, %224, %192, %192, %227, %226, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %229 = stablehlo.slice %191 [0:2, 0:2, 12:14, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %230 = stablehlo.reshape %229 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %231 = stablehlo.slice %arg19 [6:7] : (tensor<8xi32>) -> tensor<1xi32>
-    %232 = stablehlo.reshape %231 : (tensor<1xi32>) -> tensor<i32>
-    %233 = stablehlo.constant dense<12> : tensor<i32>
-    %234 = stablehlo.dynamic_update_slice %228, %230, %192, %192, %233, %232, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %235 = stablehlo.slice %191 [0:2, 0:2, 14:16, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %236 = stablehlo.reshape %235 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %237 = stablehlo.slice %arg19 [7:8] : (tensor<8xi32>) -> tensor<1xi32>
-    %238 = stablehlo.reshape %237 : (tensor<1xi32>) -> tensor<i32>
-    %239 = stablehlo.constant dense<14> : tensor<i32>
-    %240 = stablehlo.dynamic_update_slice %234, %236, %192, %192, %239, %238, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %241 = stablehlo.multiply %189, %189 : tensor<8x64xf32>
-    %242 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %243 = stablehlo.reduce(%241 init: %242) applies stablehlo.add across dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
-    %244 = stablehlo.constant dense<6.4e1> : tensor<8xf32>
-    %245 = stablehlo.divide %243, %244 : tensor<8xf32>
-    %246 = stablehlo.constant dense<1.0e-5> : tensor<8xf32>
-    %247 = stablehlo.add %245, %246 : tensor<8xf32>
-    %248 = stablehlo.rsqrt %247 : tensor<8xf32>
-    %249 = stablehlo.broadcast_in_dim %248, dims = [0] : (tensor<8xf32>) -> tensor<8x64xf32>
-    %250 = stablehlo.multiply %189, %249 : tensor<8x64xf32>
-    %251 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
-    %252 = stablehlo.multiply %250, %251 : tensor<8x64xf32>
-    %253 = stablehlo.dot_general %252, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    return %253, %240 : tensor<8x512xf32>, tensor<2x2x16x256x16xf32>
+    %191 = stablehlo.reshape %190 : (tensor<4x1x16x16xf32>) -> tensor<64x16xf32>
+    %192 = stablehlo.iota dim = 3 : tensor<2x2x16x4xi32>
+    %193 = stablehlo.broadcast_in_dim %arg19, dims = [2] : (tensor<8xi32>) -> tensor<2x2x8x2x4xi32>
+    %194 = stablehlo.reshape %193 : (tensor<2x2x8x2x4xi32>) -> tensor<2x2x16x4xi32>
+    %195 = stablehlo.constant dense<2> : tensor<2x2x16x4xi32>
+    %196 = stablehlo.compare EQ, %192, %195 : (tensor<2x2x16x4xi32>, tensor<2x2x16x4xi32>) -> tensor<2x2x16x4xi1>
+    %197 = stablehlo.iota dim = 2 : tensor<2x2x16x4xi32>
+    %198 = stablehlo.select %196, %197, %194 : tensor<2x2x16x4xi1>, tensor<2x2x16x4xi32>
+    %199 = stablehlo.constant dense<1> : tensor<2x2x16x4xi32>
+    %200 = stablehlo.compare EQ, %192, %199 : (tensor<2x2x16x4xi32>, tensor<2x2x16x4xi32>) -> tensor<2x2x16x4xi1>
+    %201 = stablehlo.iota dim = 1 : tensor<2x2x16x4xi32>
+    %202 = stablehlo.select %200, %201, %198 : tensor<2x2x16x4xi1>, tensor<2x2x16x4xi32>
+    %203 = stablehlo.constant dense<0> : tensor<2x2x16x4xi32>
+    %204 = stablehlo.compare EQ, %192, %203 : (tensor<2x2x16x4xi32>, tensor<2x2x16x4xi32>) -> tensor<2x2x16x4xi1>
+    %205 = stablehlo.iota dim = 0 : tensor<2x2x16x4xi32>
+    %206 = stablehlo.select %204, %205, %202 : tensor<2x2x16x4xi1>, tensor<2x2x16x4xi32>
+    %207 = stablehlo.reshape %206 : (tensor<2x2x16x4xi32>) -> tensor<64x4xi32>
+    %208 = "stablehlo.scatter"(%arg17, %207, %191) ({
+      ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+        stablehlo.return %new : tensor<f32>
+    }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x16x256x16xf32>, tensor<64x4xi32>, tensor<64x16xf32>) -> tensor<2x2x16x256x16xf32>
+    %209 = stablehlo.multiply %189, %189 : tensor<8x64xf32>
+    %210 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %211 = stablehlo.reduce(%209 init: %210) applies stablehlo.add across dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
+    %212 = stablehlo.constant dense<6.4e1> : tensor<8xf32>
+    %213 = stablehlo.divide %211, %212 : tensor<8xf32>
+    %214 = stablehlo.constant dense<1.0e-5> : tensor<8xf32>
+    %215 = stablehlo.add %213, %214 : tensor<8xf32>
+    %216 = stablehlo.rsqrt %215 : tensor<8xf32>
+    %217 = stablehlo.broadcast_in_dim %216, dims = [0] : (tensor<8xf32>) -> tensor<8x64xf32>
+    %218 = stablehlo.multiply %189, %217 : tensor<8x64xf32>
+    %219 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
+    %220 = stablehlo.multiply %218, %219 : tensor<8x64xf32>
+    %221 = stablehlo.dot_general %220, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    return %221, %208 : tensor<8x512xf32>, tensor<2x2x16x256x16xf32>
   }
 }

@@ -226,113 +226,108 @@ module @decode_sample_b4 {
     %213 = stablehlo.add %187, %212 : tensor<4x64xf32>
     // write every layer's K/V of row i at pos[i] of slot i
     %214 = stablehlo.concatenate %80, %81, %180, %181, dim = 0 : (tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>) -> tensor<4x1x8x16xf32>
-    %215 = stablehlo.reshape %214 : (tensor<4x1x8x16xf32>) -> tensor<2x2x8x16xf32>
-    %216 = stablehlo.constant dense<0> : tensor<i32>
-    %217 = stablehlo.slice %215 [0:2, 0:2, 0:2, 0:16] : (tensor<2x2x8x16xf32>) -> tensor<2x2x2x16xf32>
-    %218 = stablehlo.reshape %217 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %219 = stablehlo.slice %arg19 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
-    %220 = stablehlo.reshape %219 : (tensor<1xi32>) -> tensor<i32>
-    %221 = stablehlo.constant dense<0> : tensor<i32>
-    %222 = stablehlo.dynamic_update_slice %arg17, %218, %216, %216, %221, %220, %216 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %223 = stablehlo.slice %215 [0:2, 0:2, 2:4, 0:16] : (tensor<2x2x8x16xf32>) -> tensor<2x2x2x16xf32>
-    %224 = stablehlo.reshape %223 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %225 = stablehlo.slice %arg19 [1:2] : (tensor<4xi32>) -> tensor<1xi32>
-    %226 = stablehlo.reshape %225 : (tensor<1xi32>) -> tensor<i32>
-    %227 = stablehlo.constant dense<2> : tensor<i32>
-    %228 = stablehlo.dynamic_update_slice %222, %224, %216, %216, %227, %226, %216 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %229 = stablehlo.slice %215 [0:2, 0:2, 4:6, 0:16] : (tensor<2x2x8x16xf32>) -> tensor<2x2x2x16xf32>
-    %230 = stablehlo.reshape %229 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %231 = stablehlo.slice %arg19 [2:3] : (tensor<4xi32>) -> tensor<1xi32>
-    %232 = stablehlo.reshape %231 : (tensor<1xi32>) -> tensor<i32>
-    %233 = stablehlo.constant dense<4> : tensor<i32>
-    %234 = stablehlo.dynamic_update_slice %228, %230, %216, %216, %233, %232, %216 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %235 = stablehlo.slice %215 [0:2, 0:2, 6:8, 0:16] : (tensor<2x2x8x16xf32>) -> tensor<2x2x2x16xf32>
-    %236 = stablehlo.reshape %235 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %237 = stablehlo.slice %arg19 [3:4] : (tensor<4xi32>) -> tensor<1xi32>
-    %238 = stablehlo.reshape %237 : (tensor<1xi32>) -> tensor<i32>
-    %239 = stablehlo.constant dense<6> : tensor<i32>
-    %240 = stablehlo.dynamic_update_slice %234, %236, %216, %216, %239, %238, %216 : (tensor<2x2x8x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %241 = stablehlo.multiply %213, %213 : tensor<4x64xf32>
-    %242 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %243 = stablehlo.reduce(%241 init: %242) applies stablehlo.add across dimensions = [1] : (tensor<4x64xf32>, tensor<f32>) -> tensor<4xf32>
-    %244 = stablehlo.constant dense<6.4e1> : tensor<4xf32>
-    %245 = stablehlo.divide %243, %244 : tensor<4xf32>
-    %246 = stablehlo.constant dense<1.0e-5> : tensor<4xf32>
-    %247 = stablehlo.add %245, %246 : tensor<4xf32>
-    %248 = stablehlo.rsqrt %247 : tensor<4xf32>
-    %249 = stablehlo.broadcast_in_dim %248, dims = [0] : (tensor<4xf32>) -> tensor<4x64xf32>
-    %250 = stablehlo.multiply %213, %249 : tensor<4x64xf32>
-    %251 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<4x64xf32>
-    %252 = stablehlo.multiply %250, %251 : tensor<4x64xf32>
-    %253 = stablehlo.constant dense<0.0e0> : tensor<4x64xf32>
-    %254 = stablehlo.concatenate %252, %253, dim = 0 : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
-    %255 = stablehlo.dot_general %254, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %256 = stablehlo.slice %255 [0:4, 0:512] : (tensor<8x512xf32>) -> tensor<4x512xf32>
+    %215 = stablehlo.reshape %214 : (tensor<4x1x8x16xf32>) -> tensor<32x16xf32>
+    %216 = stablehlo.iota dim = 3 : tensor<2x2x8x4xi32>
+    %217 = stablehlo.broadcast_in_dim %arg19, dims = [2] : (tensor<4xi32>) -> tensor<2x2x4x2x4xi32>
+    %218 = stablehlo.reshape %217 : (tensor<2x2x4x2x4xi32>) -> tensor<2x2x8x4xi32>
+    %219 = stablehlo.constant dense<2> : tensor<2x2x8x4xi32>
+    %220 = stablehlo.compare EQ, %216, %219 : (tensor<2x2x8x4xi32>, tensor<2x2x8x4xi32>) -> tensor<2x2x8x4xi1>
+    %221 = stablehlo.iota dim = 2 : tensor<2x2x8x4xi32>
+    %222 = stablehlo.select %220, %221, %218 : tensor<2x2x8x4xi1>, tensor<2x2x8x4xi32>
+    %223 = stablehlo.constant dense<1> : tensor<2x2x8x4xi32>
+    %224 = stablehlo.compare EQ, %216, %223 : (tensor<2x2x8x4xi32>, tensor<2x2x8x4xi32>) -> tensor<2x2x8x4xi1>
+    %225 = stablehlo.iota dim = 1 : tensor<2x2x8x4xi32>
+    %226 = stablehlo.select %224, %225, %222 : tensor<2x2x8x4xi1>, tensor<2x2x8x4xi32>
+    %227 = stablehlo.constant dense<0> : tensor<2x2x8x4xi32>
+    %228 = stablehlo.compare EQ, %216, %227 : (tensor<2x2x8x4xi32>, tensor<2x2x8x4xi32>) -> tensor<2x2x8x4xi1>
+    %229 = stablehlo.iota dim = 0 : tensor<2x2x8x4xi32>
+    %230 = stablehlo.select %228, %229, %226 : tensor<2x2x8x4xi1>, tensor<2x2x8x4xi32>
+    %231 = stablehlo.reshape %230 : (tensor<2x2x8x4xi32>) -> tensor<32x4xi32>
+    %232 = "stablehlo.scatter"(%arg17, %231, %215) ({
+      ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+        stablehlo.return %new : tensor<f32>
+    }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x8x256x16xf32>, tensor<32x4xi32>, tensor<32x16xf32>) -> tensor<2x2x8x256x16xf32>
+    %233 = stablehlo.multiply %213, %213 : tensor<4x64xf32>
+    %234 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %235 = stablehlo.reduce(%233 init: %234) applies stablehlo.add across dimensions = [1] : (tensor<4x64xf32>, tensor<f32>) -> tensor<4xf32>
+    %236 = stablehlo.constant dense<6.4e1> : tensor<4xf32>
+    %237 = stablehlo.divide %235, %236 : tensor<4xf32>
+    %238 = stablehlo.constant dense<1.0e-5> : tensor<4xf32>
+    %239 = stablehlo.add %237, %238 : tensor<4xf32>
+    %240 = stablehlo.rsqrt %239 : tensor<4xf32>
+    %241 = stablehlo.broadcast_in_dim %240, dims = [0] : (tensor<4xf32>) -> tensor<4x64xf32>
+    %242 = stablehlo.multiply %213, %241 : tensor<4x64xf32>
+    %243 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<4x64xf32>
+    %244 = stablehlo.multiply %242, %243 : tensor<4x64xf32>
+    %245 = stablehlo.constant dense<0.0e0> : tensor<4x64xf32>
+    %246 = stablehlo.concatenate %244, %245, dim = 0 : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
+    %247 = stablehlo.dot_general %246, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %248 = stablehlo.slice %247 [0:4, 0:512] : (tensor<8x512xf32>) -> tensor<4x512xf32>
     // sampling: argmax(logits / T + Gumbel noise), or argmax(logits) where T = 0
-    %257 = stablehlo.slice %arg21 [0:4, 0:1] : (tensor<4x2xi32>) -> tensor<4x1xi32>
-    %258 = stablehlo.reshape %257 : (tensor<4x1xi32>) -> tensor<4xi32>
-    %259 = stablehlo.broadcast_in_dim %258, dims = [0] : (tensor<4xi32>) -> tensor<4x512xi32>
-    %260 = stablehlo.slice %arg21 [0:4, 1:2] : (tensor<4x2xi32>) -> tensor<4x1xi32>
-    %261 = stablehlo.reshape %260 : (tensor<4x1xi32>) -> tensor<4xi32>
-    %262 = stablehlo.broadcast_in_dim %261, dims = [0] : (tensor<4xi32>) -> tensor<4x512xi32>
-    %263 = stablehlo.iota dim = 1 : tensor<4x512xi32>
-    %264 = stablehlo.xor %263, %259 : tensor<4x512xi32>
-    %265 = stablehlo.constant dense<16> : tensor<4x512xi32>
-    %266 = stablehlo.constant dense<15> : tensor<4x512xi32>
-    %267 = stablehlo.constant dense<2146121005> : tensor<4x512xi32>
-    %268 = stablehlo.constant dense<-2073254261> : tensor<4x512xi32>
-    %269 = stablehlo.shift_right_logical %264, %265 : tensor<4x512xi32>
-    %270 = stablehlo.xor %264, %269 : tensor<4x512xi32>
-    %271 = stablehlo.multiply %270, %267 : tensor<4x512xi32>
-    %272 = stablehlo.shift_right_logical %271, %266 : tensor<4x512xi32>
-    %273 = stablehlo.xor %271, %272 : tensor<4x512xi32>
-    %274 = stablehlo.multiply %273, %268 : tensor<4x512xi32>
-    %275 = stablehlo.shift_right_logical %274, %265 : tensor<4x512xi32>
-    %276 = stablehlo.xor %274, %275 : tensor<4x512xi32>
-    %277 = stablehlo.add %276, %262 : tensor<4x512xi32>
-    %278 = stablehlo.constant dense<16> : tensor<4x512xi32>
-    %279 = stablehlo.constant dense<15> : tensor<4x512xi32>
-    %280 = stablehlo.constant dense<2146121005> : tensor<4x512xi32>
-    %281 = stablehlo.constant dense<-2073254261> : tensor<4x512xi32>
-    %282 = stablehlo.shift_right_logical %277, %278 : tensor<4x512xi32>
-    %283 = stablehlo.xor %277, %282 : tensor<4x512xi32>
-    %284 = stablehlo.multiply %283, %280 : tensor<4x512xi32>
-    %285 = stablehlo.shift_right_logical %284, %279 : tensor<4x512xi32>
-    %286 = stablehlo.xor %284, %285 : tensor<4x512xi32>
-    %287 = stablehlo.multiply %286, %281 : tensor<4x512xi32>
-    %288 = stablehlo.shift_right_logical %287, %278 : tensor<4x512xi32>
-    %289 = stablehlo.xor %287, %288 : tensor<4x512xi32>
-    %290 = stablehlo.constant dense<9> : tensor<4x512xi32>
-    %291 = stablehlo.shift_right_logical %289, %290 : tensor<4x512xi32>
-    %292 = stablehlo.convert %291 : (tensor<4x512xi32>) -> tensor<4x512xf32>
-    %293 = stablehlo.constant dense<5.0e-1> : tensor<4x512xf32>
-    %294 = stablehlo.constant dense<1.1920929e-7> : tensor<4x512xf32>
-    %295 = stablehlo.add %292, %293 : tensor<4x512xf32>
-    %296 = stablehlo.multiply %295, %294 : tensor<4x512xf32>
-    %297 = stablehlo.log %296 : tensor<4x512xf32>
-    %298 = stablehlo.negate %297 : tensor<4x512xf32>
-    %299 = stablehlo.log %298 : tensor<4x512xf32>
-    %300 = stablehlo.negate %299 : tensor<4x512xf32>
-    %301 = stablehlo.constant dense<0.0e0> : tensor<4xf32>
-    %302 = stablehlo.constant dense<1.0e0> : tensor<4xf32>
-    %303 = stablehlo.compare GT, %arg20, %301 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-    %304 = stablehlo.select %303, %arg20, %302 : tensor<4xi1>, tensor<4xf32>
-    %305 = stablehlo.broadcast_in_dim %304, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
-    %306 = stablehlo.divide %256, %305 : tensor<4x512xf32>
-    %307 = stablehlo.add %306, %300 : tensor<4x512xf32>
-    %308 = stablehlo.broadcast_in_dim %303, dims = [0] : (tensor<4xi1>) -> tensor<4x512xi1>
-    %309 = stablehlo.select %308, %307, %256 : tensor<4x512xi1>, tensor<4x512xf32>
-    %310 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %311 = stablehlo.reduce(%309 init: %310) applies stablehlo.maximum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
-    %312 = stablehlo.broadcast_in_dim %311, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
-    %313 = stablehlo.compare EQ, %309, %312 : (tensor<4x512xf32>, tensor<4x512xf32>) -> tensor<4x512xi1>
-    %314 = stablehlo.iota dim = 1 : tensor<4x512xi32>
-    %315 = stablehlo.convert %314 : (tensor<4x512xi32>) -> tensor<4x512xf32>
-    %316 = stablehlo.constant dense<5.12e2> : tensor<4x512xf32>
-    %317 = stablehlo.select %313, %315, %316 : tensor<4x512xi1>, tensor<4x512xf32>
-    %318 = stablehlo.constant dense<0x7F800000> : tensor<f32>
-    %319 = stablehlo.reduce(%317 init: %318) applies stablehlo.minimum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
-    %320 = stablehlo.convert %319 : (tensor<4xf32>) -> tensor<4xi32>
-    return %320, %240, %256 : tensor<4xi32>, tensor<2x2x8x256x16xf32>, tensor<4x512xf32>
+    %249 = stablehlo.slice %arg21 [0:4, 0:1] : (tensor<4x2xi32>) -> tensor<4x1xi32>
+    %250 = stablehlo.reshape %249 : (tensor<4x1xi32>) -> tensor<4xi32>
+    %251 = stablehlo.broadcast_in_dim %250, dims = [0] : (tensor<4xi32>) -> tensor<4x512xi32>
+    %252 = stablehlo.slice %arg21 [0:4, 1:2] : (tensor<4x2xi32>) -> tensor<4x1xi32>
+    %253 = stablehlo.reshape %252 : (tensor<4x1xi32>) -> tensor<4xi32>
+    %254 = stablehlo.broadcast_in_dim %253, dims = [0] : (tensor<4xi32>) -> tensor<4x512xi32>
+    %255 = stablehlo.iota dim = 1 : tensor<4x512xi32>
+    %256 = stablehlo.xor %255, %251 : tensor<4x512xi32>
+    %257 = stablehlo.constant dense<16> : tensor<4x512xi32>
+    %258 = stablehlo.constant dense<15> : tensor<4x512xi32>
+    %259 = stablehlo.constant dense<2146121005> : tensor<4x512xi32>
+    %260 = stablehlo.constant dense<-2073254261> : tensor<4x512xi32>
+    %261 = stablehlo.shift_right_logical %256, %257 : tensor<4x512xi32>
+    %262 = stablehlo.xor %256, %261 : tensor<4x512xi32>
+    %263 = stablehlo.multiply %262, %259 : tensor<4x512xi32>
+    %264 = stablehlo.shift_right_logical %263, %258 : tensor<4x512xi32>
+    %265 = stablehlo.xor %263, %264 : tensor<4x512xi32>
+    %266 = stablehlo.multiply %265, %260 : tensor<4x512xi32>
+    %267 = stablehlo.shift_right_logical %266, %257 : tensor<4x512xi32>
+    %268 = stablehlo.xor %266, %267 : tensor<4x512xi32>
+    %269 = stablehlo.add %268, %254 : tensor<4x512xi32>
+    %270 = stablehlo.constant dense<16> : tensor<4x512xi32>
+    %271 = stablehlo.constant dense<15> : tensor<4x512xi32>
+    %272 = stablehlo.constant dense<2146121005> : tensor<4x512xi32>
+    %273 = stablehlo.constant dense<-2073254261> : tensor<4x512xi32>
+    %274 = stablehlo.shift_right_logical %269, %270 : tensor<4x512xi32>
+    %275 = stablehlo.xor %269, %274 : tensor<4x512xi32>
+    %276 = stablehlo.multiply %275, %272 : tensor<4x512xi32>
+    %277 = stablehlo.shift_right_logical %276, %271 : tensor<4x512xi32>
+    %278 = stablehlo.xor %276, %277 : tensor<4x512xi32>
+    %279 = stablehlo.multiply %278, %273 : tensor<4x512xi32>
+    %280 = stablehlo.shift_right_logical %279, %270 : tensor<4x512xi32>
+    %281 = stablehlo.xor %279, %280 : tensor<4x512xi32>
+    %282 = stablehlo.constant dense<9> : tensor<4x512xi32>
+    %283 = stablehlo.shift_right_logical %281, %282 : tensor<4x512xi32>
+    %284 = stablehlo.convert %283 : (tensor<4x512xi32>) -> tensor<4x512xf32>
+    %285 = stablehlo.constant dense<5.0e-1> : tensor<4x512xf32>
+    %286 = stablehlo.constant dense<1.1920929e-7> : tensor<4x512xf32>
+    %287 = stablehlo.add %284, %285 : tensor<4x512xf32>
+    %288 = stablehlo.multiply %287, %286 : tensor<4x512xf32>
+    %289 = stablehlo.log %288 : tensor<4x512xf32>
+    %290 = stablehlo.negate %289 : tensor<4x512xf32>
+    %291 = stablehlo.log %290 : tensor<4x512xf32>
+    %292 = stablehlo.negate %291 : tensor<4x512xf32>
+    %293 = stablehlo.constant dense<0.0e0> : tensor<4xf32>
+    %294 = stablehlo.constant dense<1.0e0> : tensor<4xf32>
+    %295 = stablehlo.compare GT, %arg20, %293 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    %296 = stablehlo.select %295, %arg20, %294 : tensor<4xi1>, tensor<4xf32>
+    %297 = stablehlo.broadcast_in_dim %296, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
+    %298 = stablehlo.divide %248, %297 : tensor<4x512xf32>
+    %299 = stablehlo.add %298, %292 : tensor<4x512xf32>
+    %300 = stablehlo.broadcast_in_dim %295, dims = [0] : (tensor<4xi1>) -> tensor<4x512xi1>
+    %301 = stablehlo.select %300, %299, %248 : tensor<4x512xi1>, tensor<4x512xf32>
+    %302 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %303 = stablehlo.reduce(%301 init: %302) applies stablehlo.maximum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
+    %304 = stablehlo.broadcast_in_dim %303, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
+    %305 = stablehlo.compare EQ, %301, %304 : (tensor<4x512xf32>, tensor<4x512xf32>) -> tensor<4x512xi1>
+    %306 = stablehlo.iota dim = 1 : tensor<4x512xi32>
+    %307 = stablehlo.convert %306 : (tensor<4x512xi32>) -> tensor<4x512xf32>
+    %308 = stablehlo.constant dense<5.12e2> : tensor<4x512xf32>
+    %309 = stablehlo.select %305, %307, %308 : tensor<4x512xi1>, tensor<4x512xf32>
+    %310 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %311 = stablehlo.reduce(%309 init: %310) applies stablehlo.minimum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
+    %312 = stablehlo.convert %311 : (tensor<4xf32>) -> tensor<4xi32>
+    return %312, %232, %248 : tensor<4xi32>, tensor<2x2x8x256x16xf32>, tensor<4x512xf32>
   }
 }

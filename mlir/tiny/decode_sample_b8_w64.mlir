@@ -202,134 +202,105 @@ module @decode_sample_b8_w64 {
     %189 = stablehlo.add %169, %188 : tensor<8x64xf32>
     // write every layer's K/V of row i at pos[i] of slot i
     %190 = stablehlo.concatenate %77, %78, %165, %166, dim = 0 : (tensor<1x1x16x16xf32>, tensor<1x1x16x16xf32>, tensor<1x1x16x16xf32>, tensor<1x1x16x16xf32>) -> tensor<4x1x16x16xf32>
-    %191 = stablehlo.reshape %190 : (tensor<4x1x16x16xf32>) -> tensor<2x2x16x16xf32>
-    %192 = stablehlo.constant dense<0> : tensor<i32>
-    %193 = stablehlo.slice %191 [0:2, 0:2, 0:2, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %194 = stablehlo.reshape %193 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %195 = stablehlo.slice %arg19 [0:1] : (tensor<8xi32>) -> tensor<1xi32>
-    %196 = stablehlo.reshape %195 : (tensor<1xi32>) -> tensor<i32>
-    %197 = stablehlo.constant dense<0> : tensor<i32>
-    %198 = stablehlo.dynamic_update_slice %arg17, %194, %192, %192, %197, %196, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %199 = stablehlo.slice %191 [0:2, 0:2, 2:4, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %200 = stablehlo.reshape %199 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %201 = stablehlo.slice %arg19 [1:2] : (tensor<8xi32>) -> tensor<1xi32>
-    %202 = stablehlo.reshape %201 : (tensor<1xi32>) -> tensor<i32>
-    %203 = stablehlo.constant dense<2> : tensor<i32>
-    %204 = stablehlo.dynamic_update_slice %198, %200, %192, %192, %203, %202, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %205 = stablehlo.slice %191 [0:2, 0:2, 4:6, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %206 = stablehlo.reshape %205 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %207 = stablehlo.slice %arg19 [2:3] : (tensor<8xi32>) -> tensor<1xi32>
-    %208 = stablehlo.reshape %207 : (tensor<1xi32>) -> tensor<i32>
-    %209 = stablehlo.constant dense<4> : tensor<i32>
-    %210 = stablehlo.dynamic_update_slice %204, %206, %192, %192, %209, %208, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %211 = stablehlo.slice %191 [0:2, 0:2, 6:8, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %212 = stablehlo.reshape %211 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %213 = stablehlo.slice %arg19 [3:4] : (tensor<8xi32>) -> tensor<1xi32>
-    %214 = stablehlo.reshape %213 : (tensor<1xi32>) -> tensor<i32>
-    %215 = stablehlo.constant dense<6> : tensor<i32>
-    %216 = stablehlo.dynamic_update_slice %210, %212, %192, %192, %215, %214, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %217 = stablehlo.slice %191 [0:2, 0:2, 8:10, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %218 = stablehlo.reshape %217 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %219 = stablehlo.slice %arg19 [4:5] : (tensor<8xi32>) -> tensor<1xi32>
-    %220 = stablehlo.reshape %219 : (tensor<1xi32>) -> tensor<i32>
-    %221 = stablehlo.constant dense<8> : tensor<i32>
-    %222 = stablehlo.dynamic_update_slice %216, %218, %192, %192, %221, %220, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %223 = stablehlo.slice %191 [0:2, 0:2, 10:12, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %224 = stablehlo.reshape %223 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %225 = stablehlo.slice %arg19 [5:6] : (tensor<8xi32>) -> tensor<1xi32>
-    %226 = stablehlo.reshape %225 : (tensor<1xi32>) -> tensor<i32>
-    %227 = stablehlo.constant dense<10> : tensor<i32>
-    %228 = stablehlo.dynamic_update_slice %222, %224, %192, %192, %227, %226, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %229 = stablehlo.slice %191 [0:2, 0:2, 12:14, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %230 = stablehlo.reshape %229 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %231 = stablehlo.slice %arg19 [6:7] : (tensor<8xi32>) -> tensor<1xi32>
-    %232 = stablehlo.reshape %231 : (tensor<1xi32>) -> tensor<i32>
-    %233 = stablehlo.constant dense<12> : tensor<i32>
-    %234 = stablehlo.dynamic_update_slice %228, %230, %192, %192, %233, %232, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %235 = stablehlo.slice %191 [0:2, 0:2, 14:16, 0:16] : (tensor<2x2x16x16xf32>) -> tensor<2x2x2x16xf32>
-    %236 = stablehlo.reshape %235 : (tensor<2x2x2x16xf32>) -> tensor<2x2x2x1x16xf32>
-    %237 = stablehlo.slice %arg19 [7:8] : (tensor<8xi32>) -> tensor<1xi32>
-    %238 = stablehlo.reshape %237 : (tensor<1xi32>) -> tensor<i32>
-    %239 = stablehlo.constant dense<14> : tensor<i32>
-    %240 = stablehlo.dynamic_update_slice %234, %236, %192, %192, %239, %238, %192 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x1x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
-    %241 = stablehlo.multiply %189, %189 : tensor<8x64xf32>
-    %242 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %243 = stablehlo.reduce(%241 init: %242) applies stablehlo.add across dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
-    %244 = stablehlo.constant dense<6.4e1> : tensor<8xf32>
-    %245 = stablehlo.divide %243, %244 : tensor<8xf32>
-    %246 = stablehlo.constant dense<1.0e-5> : tensor<8xf32>
-    %247 = stablehlo.add %245, %246 : tensor<8xf32>
-    %248 = stablehlo.rsqrt %247 : tensor<8xf32>
-    %249 = stablehlo.broadcast_in_dim %248, dims = [0] : (tensor<8xf32>) -> tensor<8x64xf32>
-    %250 = stablehlo.multiply %189, %249 : tensor<8x64xf32>
-    %251 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
-    %252 = stablehlo.multiply %250, %251 : tensor<8x64xf32>
-    %253 = stablehlo.dot_general %252, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %191 = stablehlo.reshape %190 : (tensor<4x1x16x16xf32>) -> tensor<64x16xf32>
+    %192 = stablehlo.iota dim = 3 : tensor<2x2x16x4xi32>
+    %193 = stablehlo.broadcast_in_dim %arg19, dims = [2] : (tensor<8xi32>) -> tensor<2x2x8x2x4xi32>
+    %194 = stablehlo.reshape %193 : (tensor<2x2x8x2x4xi32>) -> tensor<2x2x16x4xi32>
+    %195 = stablehlo.constant dense<2> : tensor<2x2x16x4xi32>
+    %196 = stablehlo.compare EQ, %192, %195 : (tensor<2x2x16x4xi32>, tensor<2x2x16x4xi32>) -> tensor<2x2x16x4xi1>
+    %197 = stablehlo.iota dim = 2 : tensor<2x2x16x4xi32>
+    %198 = stablehlo.select %196, %197, %194 : tensor<2x2x16x4xi1>, tensor<2x2x16x4xi32>
+    %199 = stablehlo.constant dense<1> : tensor<2x2x16x4xi32>
+    %200 = stablehlo.compare EQ, %192, %199 : (tensor<2x2x16x4xi32>, tensor<2x2x16x4xi32>) -> tensor<2x2x16x4xi1>
+    %201 = stablehlo.iota dim = 1 : tensor<2x2x16x4xi32>
+    %202 = stablehlo.select %200, %201, %198 : tensor<2x2x16x4xi1>, tensor<2x2x16x4xi32>
+    %203 = stablehlo.constant dense<0> : tensor<2x2x16x4xi32>
+    %204 = stablehlo.compare EQ, %192, %203 : (tensor<2x2x16x4xi32>, tensor<2x2x16x4xi32>) -> tensor<2x2x16x4xi1>
+    %205 = stablehlo.iota dim = 0 : tensor<2x2x16x4xi32>
+    %206 = stablehlo.select %204, %205, %202 : tensor<2x2x16x4xi1>, tensor<2x2x16x4xi32>
+    %207 = stablehlo.reshape %206 : (tensor<2x2x16x4xi32>) -> tensor<64x4xi32>
+    %208 = "stablehlo.scatter"(%arg17, %207, %191) ({
+      ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+        stablehlo.return %new : tensor<f32>
+    }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x16x256x16xf32>, tensor<64x4xi32>, tensor<64x16xf32>) -> tensor<2x2x16x256x16xf32>
+    %209 = stablehlo.multiply %189, %189 : tensor<8x64xf32>
+    %210 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %211 = stablehlo.reduce(%209 init: %210) applies stablehlo.add across dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
+    %212 = stablehlo.constant dense<6.4e1> : tensor<8xf32>
+    %213 = stablehlo.divide %211, %212 : tensor<8xf32>
+    %214 = stablehlo.constant dense<1.0e-5> : tensor<8xf32>
+    %215 = stablehlo.add %213, %214 : tensor<8xf32>
+    %216 = stablehlo.rsqrt %215 : tensor<8xf32>
+    %217 = stablehlo.broadcast_in_dim %216, dims = [0] : (tensor<8xf32>) -> tensor<8x64xf32>
+    %218 = stablehlo.multiply %189, %217 : tensor<8x64xf32>
+    %219 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
+    %220 = stablehlo.multiply %218, %219 : tensor<8x64xf32>
+    %221 = stablehlo.dot_general %220, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
     // sampling: argmax(logits / T + Gumbel noise), or argmax(logits) where T = 0
-    %254 = stablehlo.slice %arg21 [0:8, 0:1] : (tensor<8x2xi32>) -> tensor<8x1xi32>
-    %255 = stablehlo.reshape %254 : (tensor<8x1xi32>) -> tensor<8xi32>
-    %256 = stablehlo.broadcast_in_dim %255, dims = [0] : (tensor<8xi32>) -> tensor<8x512xi32>
-    %257 = stablehlo.slice %arg21 [0:8, 1:2] : (tensor<8x2xi32>) -> tensor<8x1xi32>
-    %258 = stablehlo.reshape %257 : (tensor<8x1xi32>) -> tensor<8xi32>
-    %259 = stablehlo.broadcast_in_dim %258, dims = [0] : (tensor<8xi32>) -> tensor<8x512xi32>
-    %260 = stablehlo.iota dim = 1 : tensor<8x512xi32>
-    %261 = stablehlo.xor %260, %256 : tensor<8x512xi32>
-    %262 = stablehlo.constant dense<16> : tensor<8x512xi32>
-    %263 = stablehlo.constant dense<15> : tensor<8x512xi32>
-    %264 = stablehlo.constant dense<2146121005> : tensor<8x512xi32>
-    %265 = stablehlo.constant dense<-2073254261> : tensor<8x512xi32>
-    %266 = stablehlo.shift_right_logical %261, %262 : tensor<8x512xi32>
-    %267 = stablehlo.xor %261, %266 : tensor<8x512xi32>
-    %268 = stablehlo.multiply %267, %264 : tensor<8x512xi32>
-    %269 = stablehlo.shift_right_logical %268, %263 : tensor<8x512xi32>
-    %270 = stablehlo.xor %268, %269 : tensor<8x512xi32>
-    %271 = stablehlo.multiply %270, %265 : tensor<8x512xi32>
-    %272 = stablehlo.shift_right_logical %271, %262 : tensor<8x512xi32>
-    %273 = stablehlo.xor %271, %272 : tensor<8x512xi32>
-    %274 = stablehlo.add %273, %259 : tensor<8x512xi32>
-    %275 = stablehlo.constant dense<16> : tensor<8x512xi32>
-    %276 = stablehlo.constant dense<15> : tensor<8x512xi32>
-    %277 = stablehlo.constant dense<2146121005> : tensor<8x512xi32>
-    %278 = stablehlo.constant dense<-2073254261> : tensor<8x512xi32>
-    %279 = stablehlo.shift_right_logical %274, %275 : tensor<8x512xi32>
-    %280 = stablehlo.xor %274, %279 : tensor<8x512xi32>
-    %281 = stablehlo.multiply %280, %277 : tensor<8x512xi32>
-    %282 = stablehlo.shift_right_logical %281, %276 : tensor<8x512xi32>
-    %283 = stablehlo.xor %281, %282 : tensor<8x512xi32>
-    %284 = stablehlo.multiply %283, %278 : tensor<8x512xi32>
-    %285 = stablehlo.shift_right_logical %284, %275 : tensor<8x512xi32>
-    %286 = stablehlo.xor %284, %285 : tensor<8x512xi32>
-    %287 = stablehlo.constant dense<9> : tensor<8x512xi32>
-    %288 = stablehlo.shift_right_logical %286, %287 : tensor<8x512xi32>
-    %289 = stablehlo.convert %288 : (tensor<8x512xi32>) -> tensor<8x512xf32>
-    %290 = stablehlo.constant dense<5.0e-1> : tensor<8x512xf32>
-    %291 = stablehlo.constant dense<1.1920929e-7> : tensor<8x512xf32>
-    %292 = stablehlo.add %289, %290 : tensor<8x512xf32>
-    %293 = stablehlo.multiply %292, %291 : tensor<8x512xf32>
-    %294 = stablehlo.log %293 : tensor<8x512xf32>
-    %295 = stablehlo.negate %294 : tensor<8x512xf32>
-    %296 = stablehlo.log %295 : tensor<8x512xf32>
-    %297 = stablehlo.negate %296 : tensor<8x512xf32>
-    %298 = stablehlo.constant dense<0.0e0> : tensor<8xf32>
-    %299 = stablehlo.constant dense<1.0e0> : tensor<8xf32>
-    %300 = stablehlo.compare GT, %arg20, %298 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
-    %301 = stablehlo.select %300, %arg20, %299 : tensor<8xi1>, tensor<8xf32>
-    %302 = stablehlo.broadcast_in_dim %301, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
-    %303 = stablehlo.divide %253, %302 : tensor<8x512xf32>
-    %304 = stablehlo.add %303, %297 : tensor<8x512xf32>
-    %305 = stablehlo.broadcast_in_dim %300, dims = [0] : (tensor<8xi1>) -> tensor<8x512xi1>
-    %306 = stablehlo.select %305, %304, %253 : tensor<8x512xi1>, tensor<8x512xf32>
-    %307 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %308 = stablehlo.reduce(%306 init: %307) applies stablehlo.maximum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
-    %309 = stablehlo.broadcast_in_dim %308, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
-    %310 = stablehlo.compare EQ, %306, %309 : (tensor<8x512xf32>, tensor<8x512xf32>) -> tensor<8x512xi1>
-    %311 = stablehlo.iota dim = 1 : tensor<8x512xi32>
-    %312 = stablehlo.convert %311 : (tensor<8x512xi32>) -> tensor<8x512xf32>
-    %313 = stablehlo.constant dense<5.12e2> : tensor<8x512xf32>
-    %314 = stablehlo.select %310, %312, %313 : tensor<8x512xi1>, tensor<8x512xf32>
-    %315 = stablehlo.constant dense<0x7F800000> : tensor<f32>
-    %316 = stablehlo.reduce(%314 init: %315) applies stablehlo.minimum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
-    %317 = stablehlo.convert %316 : (tensor<8xf32>) -> tensor<8xi32>
-    return %317, %240, %253 : tensor<8xi32>, tensor<2x2x16x256x16xf32>, tensor<8x512xf32>
+    %222 = stablehlo.slice %arg21 [0:8, 0:1] : (tensor<8x2xi32>) -> tensor<8x1xi32>
+    %223 = stablehlo.reshape %222 : (tensor<8x1xi32>) -> tensor<8xi32>
+    %224 = stablehlo.broadcast_in_dim %223, dims = [0] : (tensor<8xi32>) -> tensor<8x512xi32>
+    %225 = stablehlo.slice %arg21 [0:8, 1:2] : (tensor<8x2xi32>) -> tensor<8x1xi32>
+    %226 = stablehlo.reshape %225 : (tensor<8x1xi32>) -> tensor<8xi32>
+    %227 = stablehlo.broadcast_in_dim %226, dims = [0] : (tensor<8xi32>) -> tensor<8x512xi32>
+    %228 = stablehlo.iota dim = 1 : tensor<8x512xi32>
+    %229 = stablehlo.xor %228, %224 : tensor<8x512xi32>
+    %230 = stablehlo.constant dense<16> : tensor<8x512xi32>
+    %231 = stablehlo.constant dense<15> : tensor<8x512xi32>
+    %232 = stablehlo.constant dense<2146121005> : tensor<8x512xi32>
+    %233 = stablehlo.constant dense<-2073254261> : tensor<8x512xi32>
+    %234 = stablehlo.shift_right_logical %229, %230 : tensor<8x512xi32>
+    %235 = stablehlo.xor %229, %234 : tensor<8x512xi32>
+    %236 = stablehlo.multiply %235, %232 : tensor<8x512xi32>
+    %237 = stablehlo.shift_right_logical %236, %231 : tensor<8x512xi32>
+    %238 = stablehlo.xor %236, %237 : tensor<8x512xi32>
+    %239 = stablehlo.multiply %238, %233 : tensor<8x512xi32>
+    %240 = stablehlo.shift_right_logical %239, %230 : tensor<8x512xi32>
+    %241 = stablehlo.xor %239, %240 : tensor<8x512xi32>
+    %242 = stablehlo.add %241, %227 : tensor<8x512xi32>
+    %243 = stablehlo.constant dense<16> : tensor<8x512xi32>
+    %244 = stablehlo.constant dense<15> : tensor<8x512xi32>
+    %245 = stablehlo.constant dense<2146121005> : tensor<8x512xi32>
+    %246 = stablehlo.constant dense<-2073254261> : tensor<8x512xi32>
+    %247 = stablehlo.shift_right_logical %242, %243 : tensor<8x512xi32>
+    %248 = stablehlo.xor %242, %247 : tensor<8x512xi32>
+    %249 = stablehlo.multiply %248, %245 : tensor<8x512xi32>
+    %250 = stablehlo.shift_right_logical %249, %244 : tensor<8x512xi32>
+    %251 = stablehlo.xor %249, %250 : tensor<8x512xi32>
+    %252 = stablehlo.multiply %251, %246 : tensor<8x512xi32>
+    %253 = stablehlo.shift_right_logical %252, %243 : tensor<8x512xi32>
+    %254 = stablehlo.xor %252, %253 : tensor<8x512xi32>
+    %255 = stablehlo.constant dense<9> : tensor<8x512xi32>
+    %256 = stablehlo.shift_right_logical %254, %255 : tensor<8x512xi32>
+    %257 = stablehlo.convert %256 : (tensor<8x512xi32>) -> tensor<8x512xf32>
+    %258 = stablehlo.constant dense<5.0e-1> : tensor<8x512xf32>
+    %259 = stablehlo.constant dense<1.1920929e-7> : tensor<8x512xf32>
+    %260 = stablehlo.add %257, %258 : tensor<8x512xf32>
+    %261 = stablehlo.multiply %260, %259 : tensor<8x512xf32>
+    %262 = stablehlo.log %261 : tensor<8x512xf32>
+    %263 = stablehlo.negate %262 : tensor<8x512xf32>
+    %264 = stablehlo.log %263 : tensor<8x512xf32>
+    %265 = stablehlo.negate %264 : tensor<8x512xf32>
+    %266 = stablehlo.constant dense<0.0e0> : tensor<8xf32>
+    %267 = stablehlo.constant dense<1.0e0> : tensor<8xf32>
+    %268 = stablehlo.compare GT, %arg20, %266 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    %269 = stablehlo.select %268, %arg20, %267 : tensor<8xi1>, tensor<8xf32>
+    %270 = stablehlo.broadcast_in_dim %269, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
+    %271 = stablehlo.divide %221, %270 : tensor<8x512xf32>
+    %272 = stablehlo.add %271, %265 : tensor<8x512xf32>
+    %273 = stablehlo.broadcast_in_dim %268, dims = [0] : (tensor<8xi1>) -> tensor<8x512xi1>
+    %274 = stablehlo.select %273, %272, %221 : tensor<8x512xi1>, tensor<8x512xf32>
+    %275 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %276 = stablehlo.reduce(%274 init: %275) applies stablehlo.maximum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
+    %277 = stablehlo.broadcast_in_dim %276, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
+    %278 = stablehlo.compare EQ, %274, %277 : (tensor<8x512xf32>, tensor<8x512xf32>) -> tensor<8x512xi1>
+    %279 = stablehlo.iota dim = 1 : tensor<8x512xi32>
+    %280 = stablehlo.convert %279 : (tensor<8x512xi32>) -> tensor<8x512xf32>
+    %281 = stablehlo.constant dense<5.12e2> : tensor<8x512xf32>
+    %282 = stablehlo.select %278, %280, %281 : tensor<8x512xi1>, tensor<8x512xf32>
+    %283 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %284 = stablehlo.reduce(%282 init: %283) applies stablehlo.minimum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
+    %285 = stablehlo.convert %284 : (tensor<8xf32>) -> tensor<8xi32>
+    return %285, %208, %221 : tensor<8xi32>, tensor<2x2x16x256x16xf32>, tensor<8x512xf32>
   }
 }

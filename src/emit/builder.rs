@@ -584,6 +584,42 @@ impl FuncBuilder {
         )
     }
 
+    /// Writes the rows `rows` [N, D] into `a` (rank r + 1, last dimension D)
+    /// at the i32 indices `idx` [N, r] of its first r dimensions; every
+    /// index must be distinct. One scatter whose indices the device computes
+    /// itself, so no backend has to read them back to place the rows.
+    pub fn scatter_rows(&mut self, a: &Value, idx: &Value, rows: &Value) -> Value {
+        let r = a.ty.rank() - 1;
+        let (n, d) = (rows.shape()[0], rows.shape()[1]);
+        assert_eq!(rows.ty.rank(), 2, "scatter_rows rows {:?}", rows.shape());
+        assert_eq!(a.shape()[r], d, "scatter_rows row length");
+        assert_eq!(idx.shape(), &[n, r as i64], "scatter_rows indices");
+        assert_eq!(rows.elem(), a.elem());
+        let dims = list(&(0..r as i64).collect::<Vec<_>>());
+        let ty = a.ty.clone();
+        let elem = TensorType::new(&[], a.elem());
+        let v = self.fresh(ty.clone());
+        let _ = writeln!(
+            self.body,
+            "{ind}{v} = \"stablehlo.scatter\"({a}, {idx}, {rows}) ({{\n\
+             {ind}  ^bb0(%old: {elem}, %new: {elem}):\n\
+             {ind}    stablehlo.return %new : {elem}\n\
+             {ind}}}) {{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], \
+             inserted_window_dims = [{dims}], scatter_dims_to_operand_dims = [{dims}], \
+             index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true}} \
+             : ({aty}, {ity}, {rty}) -> {ty}",
+            ind = self.indent,
+            v = v.name,
+            a = a.name,
+            idx = idx.name,
+            rows = rows.name,
+            aty = a.ty,
+            ity = idx.ty,
+            rty = rows.ty,
+        );
+        v
+    }
+
     /// Rows of `table` [N, D] picked by the i32 indices `idx` [M] -> [M, D].
     pub fn gather_rows(&mut self, table: &Value, idx: &Value) -> Value {
         assert_eq!(table.ty.rank(), 2, "gather_rows table {:?}", table.shape());

@@ -206,7 +206,11 @@ impl NarrowRows {
 }
 
 /// The form `$var` names among `forms`, else `measured` (see [`pick_form`]).
-fn gpu_form_from_env<T: Copy + std::fmt::Debug>(var: &str, measured: T, forms: &[(&str, T)]) -> T {
+pub(super) fn gpu_form_from_env<T: Copy + std::fmt::Debug>(
+    var: &str,
+    measured: T,
+    forms: &[(&str, T)],
+) -> T {
     pick_form(var, std::env::var(var).ok().as_deref(), measured, forms)
 }
 
@@ -1561,31 +1565,41 @@ impl DecodeAttention {
 
     /// Writes every layer's K/V of row i (`new_kv`, as [`attend`](Self::attend)
     /// pushed them) at `pos[i]` of slot i; returns the updated caches.
+    ///
+    /// One scatter of rows of head_dim values whose indices the device
+    /// computes from `pos`: a dynamic_update_slice per row made IREE read
+    /// each position back to the host mid-step (a wait and a second
+    /// submission per step on every backend).
     fn write(
         &self,
         f: &mut FuncBuilder,
         m: &LlamaShape,
-        mut kv: Value,
+        kv: Value,
         new_kv: &[Value],
         pos: &Value,
     ) -> Value {
         let (b, hkv, d) = (self.b, self.hkv, self.d);
-        let bh = b * hkv;
+        let (layers, bh) = (m.layers, b * hkv);
         f.comment("write every layer's K/V of row i at pos[i] of slot i");
-        let layers = m.layers;
         let all = f.concatenate(new_kv, 0);
-        let all = f.reshape(&all, &[layers, 2, bh, d]);
         let all = to_cache(f, &all, kv.elem());
-        let zero = scalar_i32(f, 0);
-        for i in 0..b {
-            let row = f.slice(&all, &[0, 0, i * hkv, 0], &[layers, 2, (i + 1) * hkv, d]);
-            let row = f.reshape(&row, &[layers, 2, hkv, 1, d]);
-            let pi = f.slice(pos, &[i], &[i + 1]);
-            let pi = f.reshape(&pi, &[]);
-            let hi = scalar_i32(f, i * hkv);
-            kv = f.dynamic_update_slice(&kv, &row, &cache_start(&zero, &zero, &hi, &pi, &zero));
+        let rows = f.reshape(&all, &[layers * 2 * bh, d]);
+        // Each row's index into the caches: (layer, K or V, head, position);
+        // row i's heads are i * kv_heads.., the slot's. Picked column by
+        // column with selects over one shape, so that it is one elementwise
+        // dispatch (a concatenation of the columns took eight).
+        let shape = [layers, 2, bh, 4];
+        let column = f.iota(&shape, 3);
+        let at = f.broadcast(pos, &[layers, 2, b, hkv, 4], &[2]);
+        let mut idx = f.reshape(&at, &shape);
+        for dim in (0..3).rev() {
+            let this = f.splat_i32(dim as i32, &shape);
+            let is = f.compare(Cmp::Eq, &column, &this);
+            let value = f.iota(&shape, dim);
+            idx = f.select(&is, &value, &idx);
         }
-        kv
+        let idx = f.reshape(&idx, &[layers * 2 * bh, 4]);
+        f.scatter_rows(&kv, &idx, &rows)
     }
 }
 
