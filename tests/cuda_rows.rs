@@ -1,8 +1,9 @@
 //! The hand-written CUDA kernel for products of a few rows by a bf16 weight
 //! (`emit::cuda_rows`) computes `x . W^T` as an f64 product does, within
-//! f32 rounding, for every code path its PTX has: several iterations with
-//! the loop, one full iteration, only a partial one, a full and a partial,
-//! and output counts that are not a multiple of a workgroup's.
+//! f32 rounding, in both of its splits of the work and for every code path
+//! their PTX has: several iterations with the loop, one full iteration,
+//! only a partial one, a full and a partial, and output counts that are
+//! not a multiple of a workgroup's or a warp's.
 //!
 //! The kernel runs only on an NVIDIA GPU, so its test is ignored here; run
 //! it where one is, with a `--features cuda` build:
@@ -16,31 +17,36 @@ use rand_core::Rng;
 
 use iree_llm::compile::Target;
 use iree_llm::emit::builder::{self, FuncBuilder, TensorType};
+use iree_llm::emit::cuda_rows::{self, Split};
 use iree_llm::runtime::Instance;
 use iree_llm::sampler::SplitMix64;
 use iree_llm::types::{DType, DeviceUri};
 
 /// (rows, outputs, k): the paths through the kernel (see the module doc).
-const CASES: [(i64, i64, i64); 6] = [
+const CASES: [(i64, i64, i64); 7] = [
     (8, 64, 8192),
     (1, 64, 8192),
     (3, 40, 2048),
     (4, 36, 576),
     (8, 42, 1536),
     (1, 44, 4096),
+    // An odd output count: a warp's second output is past the last.
+    (5, 45, 1032),
 ];
 
 /// A graph of one product of `x` [rows, k] f32 and `w` [n, k] bf16, by the
-/// kernel or (for the CPU) as a contraction of the widened weight.
-fn product_graph(kernel: bool, name: &str, rows: i64, n: i64, k: i64) -> String {
+/// kernel split as given or (for the CPU, `None`) as a contraction of the
+/// widened weight.
+fn product_graph(kernel: Option<Split>, name: &str, rows: i64, n: i64, k: i64) -> String {
     let mut f = FuncBuilder::new(name);
     let x = f.arg(TensorType::new(&[rows, k], DType::F32), None);
     let w = f.arg(TensorType::new(&[n, k], DType::BF16), None);
-    let y = if kernel {
-        iree_llm::emit::cuda_rows::rows_bf16(&mut f, &x, &w)
-    } else {
-        let wf = f.convert(&w, DType::F32);
-        f.dot_general(&x, &wf, (&[], &[]), (&[1], &[1]))
+    let y = match kernel {
+        Some(split) => cuda_rows::rows_bf16_split(&mut f, &x, &w, split),
+        None => {
+            let wf = f.convert(&w, DType::F32);
+            f.dot_general(&x, &wf, (&[], &[]), (&[1], &[1]))
+        }
     };
     f.ret(&[y]);
     builder::module(
@@ -58,13 +64,14 @@ fn values(seed: u64, count: usize) -> Vec<f32> {
         .collect()
 }
 
-fn products_match_f64(device: &str, kernel: bool) {
+fn products_match_f64(device: &str, kernel: Option<Split>) {
     let device = DeviceUri::parse(device).unwrap();
     let target = Target::new(device.kind());
     let instance = Instance::new().unwrap();
     let mut session = instance.open(&device).unwrap();
     for (case, &(rows, n, k)) in CASES.iter().enumerate() {
-        let name = format!("product_r{rows}_n{n}_k{k}");
+        let form = kernel.map_or("iree".to_string(), |s| format!("{s:?}").to_lowercase());
+        let name = format!("product_{form}_r{rows}_n{n}_k{k}");
         let mlir = product_graph(kernel, &name, rows, n, k);
         let module = common::test_cache()
             .get_or_compile(&common::compiler(), &target, &name, &mlir)
@@ -113,11 +120,17 @@ fn products_match_f64(device: &str, kernel: bool) {
 
 #[test]
 fn the_harness_checks_iree_s_own_product_on_the_cpu() {
-    products_match_f64("local-task", false);
+    products_match_f64("local-task", None);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU and a --features cuda build (see the module doc)"]
 fn the_kernel_matches_an_f64_product_on_a_gpu() {
-    products_match_f64("cuda", true);
+    products_match_f64("cuda", Some(Split::Workgroup));
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU and a --features cuda build (see the module doc)"]
+fn the_kernel_with_a_warp_per_two_outputs_matches_an_f64_product_on_a_gpu() {
+    products_match_f64("cuda", Some(Split::Warp));
 }

@@ -20,24 +20,30 @@
 //! text, can never pair a module with another kernel. The CUDA driver
 //! compiles the PTX for the GPU it runs on when the module loads.
 //!
-//! Work split: a workgroup of 8 warps computes `COLS` adjacent outputs
-//! (weight rows) for all R rows, its 256 threads splitting k: thread i
-//! reads the weight and x vectors i, i+256, ... (8 values each); each warp
-//! sums its lanes with shuffles, and the warps' sums meet in shared memory.
-//! So even a 2048-output product (the attention output, a 1B model's MLP
-//! down product) runs as 512 workgroups: a first version, one warp per two
-//! outputs looping over all of k, gave such products 128 workgroups of
-//! serial loads, and the 1B preset's weight products alone took 6.6 ms a
-//! B=1 step on an H100 (0.4 TB/s; docs/performance.md).
+//! Work split ([`Split`]): a workgroup has 8 warps. For most products its
+//! 256 threads split k for `COLS` adjacent outputs (weight rows), for all
+//! R rows: thread i reads the weight and x vectors i, i+256, ... (8 values
+//! each); each warp sums its lanes with shuffles, and the warps' sums meet
+//! in shared memory. So even a 2048-output product (the attention output,
+//! a 1B model's MLP down product) runs as 512 workgroups. A product with
+//! many outputs (the output head) has parallelism to spare, and there each
+//! warp takes two outputs over all of k, summing with shuffles alone.
+//! Measured on an H100 (docs/performance.md): the 1B preset's layer
+//! products took 6.6 ms a B=1 step with warps alone (0.4 TB/s) and 5.5 ms
+//! split over the workgroup, while its 128256-output head took 0.88 / 1.05
+//! ms (1 / 8 rows) with warps alone against 1.77 / 2.95 ms split.
 
 use super::builder::{ExternKernel, FuncBuilder, TensorType, Value};
 use crate::types::DType;
 
 /// The most rows the kernel takes (a decode step's largest batch).
 pub const MAX_ROWS: i64 = 8;
-/// Outputs (weight rows) one workgroup computes: each x vector loaded is
-/// used for this many weights.
-const COLS: i64 = 4;
+/// From this many outputs a product takes [`Split::Warp`]: its warps alone
+/// are then about twice the warps an H100 keeps resident (132 SMs x 64), so
+/// splitting k buys no parallelism and costs a workgroup-wide sum per
+/// output. Every Llama output head is past it; no layer product of the 1B
+/// preset or SmolLM2 is.
+pub const WARP_SPLIT_FROM: i64 = 32768;
 /// Warps in a workgroup.
 const WARPS: i64 = 8;
 /// Loop iterations whose weight loads are issued before any is used.
@@ -59,8 +65,66 @@ pub fn takes(x: &Value, w: &Value) -> bool {
         && rows * w.shape()[0] < i64::from(i32::MAX)
 }
 
-/// `x . w^T` [rows, n] through the kernel (see [`takes`]).
+/// How a workgroup's warps share a product (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// The workgroup's 256 threads split k for 4 outputs.
+    Workgroup,
+    /// Each warp takes 2 outputs over all of k.
+    Warp,
+}
+
+impl Split {
+    /// The split for a product with `n` outputs.
+    pub fn for_outputs(n: i64) -> Split {
+        if n >= WARP_SPLIT_FROM {
+            Split::Warp
+        } else {
+            Split::Workgroup
+        }
+    }
+
+    /// Outputs one group of threads sharing k computes.
+    fn cols(self) -> i64 {
+        match self {
+            Split::Workgroup => 4,
+            Split::Warp => 2,
+        }
+    }
+
+    /// Threads that split k for one group of outputs.
+    fn threads(self) -> i64 {
+        match self {
+            Split::Workgroup => WARPS * LANES,
+            Split::Warp => LANES,
+        }
+    }
+
+    fn outputs_per_workgroup(self) -> i64 {
+        self.cols() * WARPS * LANES / self.threads()
+    }
+}
+
+/// `x . w^T` [rows, n] through the kernel (see [`takes`]), split as
+/// [`Split::for_outputs`] picks; `$IREE_LLM_GPU_ROWS_SPLIT` (workgroup or
+/// warp; by-outputs is the default) makes every product take one split,
+/// for measuring.
 pub fn rows_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let forced = super::llama::gpu_form_from_env(
+        "IREE_LLM_GPU_ROWS_SPLIT",
+        None,
+        &[
+            ("by-outputs", None),
+            ("workgroup", Some(Split::Workgroup)),
+            ("warp", Some(Split::Warp)),
+        ],
+    );
+    let split = forced.unwrap_or_else(|| Split::for_outputs(w.shape()[0]));
+    rows_bf16_split(f, x, w, split)
+}
+
+/// `x . w^T` [rows, n] through the kernel with the given split.
+pub fn rows_bf16_split(f: &mut FuncBuilder, x: &Value, w: &Value, split: Split) -> Value {
     assert!(
         takes(x, w),
         "cuda_rows::rows_bf16 of {:?} x {:?}",
@@ -69,14 +133,14 @@ pub fn rows_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     );
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let n = w.shape()[0];
-    let name = entry_name(rows, k);
-    let ptx = ptx(rows, k);
+    let name = entry_name(rows, k, split);
+    let ptx = ptx(rows, k, split);
     let kernel = ExternKernel {
         name: &name,
         target: "#hal.executable.target<\"cuda\", \"cuda-nvptx-fb\">",
         object: ptx.as_bytes(),
         workgroup_size: [WARPS * LANES, 1, 1],
-        outputs_per_workgroup: COLS,
+        outputs_per_workgroup: split.outputs_per_workgroup(),
     };
     f.dispatch_extern_object(
         &kernel,
@@ -87,25 +151,35 @@ pub fn rows_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     )
 }
 
-fn entry_name(rows: i64, k: i64) -> String {
-    format!("iree_llm_rows_bf16_r{rows}_k{k}")
+fn entry_name(rows: i64, k: i64, split: Split) -> String {
+    match split {
+        Split::Workgroup => format!("iree_llm_rows_bf16_r{rows}_k{k}"),
+        Split::Warp => format!("iree_llm_rows_bf16_warps_r{rows}_k{k}"),
+    }
 }
 
 /// The PTX of the kernel for `rows` rows of length `k`. Its parameters are
 /// IREE's CUDA ABI for the dispatch: the bindings' device addresses (x, w,
 /// y) and then the one 32-bit constant, n.
-pub fn ptx(rows: i64, k: i64) -> String {
+pub fn ptx(rows: i64, k: i64, split: Split) -> String {
     assert!((1..=MAX_ROWS).contains(&rows) && k % VEC == 0 && k > 0);
-    let name = entry_name(rows, k);
-    let threads = WARPS * LANES;
+    let name = entry_name(rows, k, split);
+    let cols = split.cols();
+    let threads = split.threads(); // threads splitting k
     let vectors = k / VEC; // per row
     let full = vectors / threads; // iterations where every thread has a vector
     let tail = vectors % threads; // threads with a vector in the last one
     let (passes, rest) = (full / UNROLL, full % UNROLL);
     let w_step = threads * VEC * 2; // bytes of a row one iteration reads
     let x_step = threads * VEC * 4;
-    let outputs = rows * COLS; // sums each thread keeps
-    let acc = |r: i64, c: i64| format!("%a{}", r * COLS + c);
+    let outputs = rows * cols; // sums each thread keeps
+    let acc = |r: i64, c: i64| format!("%a{}", r * cols + c);
+    // The thread's index among those splitting k: its lane, or its index
+    // in the workgroup.
+    let k_thread = match split {
+        Split::Warp => "%r2",
+        Split::Workgroup => "%r1",
+    };
 
     let mut s = String::new();
     let mut l = |line: &str| {
@@ -117,25 +191,33 @@ pub fn ptx(rows: i64, k: i64) -> String {
     l(".target sm_80");
     l(".address_size 64");
     l("");
-    l(&format!(
-        ".shared .align 16 .b8 {name}_sums[{}];",
-        WARPS * outputs * 4
-    ));
-    l("");
+    if split == Split::Workgroup {
+        l(&format!(
+            ".shared .align 16 .b8 {name}_sums[{}];",
+            WARPS * outputs * 4
+        ));
+        l("");
+    }
     l(&format!(".visible .entry {name}("));
     l(&format!("    .param .u64 {name}_x,"));
     l(&format!("    .param .u64 {name}_w,"));
     l(&format!("    .param .u64 {name}_y,"));
     l(&format!("    .param .u32 {name}_n"));
     l(")");
-    l(&format!(".reqntid {threads}, 1, 1"));
+    match split {
+        Split::Workgroup => l(&format!(".reqntid {}, 1, 1", WARPS * LANES)),
+        Split::Warp => l(&format!(".maxntid {}, 1, 1", WARPS * LANES)),
+    }
     l("{");
     l("    .reg .pred %p<4>;");
-    l("    .reg .b32 %r<16>;");
-    l(&format!("    .reg .b32 %q<{}>;", UNROLL * COLS * 4));
-    l(&format!("    .reg .b32 %e<{}>;", COLS * VEC));
+    match split {
+        Split::Workgroup => l("    .reg .b32 %r<16>;"),
+        Split::Warp => l("    .reg .b32 %r<12>;"),
+    }
+    l(&format!("    .reg .b32 %q<{}>;", UNROLL * cols * 4));
+    l(&format!("    .reg .b32 %e<{}>;", cols * VEC));
     l("    .reg .b64 %rd<8>;");
-    l(&format!("    .reg .b64 %wp<{COLS}>;"));
+    l(&format!("    .reg .b64 %wp<{cols}>;"));
     l(&format!("    .reg .b64 %xp<{rows}>;"));
     l(&format!("    .reg .f32 %a<{outputs}>;"));
     l("    .reg .f32 %x<8>;");
@@ -152,11 +234,22 @@ pub fn ptx(rows: i64, k: i64) -> String {
     l("    and.b32 %r2, %r1, 31;");
     l("    shr.u32 %r3, %r1, 5;");
     l("    mov.u32 %r4, %ctaid.x;");
-    l(&format!("    mul.lo.u32 %r5, %r4, {COLS};"));
-    l("    // %r5: the workgroup's first output; its threads split k.");
+    match split {
+        Split::Workgroup => {
+            l(&format!("    mul.lo.u32 %r5, %r4, {cols};"));
+            l("    // %r5: the workgroup's first output; its threads split k.");
+        }
+        Split::Warp => {
+            l(&format!("    mad.lo.u32 %r5, %r4, {WARPS}, %r3;"));
+            l(&format!("    mul.lo.u32 %r5, %r5, {cols};"));
+            l("    // %r5: this warp's first output; a warp past the last has none.");
+            l("    setp.ge.u32 %p0, %r5, %r0;");
+            l("    @%p0 bra DONE;");
+        }
+    }
     l("    sub.u32 %r6, %r0, 1;");
-    l("    mul.wide.u32 %rd3, %r1, 16;");
-    for c in 0..COLS {
+    l(&format!("    mul.wide.u32 %rd3, {k_thread}, 16;"));
+    for c in 0..cols {
         l("    // outputs past the last read the last row (and are not stored)");
         l(&format!("    add.u32 %r7, %r5, {c};"));
         l("    min.u32 %r7, %r7, %r6;");
@@ -164,7 +257,7 @@ pub fn ptx(rows: i64, k: i64) -> String {
         l(&format!("    add.s64 %wp{c}, %rd1, %rd4;"));
         l(&format!("    add.s64 %wp{c}, %wp{c}, %rd3;"));
     }
-    l("    mul.wide.u32 %rd5, %r1, 32;");
+    l(&format!("    mul.wide.u32 %rd5, {k_thread}, 32;"));
     l("    add.s64 %rd6, %rd0, %rd5;");
     for r in 0..rows {
         l(&format!("    add.s64 %xp{r}, %rd6, {};", r * k * 4));
@@ -178,8 +271,8 @@ pub fn ptx(rows: i64, k: i64) -> String {
     let iterations = |l: &mut dyn FnMut(&str), n: i64, first: i64, pred: Option<&str>| {
         let guard = pred.map(|p| format!("@{p} ")).unwrap_or_default();
         for u in 0..n {
-            for c in 0..COLS {
-                let q = (u * COLS + c) * 4;
+            for c in 0..cols {
+                let q = (u * cols + c) * 4;
                 if pred.is_some() {
                     for j in 0..4 {
                         l(&format!("    mov.b32 %q{}, 0;", q + j));
@@ -196,8 +289,8 @@ pub fn ptx(rows: i64, k: i64) -> String {
             }
         }
         for u in 0..n {
-            for c in 0..COLS {
-                let q = (u * COLS + c) * 4;
+            for c in 0..cols {
+                let q = (u * cols + c) * 4;
                 for j in 0..4 {
                     // bf16 is the high half of an f32: value 2j is the low
                     // half of word j, value 2j+1 its high half.
@@ -227,7 +320,7 @@ pub fn ptx(rows: i64, k: i64) -> String {
                     "    {guard}ld.global.nc.v4.f32 {{%x4, %x5, %x6, %x7}}, [%xp{r}+{}];",
                     off + 16
                 ));
-                for c in 0..COLS {
+                for c in 0..cols {
                     let a = acc(r, c);
                     for i in 0..VEC {
                         l(&format!(
@@ -244,7 +337,7 @@ pub fn ptx(rows: i64, k: i64) -> String {
         l("    mov.u32 %r8, 0;");
         l("LOOP:");
         iterations(&mut l, UNROLL, 0, None);
-        for c in 0..COLS {
+        for c in 0..cols {
             l(&format!("    add.s64 %wp{c}, %wp{c}, {};", UNROLL * w_step));
         }
         for r in 0..rows {
@@ -256,17 +349,57 @@ pub fn ptx(rows: i64, k: i64) -> String {
     }
     iterations(&mut l, rest, 0, None);
     if tail > 0 {
-        l(&format!("    setp.lt.u32 %p2, %r1, {tail};"));
+        l(&format!("    setp.lt.u32 %p2, {k_thread}, {tail};"));
         iterations(&mut l, 1, rest, Some("%p2"));
     }
 
-    l("    // each sum over the warp's lanes, then over the warps through shared memory");
+    match split {
+        Split::Workgroup => {
+            l("    // each sum over the warp's lanes, then over the warps through shared memory")
+        }
+        Split::Warp => l("    // each output's lanes summed across the warp"),
+    }
     for i in 0..outputs {
         for off in [16, 8, 4, 2, 1] {
             l(&format!("    shfl.sync.bfly.b32 %t, %a{i}, {off}, 31, -1;"));
             l(&format!("    add.f32 %a{i}, %a{i}, %t;"));
         }
     }
+    match split {
+        Split::Workgroup => workgroup_sums(&mut l, &name, rows, cols),
+        Split::Warp => {
+            // Lane 0 stores the warp's outputs; the first exists (the
+            // warp exited early otherwise), later ones are checked.
+            l("    setp.ne.u32 %p3, %r2, 0;");
+            l("    @%p3 bra DONE;");
+            for c in 0..cols {
+                if c == 0 {
+                    l("    mov.u32 %r7, %r5;");
+                } else {
+                    l(&format!("    add.u32 %r7, %r5, {c};"));
+                    l("    setp.ge.u32 %p0, %r7, %r0;");
+                    l("    @%p0 bra DONE;");
+                }
+                for r in 0..rows {
+                    l(&format!("    mad.lo.u32 %r9, %r0, {r}, %r7;"));
+                    l("    mul.wide.u32 %rd7, %r9, 4;");
+                    l("    add.s64 %rd7, %rd2, %rd7;");
+                    l(&format!("    st.global.f32 [%rd7], {};", acc(r, c)));
+                }
+            }
+        }
+    }
+    l("DONE:");
+    l("    ret;");
+    l("}");
+    s
+}
+
+/// The end of [`Split::Workgroup`]'s kernel: the warps' sums (in every
+/// lane after the shuffles) meet in shared memory, and thread i < rows *
+/// cols adds up output i and stores it.
+fn workgroup_sums(l: &mut dyn FnMut(&str), name: &str, rows: i64, cols: i64) {
+    let outputs = rows * cols;
     l(&format!("    mov.u32 %r9, {name}_sums;"));
     l("    setp.ne.u32 %p3, %r2, 0;");
     l("    @%p3 bra SUMMED;");
@@ -289,20 +422,16 @@ pub fn ptx(rows: i64, k: i64) -> String {
         ));
         l("    add.f32 %a0, %a0, %t;");
     }
-    l(&format!("    rem.u32 %r11, %r1, {COLS};"));
+    l(&format!("    rem.u32 %r11, %r1, {cols};"));
     l("    add.u32 %r11, %r11, %r5;");
     l("    setp.ge.u32 %p3, %r11, %r0;");
     l("    @%p3 bra DONE;");
-    l(&format!("    div.u32 %r12, %r1, {COLS};"));
+    l(&format!("    div.u32 %r12, %r1, {cols};"));
     l("    // y[row, column] at (row * n + column) * 4");
     l("    mad.lo.u32 %r12, %r12, %r0, %r11;");
     l("    mul.wide.u32 %rd7, %r12, 4;");
     l("    add.s64 %rd7, %rd2, %rd7;");
     l("    st.global.f32 [%rd7], %a0;");
-    l("DONE:");
-    l("    ret;");
-    l("}");
-    s
 }
 
 #[cfg(test)]
@@ -311,7 +440,7 @@ mod tests {
 
     #[test]
     fn the_kernel_is_specialised_to_its_rows_and_length() {
-        let text = ptx(8, 8192);
+        let text = ptx(8, 8192, Split::Workgroup);
         assert!(text.contains(".visible .entry iree_llm_rows_bf16_r8_k8192("));
         // 8192 / 8 / 256 threads = 4 iterations: one pass of four, nothing left.
         assert!(text.contains("setp.lt.u32 %p1, %r8, 1;"));
@@ -319,7 +448,29 @@ mod tests {
         // 8 rows x 4 outputs, each summed over the warp in 5 shuffles.
         assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 8 * 4 * 5);
         // k = 2048 is one iteration: no loop.
-        assert!(!ptx(1, 2048).contains("LOOP:"));
+        assert!(!ptx(1, 2048, Split::Workgroup).contains("LOOP:"));
+    }
+
+    #[test]
+    fn a_warp_alone_loops_over_all_of_k_and_sums_without_shared_memory() {
+        let text = ptx(8, 2048, Split::Warp);
+        assert!(text.contains(".visible .entry iree_llm_rows_bf16_warps_r8_k2048("));
+        // 2048 / 8 / 32 lanes = 8 iterations: two passes of four.
+        assert!(text.contains("setp.lt.u32 %p1, %r8, 2;"));
+        assert!(!text.contains(".shared") && !text.contains("bar.sync"));
+        // 8 rows x 2 outputs, each summed over the warp in 5 shuffles.
+        assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 8 * 2 * 5);
+    }
+
+    #[test]
+    fn only_products_with_many_outputs_give_each_warp_its_own() {
+        // Llama 3.2's and SmolLM2's output heads.
+        assert_eq!(Split::for_outputs(128256), Split::Warp);
+        assert_eq!(Split::for_outputs(49152), Split::Warp);
+        // The 1B preset's widest layer product (gate and up stacked).
+        assert_eq!(Split::for_outputs(16384), Split::Workgroup);
+        assert_eq!(Split::Warp.outputs_per_workgroup(), 16);
+        assert_eq!(Split::Workgroup.outputs_per_workgroup(), 4);
     }
 
     /// ptxas from the `nvidia-cuda-nvcc-cu12` wheel that `scripts/bootstrap.sh
@@ -347,19 +498,21 @@ mod tests {
         // Llama 3.2 1B (2048, 8192), SmolLM2-135M (576, 1536), the tiny preset's.
         for k in [2048, 8192, 576, 1536, 64, 8] {
             for rows in 1..=MAX_ROWS {
-                let path = dir.path().join(format!("r{rows}_k{k}.ptx"));
-                std::fs::write(&path, ptx(rows, k)).unwrap();
-                let out = std::process::Command::new(ptxas())
-                    .args(["-arch=sm_80", "-o"])
-                    .arg(dir.path().join("out.cubin"))
-                    .arg(&path)
-                    .output()
-                    .unwrap();
-                assert!(
-                    out.status.success(),
-                    "ptxas rejected rows {rows}, k {k}: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
+                for split in [Split::Workgroup, Split::Warp] {
+                    let path = dir.path().join(format!("r{rows}_k{k}_{split:?}.ptx"));
+                    std::fs::write(&path, ptx(rows, k, split)).unwrap();
+                    let out = std::process::Command::new(ptxas())
+                        .args(["-arch=sm_80", "-o"])
+                        .arg(dir.path().join("out.cubin"))
+                        .arg(&path)
+                        .output()
+                        .unwrap();
+                    assert!(
+                        out.status.success(),
+                        "ptxas rejected rows {rows}, k {k}, {split:?}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
             }
         }
     }
@@ -368,9 +521,12 @@ mod tests {
     fn a_length_that_leaves_threads_without_a_vector_ends_in_a_guarded_iteration() {
         // SmolLM2's hidden size: 576 / 8 = 72 vectors, one iteration in
         // which 72 of the 256 threads have one.
-        let text = ptx(1, 576);
+        let text = ptx(1, 576, Split::Workgroup);
         assert!(!text.contains("LOOP:"));
         assert!(text.contains("setp.lt.u32 %p2, %r1, 72;"));
         assert!(text.contains("@%p2 ld.global.nc.L1::no_allocate.v4.b32"));
+        // A warp alone: 72 = 2 x 32 + 8, two full iterations, then 8 lanes.
+        let text = ptx(1, 576, Split::Warp);
+        assert!(text.contains("setp.lt.u32 %p2, %r2, 8;"));
     }
 }
