@@ -289,17 +289,19 @@ pub fn graph_bench(
             vec![None]
         };
         for w in windows {
-            let mut step = || {
+            let mut step = |model: &mut DeviceModel| {
                 let t = Instant::now();
                 model
                     .decode_logits_in_window(&mut kv, &tokens, &positions, w, &mut logits)
                     .map(|_| t.elapsed())
             };
-            step()?; // warm-up
+            step(&mut model)?; // warm-up
             let cpu_before = process_cpu_time();
+            let host_before = model.host_times();
             let times: Vec<Duration> = (0..opts.iterations)
-                .map(|_| step())
+                .map(|_| step(&mut model))
                 .collect::<Result<_, _>>()?;
+            let host = model.host_times().since(&host_before);
             let cpu_ms = cpu_before
                 .zip(process_cpu_time())
                 .map(|(a, b)| (b.saturating_sub(a)).as_secs_f64() * 1e3 / opts.iterations as f64);
@@ -332,6 +334,11 @@ pub fn graph_bench(
                 opts.iterations,
                 cpu_ms.map_or("n/a".to_string(), |c| format!("{c:.1} ms")),
                 batch as f64 * 1e3 / ms,
+            ));
+            // Where the host waited: on a GPU, a step's fixed cost against its kernels.
+            log(&format!(
+                "  host waits per step (means): {}",
+                host.per_step_summary(opts.iterations)
             ));
             decode_floor.push(DecodeFloor {
                 batch,

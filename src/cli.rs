@@ -268,8 +268,9 @@ pub struct GraphBenchArgs {
     pub context: i64,
     #[arg(long, value_delimiter = ',', default_value = "4,8")]
     pub batch: Vec<i64>,
-    /// Prompt lengths to time prefill for.
-    #[arg(long, value_delimiter = ',', default_value = "16,256")]
+    /// Prompt lengths to time prefill for; `--prefill` with no lengths
+    /// times decode alone (and loads no prompt graphs).
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "16,256")]
     pub prefill: Vec<usize>,
     /// Timed repetitions of each measurement (the median is reported).
     #[arg(long, default_value_t = 5)]

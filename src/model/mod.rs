@@ -304,6 +304,12 @@ impl DeviceModel {
         &self.config
     }
 
+    /// How long the device session's operations have held this thread, by
+    /// kind (see [`crate::runtime::HostTimes`]).
+    pub fn host_times(&self) -> crate::runtime::HostTimes {
+        self.session.host_times()
+    }
+
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
     }

@@ -6,6 +6,7 @@
 //!
 //! All `unsafe` code lives in the private `sys` submodule.
 
+mod host_time;
 mod sys;
 
 use std::cell::Cell;
@@ -14,6 +15,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use crate::types::DType;
+use host_time::HostClock;
+pub use host_time::{HostOp, HostTimes};
 use sys::{RawBuffer, RawFunction, RawInstance, RawSession, ShimError, ShimErrorKind};
 
 use crate::types::DeviceUri;
@@ -209,6 +212,7 @@ impl Instance {
             raw: Arc::new(raw),
             device: device.clone(),
             modules: Vec::new(),
+            clock: HostClock::default(),
             _instance: self.clone(),
             _not_sync: PhantomData,
         })
@@ -221,6 +225,7 @@ pub struct Session {
     raw: Arc<RawSession>,
     device: DeviceUri,
     modules: Vec<PathBuf>,
+    clock: HostClock,
     _instance: Instance,
     _not_sync: PhantomData<Cell<()>>,
 }
@@ -242,6 +247,12 @@ pub struct Function {
 impl Session {
     pub fn device(&self) -> &DeviceUri {
         &self.device
+    }
+
+    /// How long this session's uploads, calls, read-backs, writes and
+    /// copies have held the calling thread so far, by kind.
+    pub fn host_times(&self) -> HostTimes {
+        self.clock.totals()
     }
 
     /// Loads a compiled `.vmfb` module.
@@ -303,8 +314,8 @@ impl Session {
     /// Copies raw little-endian bytes of `dtype` elements to a new device buffer.
     pub fn upload_bytes(&self, dtype: DType, shape: &[i64], bytes: &[u8]) -> Result<Buffer> {
         let raw = self
-            .raw
-            .upload(dtype, shape, bytes)
+            .clock
+            .time(HostOp::Upload, || self.raw.upload(dtype, shape, bytes))
             .map_err(RuntimeError::from_shim)?;
         Ok(self.wrap(raw))
     }
@@ -335,12 +346,12 @@ impl Session {
     ) -> Result<()> {
         self.owns(&buffer.session)?;
         self.check_dtype::<T>(buffer)?;
-        self.raw
-            .read(
-                &buffer.raw,
-                offset * T::DTYPE.size_bytes(),
-                bytemuck::cast_slice_mut(target),
-            )
+        let target = bytemuck::cast_slice_mut(target);
+        self.clock
+            .time(HostOp::Read, || {
+                self.raw
+                    .read(&buffer.raw, offset * T::DTYPE.size_bytes(), target)
+            })
             .map_err(RuntimeError::from_shim)
     }
 
@@ -353,12 +364,12 @@ impl Session {
     ) -> Result<()> {
         self.owns(&buffer.session)?;
         self.check_dtype::<T>(buffer)?;
-        self.raw
-            .write(
-                &buffer.raw,
-                offset * T::DTYPE.size_bytes(),
-                bytemuck::cast_slice(source),
-            )
+        let source = bytemuck::cast_slice(source);
+        self.clock
+            .time(HostOp::Write, || {
+                self.raw
+                    .write(&buffer.raw, offset * T::DTYPE.size_bytes(), source)
+            })
             .map_err(RuntimeError::from_shim)
     }
 
@@ -377,8 +388,10 @@ impl Session {
             )));
         }
         let bytes = source.byte_length();
-        self.raw
-            .copy(&source.raw, 0, &target.raw, 0, bytes)
+        self.clock
+            .time(HostOp::Copy, || {
+                self.raw.copy(&source.raw, 0, &target.raw, 0, bytes)
+            })
             .map_err(RuntimeError::from_shim)
     }
 
@@ -393,8 +406,11 @@ impl Session {
     ) -> Result<()> {
         self.owns(&buffer.session)?;
         let size = buffer.dtype().size_bytes();
-        self.raw
-            .copy(&buffer.raw, from * size, &buffer.raw, to * size, len * size)
+        self.clock
+            .time(HostOp::Copy, || {
+                self.raw
+                    .copy(&buffer.raw, from * size, &buffer.raw, to * size, len * size)
+            })
             .map_err(RuntimeError::from_shim)
     }
 
@@ -420,8 +436,8 @@ impl Session {
         }
         let raw_inputs: Vec<&RawBuffer> = inputs.iter().map(|b| &b.raw).collect();
         let outputs = self
-            .raw
-            .call(&function.raw, &raw_inputs)
+            .clock
+            .time(HostOp::Call, || self.raw.call(&function.raw, &raw_inputs))
             .map_err(RuntimeError::from_shim)?;
         Ok(outputs.into_iter().map(|raw| self.wrap(raw)).collect())
     }
