@@ -340,7 +340,17 @@ struct ill_session {
   iree_runtime_session_t* runtime_session;
   iree_hal_device_t* device;              /* borrowed from the session */
   iree_hal_allocator_t* device_allocator; /* borrowed from the session */
+  /* Host-visible memory that reads from (and large writes to) device-only
+   * buffers pass through, kept between transfers: IREE's own d2h allocates
+   * and frees pinned host memory on every call, which cost about 1.2 ms a
+   * read on an H100 machine whatever the size (docs/performance.md). */
+  iree_hal_buffer_t* staging;
+  iree_device_size_t staging_size;
 };
+
+/* Larger transfers go through IREE's own path rather than keep that much
+ * pinned host memory for the session's life. */
+#define ILL_STAGING_MAX ((iree_device_size_t)64 << 20)
 
 static ill_error* ill_create_device(ill_instance* instance,
                                     const char* device_uri,
@@ -397,6 +407,7 @@ ill_error* ill_session_create(ill_instance* instance, const char* device_uri,
 
 void ill_session_release(ill_session* session) {
   if (!session) return;
+  iree_hal_buffer_release(session->staging);
   iree_runtime_session_release(session->runtime_session);
   free(session);
   ill_live_add(-1);
@@ -645,18 +656,70 @@ static ill_error* ill_check_range(const ill_buffer* buffer, size_t byte_offset,
   return NULL;
 }
 
+/* Whether the host can map |buffer| itself (CPU devices' buffers), so IREE
+ * copies with a memcpy and no staging is needed. */
+static bool ill_host_mappable(iree_hal_buffer_t* buffer) {
+  return iree_all_bits_set(iree_hal_buffer_memory_type(buffer),
+                           IREE_HAL_MEMORY_TYPE_HOST_VISIBLE) &&
+         iree_all_bits_set(iree_hal_buffer_allowed_usage(buffer),
+                           IREE_HAL_BUFFER_USAGE_MAPPING_SCOPED);
+}
+
+/* The session's staging buffer, grown to at least |length| bytes, for a
+ * transfer with |device_buffer|; NULL in |*out| when the transfer should go
+ * through IREE's own path (a mappable buffer, or more than the cap). */
+static iree_status_t ill_staging_for(ill_session* session,
+                                     iree_hal_buffer_t* device_buffer,
+                                     iree_device_size_t length,
+                                     iree_hal_buffer_t** out) {
+  *out = NULL;
+  if (ill_host_mappable(device_buffer) || length > ILL_STAGING_MAX) {
+    return iree_ok_status();
+  }
+  if (session->staging_size < length) {
+    iree_device_size_t size = (iree_device_size_t)64 << 10;
+    while (size < length) size <<= 1;
+    iree_hal_buffer_params_t params;
+    memset(&params, 0, sizeof(params));
+    params.type =
+        IREE_HAL_MEMORY_TYPE_HOST_LOCAL | IREE_HAL_MEMORY_TYPE_DEVICE_VISIBLE;
+    params.access = IREE_HAL_MEMORY_ACCESS_ALL;
+    params.usage = IREE_HAL_BUFFER_USAGE_TRANSFER |
+                   IREE_HAL_BUFFER_USAGE_MAPPING_SCOPED;
+    iree_hal_buffer_t* grown = NULL;
+    IREE_RETURN_IF_ERROR(iree_hal_allocator_allocate_buffer(
+        session->device_allocator, params, size, &grown));
+    iree_hal_buffer_release(session->staging);
+    session->staging = grown;
+    session->staging_size = size;
+  }
+  *out = session->staging;
+  return iree_ok_status();
+}
+
 ill_error* ill_buffer_read(ill_session* session, const ill_buffer* buffer,
                            size_t byte_offset, void* target,
                            size_t byte_length) {
   ill_error* error = ill_check_range(buffer, byte_offset, byte_length);
   if (error) return error;
   if (byte_length == 0) return NULL;
-  return ill_from_status(
-      iree_hal_device_transfer_d2h(
-          session->device, iree_hal_buffer_view_buffer(buffer->view),
-          byte_offset, target, byte_length,
-          IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout()),
-      "reading a device buffer back to the host");
+  iree_hal_buffer_t* source = iree_hal_buffer_view_buffer(buffer->view);
+  iree_hal_buffer_t* staging = NULL;
+  iree_status_t status =
+      ill_staging_for(session, source, byte_length, &staging);
+  if (iree_status_is_ok(status) && staging) {
+    status = iree_hal_device_transfer_d2d(
+        session->device, source, byte_offset, staging, 0, byte_length,
+        IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout());
+    if (iree_status_is_ok(status)) {
+      status = iree_hal_buffer_map_read(staging, 0, target, byte_length);
+    }
+  } else if (iree_status_is_ok(status)) {
+    status = iree_hal_device_transfer_d2h(
+        session->device, source, byte_offset, target, byte_length,
+        IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout());
+  }
+  return ill_from_status(status, "reading a device buffer back to the host");
 }
 
 ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
@@ -665,12 +728,26 @@ ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
   ill_error* error = ill_check_range(buffer, byte_offset, byte_length);
   if (error) return error;
   if (byte_length == 0) return NULL;
-  return ill_from_status(
-      iree_hal_device_transfer_h2d(
-          session->device, source, iree_hal_buffer_view_buffer(buffer->view),
-          byte_offset, byte_length, IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT,
-          iree_infinite_timeout()),
-      "writing host data into a device buffer");
+  iree_hal_buffer_t* target = iree_hal_buffer_view_buffer(buffer->view);
+  iree_hal_buffer_t* staging = NULL;
+  iree_status_t status = iree_ok_status();
+  /* IREE sends small writes inside the command buffer, with no staging. */
+  if (byte_length > IREE_HAL_COMMAND_BUFFER_MAX_UPDATE_SIZE) {
+    status = ill_staging_for(session, target, byte_length, &staging);
+  }
+  if (iree_status_is_ok(status) && staging) {
+    status = iree_hal_buffer_map_write(staging, 0, source, byte_length);
+    if (iree_status_is_ok(status)) {
+      status = iree_hal_device_transfer_d2d(
+          session->device, staging, 0, target, byte_offset, byte_length,
+          IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout());
+    }
+  } else if (iree_status_is_ok(status)) {
+    status = iree_hal_device_transfer_h2d(
+        session->device, source, target, byte_offset, byte_length,
+        IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout());
+  }
+  return ill_from_status(status, "writing host data into a device buffer");
 }
 
 ill_error* ill_buffer_copy(ill_session* session, const ill_buffer* source,
