@@ -112,7 +112,8 @@ step "greedy parity local-task against cuda"
 timeout 150 "$B" bench --model "$work/llama-1b" --devices local-task,cuda --batch 8 --requests 16 \
   --max-tokens 32 2>&1 | tee "$out/parity.log"
 
-# Last, so that a run cut short keeps the figures above: the kernel's split
+# Last, so that a run cut short keeps the figures above: the forms' A/Bs.
+# The kernel's split
 # chosen by output count (the default) against every product split over the
 # workgroup (the tenth session's form), alternating, in one run.
 step "llama-3.2-1b: the kernel's split by output count against the workgroup split"
@@ -123,4 +124,15 @@ for round in 1 2; do
       --context 256 --batch 1,8 --prefill 16 --iterations "$iters" 2>&1 | grep -E '^(decode|prefill)'
   done
 done 2>&1 | tee "$out/split.log"
+
+# The decode attention's CUDA form (broadcast, the default) against the
+# CPU's stacked one, decode alone, alternating.
+step "llama-3.2-1b: the decode attention's forms"
+for round in 1 2; do
+  for form in broadcast stacked; do
+    echo "-- round $round, IREE_LLM_GPU_ATTENTION=$form"
+    IREE_LLM_GPU_ATTENTION=$form timeout 100 "$B" graph-bench --model "$work/llama-1b" --device cuda \
+      --context 256 --batch 1,8 --prefill --iterations "$iters" 2>&1 | grep -E '^(decode|  host)'
+  done
+done 2>&1 | tee -a "$out/split.log"
 step done

@@ -443,6 +443,78 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
     );
 }
 
+/// Four slots prefilled with prompts of different lengths, then decoded
+/// together for a few steps, each row at its own position: every row's
+/// logits against the f64 reference's for its own sequence.
+fn ragged_batch_matches_reference(
+    model: &mut DeviceModel,
+    reference: &iree_llm::reference::Reference,
+    case: &str,
+) {
+    let vocab = model.vocab();
+    let batch = 4;
+    let mut kv = model.new_kv_slots(batch).unwrap();
+    let mut seqs = Vec::new();
+    let mut next = Vec::new();
+    let mut pos = Vec::new();
+    for i in 0..batch {
+        let tokens = prompt(3 + 7 * i, 80 + i as u32, vocab);
+        let mut seq = reference.new_sequence();
+        seq.forward(reference, &tokens).unwrap();
+        let logits = prefill_logits_at(model, &mut kv, i, &tokens);
+        next.push(host_argmax(&logits));
+        pos.push(tokens.len());
+        seqs.push(seq);
+    }
+    let mut logits = Vec::new();
+    for step in 0..4 {
+        model
+            .decode_logits(&mut kv, &next, &pos, &mut logits)
+            .unwrap();
+        for i in 0..batch {
+            let row = &logits[i * vocab..(i + 1) * vocab];
+            let want = seqs[i].forward(reference, &[next[i]]).unwrap();
+            let err = relative_error(row, &want);
+            assert!(
+                err <= 1e-4,
+                "{case}: step {step} row {i} at position {}: relative error {err:.2e}",
+                pos[i]
+            );
+            next[i] = host_argmax(row);
+            pos[i] += 1;
+        }
+    }
+}
+
+/// Every way a decode step's attention can meet the cache
+/// (`GroupedQueries`: CUDA's broadcast and split forms as well as the CPU's
+/// stacked one) computes the model's logits: run here on local-task, in
+/// IREE's own code (no CPU kernel), against the f64 reference at the exact
+/// tolerance, one row and four ragged rows at once. The tiny preset has
+/// query heads sharing each key/value head, so the forms differ.
+#[test]
+fn every_form_of_the_decode_attention_matches_the_f64_reference() {
+    use iree_llm::emit::GroupedQueries;
+    let dir = common::tiny_dir(WeightDType::F32);
+    let reference = common::reference(&dir);
+    for form in [
+        GroupedQueries::Stacked,
+        GroupedQueries::Broadcast,
+        GroupedQueries::Split,
+    ] {
+        let mut model =
+            common::load_opts(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4]), |o| {
+                o.attention = Some(form);
+                o.kernels = Some(iree_llm::emit::Kernels::Portable);
+            });
+        assert_eq!(model.manifest().plan.attention, form);
+        let vocab = model.vocab();
+        let tokens = prompt(9, 71, vocab);
+        prefill_then_decode_within(&mut model, &reference, &tokens, 5, &format!("{form:?}"));
+        ragged_batch_matches_reference(&mut model, &reference, &format!("{form:?}, 4 ragged rows"));
+    }
+}
+
 /// Every way of writing a product of a few rows (`NarrowRows`: the GPU
 /// forms as well as the CPU's padded one) computes the model's logits: run
 /// here on local-task against the f64 reference, at the exact tolerance.

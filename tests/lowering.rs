@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 
 use iree_llm::compile::Target;
-use iree_llm::emit::{GraphKind, LlamaShape, Output, emit_graph};
+use iree_llm::emit::{GraphKind, GroupedQueries, LlamaShape, Output, emit_graph};
 use iree_llm::preset::Preset;
 use iree_llm::types::DeviceKind;
 
@@ -121,10 +121,17 @@ fn graphs_with_16_bit_weights_compile_for_cpu_cuda_and_metal() {
 /// Checks the stream IR of `kind` for in-place caches. The capacity is
 /// chosen so no other tensor of tiny has the cache's byte size.
 fn assert_caches_in_place(kind: GraphKind) {
+    assert_caches_in_place_with(kind, GroupedQueries::Stacked);
+}
+
+/// [`assert_caches_in_place`] for graphs whose decode attention takes the
+/// form `attention`.
+fn assert_caches_in_place_with(kind: GraphKind, attention: GroupedQueries) {
     let capacity = 96;
     let m = LlamaShape::from(&Preset::Tiny.config());
     let kv_bytes: i64 = m.kv_shape(kind.slots(), capacity).iter().product::<i64>() * 4;
-    let plan = iree_llm::emit::EmitPlan::new(capacity, &[4]).unwrap();
+    let mut plan = iree_llm::emit::EmitPlan::new(capacity, &[4]).unwrap();
+    plan.attention = attention;
     let graph = emit_graph(&m, &plan.graph_config(), kind);
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("g.mlir");
@@ -183,6 +190,34 @@ fn decode_graphs_update_every_cache_in_place() {
         output: Output::Argmax,
         window: None,
     });
+}
+
+/// The decode attention's GPU forms (`GroupedQueries`; CUDA's default is
+/// broadcast) lower for CUDA, and their graphs keep the cache in place.
+#[test]
+fn decode_graphs_in_the_gpu_attention_forms_compile_for_cuda_in_place() {
+    let m = LlamaShape::from(&Preset::Tiny.config());
+    let out = tempfile::tempdir().unwrap();
+    let compiler = common::compiler();
+    let kind = GraphKind::Decode {
+        batch: 4,
+        output: Output::Logits,
+        window: Some(64),
+    };
+    for attention in [GroupedQueries::Broadcast, GroupedQueries::Split] {
+        assert_caches_in_place_with(kind, attention);
+        let mut plan = iree_llm::emit::EmitPlan::new(128, &[4]).unwrap();
+        plan.attention = attention;
+        let graph = emit_graph(&m, &plan.graph_config(), kind);
+        let input = out
+            .path()
+            .join(format!("{}-{attention:?}.mlir", graph.name()));
+        std::fs::write(&input, &graph.mlir).unwrap();
+        let target = Target::new(DeviceKind::Cuda);
+        compiler
+            .compile_file(&input, &target, &input.with_extension("vmfb"))
+            .unwrap_or_else(|e| panic!("{} ({attention:?}) for CUDA: {e}", graph.name()));
+    }
 }
 
 #[test]

@@ -39,8 +39,11 @@ use crate::checkpoint::TensorLayout;
 use crate::types::DType;
 
 mod chunk;
+mod decode_attention;
 mod mixed;
 pub use chunk::prefill_chunk;
+use decode_attention::DecodeAttention;
+pub use decode_attention::GroupedQueries;
 pub use mixed::decode_with_chunk;
 
 /// The dimensions of a Llama-family model that shape the graphs.
@@ -132,6 +135,9 @@ pub struct GraphConfig {
     pub narrow: NarrowRows,
     /// How products of more rows are written (see [`WideRows`]).
     pub wide: WideRows,
+    /// How a decode step's attention multiplies each key/value head's
+    /// queries with the cache (see [`GroupedQueries`]).
+    pub attention: GroupedQueries,
 }
 
 /// How `x @ w^T` is written when `x` has at most 8 rows (every decode step):
@@ -1379,7 +1385,7 @@ pub fn decode(
     let mut x = embed_rows(&mut f, &p.embed, &tokens);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
-    let att = DecodeAttention::new(&mut f, m, cfg.kernels, b, window, &pos);
+    let att = DecodeAttention::new(&mut f, m, cfg, b, window, &pos);
     let mut new_kv = Vec::new();
 
     for (l, w) in p.layers.iter().enumerate() {
@@ -1406,201 +1412,6 @@ pub fn decode(
     results.extend(tail);
     f.ret(&results);
     f.finish()
-}
-
-/// The attention of ragged decode rows ([`decode`]): row i of `b` sees the
-/// cached positions `< pos[i]` of slot i through the first `window`
-/// positions of the cache, and its own key and value from the projections.
-struct DecodeAttention {
-    b: i64,
-    window: i64,
-    form: DecodeForm,
-    hq: i64,
-    hkv: i64,
-    g: i64,
-    d: i64,
-}
-
-/// How a decode step's attention is computed.
-enum DecodeForm {
-    /// The decode attention kernel ([`kernels::decode_attention`]), which
-    /// reads each row's cached positions below `pos`.
-    Kernel { pos: Value },
-    /// StableHLO over the whole window, positions at or past `pos` masked:
-    /// the mask, its fill and the scores' scale, shared by every layer.
-    Masked {
-        mask: Value,
-        ninf: Value,
-        scale_old: Value,
-        scale_new: Value,
-    },
-}
-
-impl DecodeAttention {
-    fn new(
-        f: &mut FuncBuilder,
-        m: &LlamaShape,
-        kernels: Kernels,
-        b: i64,
-        window: i64,
-        pos: &Value,
-    ) -> Self {
-        let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
-        let form = if kernels::takes_decode_attention(kernels, g, d) {
-            DecodeForm::Kernel { pos: pos.clone() }
-        } else {
-            f.comment("each row sees the cached keys before its position: s < pos[i]");
-            let bh = b * hkv;
-            let key_index = f.iota(&[b, window], 1);
-            let pos_b = f.broadcast(pos, &[b, window], &[0]);
-            let visible = f.compare(Cmp::Lt, &key_index, &pos_b);
-            let mask = f.broadcast(&visible, &[b, hkv, g, window], &[0, 3]);
-            let mask = f.reshape(&mask, &[bh, g, window]);
-            let ninf = f.splat_f(f64::NEG_INFINITY, &[bh, g, window], DType::F32);
-            let scale_old = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g, window], DType::F32);
-            let scale_new = f.splat_f(1.0 / (d as f64).sqrt(), &[bh, g], DType::F32);
-            DecodeForm::Masked {
-                mask,
-                ninf,
-                scale_old,
-                scale_new,
-            }
-        };
-        DecodeAttention {
-            b,
-            window,
-            form,
-            hq,
-            hkv,
-            g,
-            d,
-        }
-    }
-
-    /// Layer `l`'s attention of the rows' rotated `q` [b, heads, D], `k` and
-    /// `v` [b, kv_heads, D] over the input caches `kv`: the heads' outputs
-    /// [b, heads * D]. Pushes the rows' K and V to `new_kv` for [`write`](Self::write).
-    #[allow(clippy::too_many_arguments)]
-    fn attend(
-        &self,
-        f: &mut FuncBuilder,
-        l: usize,
-        kv: &Value,
-        q: &Value,
-        k: &Value,
-        v: &Value,
-        new_kv: &mut Vec<Value>,
-    ) -> Value {
-        let (b, bh, d) = (self.b, self.b * self.hkv, self.d);
-        f.comment(&format!(
-            "layer {l}: every row attends to its cached positions and its own K/V"
-        ));
-        // Both forms give [b * kv_heads, g, D].
-        let o = match &self.form {
-            DecodeForm::Kernel { pos } => {
-                kernels::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)
-            }
-            DecodeForm::Masked { .. } => self.masked(f, l, kv, [q, k, v]),
-        };
-        new_kv.push(f.reshape(k, &[1, 1, bh, d]));
-        new_kv.push(f.reshape(v, &[1, 1, bh, d]));
-        f.reshape(&o, &[b, self.hq * d])
-    }
-
-    /// The StableHLO form of [`attend`](Self::attend) for the rows' `q`, `k`
-    /// and `v`: the heads' outputs [b * kv_heads, g, D].
-    fn masked(&self, f: &mut FuncBuilder, l: usize, kv: &Value, [q, k, v]: [&Value; 3]) -> Value {
-        let DecodeForm::Masked {
-            mask,
-            ninf,
-            scale_old,
-            scale_new,
-        } = &self.form
-        else {
-            unreachable!("masked() is the Masked form's")
-        };
-        let DecodeAttention {
-            b,
-            window,
-            hkv,
-            g,
-            d,
-            ..
-        } = *self;
-        let bh = b * hkv;
-        let l64 = l as i64;
-        let keys = f.slice(kv, &[l64, 0, 0, 0, 0], &[l64 + 1, 1, bh, window, d]);
-        let keys = from_cache(f, &keys);
-        let keys = f.reshape(&keys, &[bh, window, d]);
-        let vals = f.slice(kv, &[l64, 1, 0, 0, 0], &[l64 + 1, 2, bh, window, d]);
-        let vals = from_cache(f, &vals);
-        let vals = f.reshape(&vals, &[bh, window, d]);
-        let q3 = f.reshape(q, &[bh, g, d]);
-        let k2 = f.reshape(k, &[bh, d]);
-        let k2 = as_cached(f, &k2, kv.elem());
-        let v2 = f.reshape(v, &[bh, d]);
-        let v2 = as_cached(f, &v2, kv.elem());
-        let s_old = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
-        let s_old = f.mul(&s_old, scale_old);
-        let s_old = f.select(mask, &s_old, ninf);
-        let s_new = f.dot_general(&q3, &k2, (&[0], &[0]), (&[2], &[1]));
-        let s_new = f.mul(&s_new, scale_new);
-        let top = f.reduce_max(&s_old, &[2]);
-        let top = f.max(&top, &s_new);
-        let top_b = f.broadcast(&top, &[bh, g, window], &[0, 1]);
-        let z_old = f.sub(&s_old, &top_b);
-        let e_old = f.exp(&z_old);
-        let z_new = f.sub(&s_new, &top);
-        let e_new = f.exp(&z_new);
-        let sum = f.reduce_sum(&e_old, &[2]);
-        let sum = f.add(&sum, &e_new);
-        let o = f.dot_general(&e_old, &vals, (&[0], &[0]), (&[2], &[1]));
-        let e_new = f.broadcast(&e_new, &[bh, g, d], &[0, 1]);
-        let v_b = f.broadcast(&v2, &[bh, g, d], &[0, 2]);
-        let o_new = f.mul(&e_new, &v_b);
-        let o = f.add(&o, &o_new);
-        let sum = f.broadcast(&sum, &[bh, g, d], &[0, 1]);
-        f.div(&o, &sum)
-    }
-
-    /// Writes every layer's K/V of row i (`new_kv`, as [`attend`](Self::attend)
-    /// pushed them) at `pos[i]` of slot i; returns the updated caches.
-    ///
-    /// One scatter of rows of head_dim values whose indices the device
-    /// computes from `pos`: a dynamic_update_slice per row made IREE read
-    /// each position back to the host mid-step (a wait and a second
-    /// submission per step on every backend).
-    fn write(
-        &self,
-        f: &mut FuncBuilder,
-        m: &LlamaShape,
-        kv: Value,
-        new_kv: &[Value],
-        pos: &Value,
-    ) -> Value {
-        let (b, hkv, d) = (self.b, self.hkv, self.d);
-        let (layers, bh) = (m.layers, b * hkv);
-        f.comment("write every layer's K/V of row i at pos[i] of slot i");
-        let all = f.concatenate(new_kv, 0);
-        let all = to_cache(f, &all, kv.elem());
-        let rows = f.reshape(&all, &[layers * 2 * bh, d]);
-        // Each row's index into the caches: (layer, K or V, head, position);
-        // row i's heads are i * kv_heads.., the slot's. Picked column by
-        // column with selects over one shape, so that it is one elementwise
-        // dispatch (a concatenation of the columns took eight).
-        let shape = [layers, 2, bh, 4];
-        let column = f.iota(&shape, 3);
-        let at = f.broadcast(pos, &[layers, 2, b, hkv, 4], &[2]);
-        let mut idx = f.reshape(&at, &shape);
-        for dim in (0..3).rev() {
-            let this = f.splat_i32(dim as i32, &shape);
-            let is = f.compare(Cmp::Eq, &column, &this);
-            let value = f.iota(&shape, dim);
-            idx = f.select(&is, &value, &idx);
-        }
-        let idx = f.reshape(&idx, &[layers * 2 * bh, 4]);
-        f.scatter_rows(&kv, &idx, &rows)
-    }
 }
 
 #[cfg(test)]

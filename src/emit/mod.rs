@@ -34,7 +34,8 @@ use serde::{Deserialize, Serialize};
 pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, chunk_plan};
 pub use kernels::Kernels;
 pub use llama::{
-    BLOCK, BlockFormat, GraphConfig, LlamaShape, NarrowRows, Output, ParamSpec, WideRows,
+    BLOCK, BlockFormat, GraphConfig, GroupedQueries, LlamaShape, NarrowRows, Output, ParamSpec,
+    WideRows,
 };
 
 use crate::config::ModelConfig;
@@ -120,6 +121,10 @@ pub struct EmitPlan {
     /// three bf16 terms for CUDA's matrix units.
     #[serde(default, skip_serializing_if = "WideRows::is_f32")]
     pub wide: WideRows,
+    /// How a decode step's attention multiplies each key/value head's
+    /// queries with the cache: stacked for the CPU, broadcast for CUDA.
+    #[serde(default, skip_serializing_if = "GroupedQueries::is_stacked")]
+    pub attention: GroupedQueries,
 }
 
 fn default_kv_cache() -> DType {
@@ -166,6 +171,7 @@ impl EmitPlan {
             kernels: Kernels::Portable,
             kv_cache: DType::F32,
             narrow: NarrowRows::default(),
+            attention: GroupedQueries::default(),
             wide: WideRows::default(),
         })
     }
@@ -274,6 +280,7 @@ impl EmitPlan {
             kv_cache: self.kv_cache,
             narrow: self.narrow,
             wide: self.wide,
+            attention: self.attention,
         }
     }
 }

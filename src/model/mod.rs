@@ -110,6 +110,9 @@ pub struct LoadOptions {
     /// How products of more rows are written, if not the target's default
     /// ([`crate::emit::WideRows::for_target`]).
     pub wide: Option<crate::emit::WideRows>,
+    /// How a decode step's attention meets the cache, if not the target's
+    /// default ([`crate::emit::GroupedQueries::for_target`]).
+    pub attention: Option<crate::emit::GroupedQueries>,
 }
 
 impl LoadOptions {
@@ -147,6 +150,7 @@ impl LoadOptions {
             kernels: None,
             narrow: None,
             wide: None,
+            attention: None,
             kv_cache: None,
         }
     }
@@ -220,6 +224,9 @@ impl DeviceModel {
         opts.plan.wide = opts
             .wide
             .unwrap_or_else(|| crate::emit::WideRows::for_target(opts.target.kind));
+        opts.plan.attention = opts
+            .attention
+            .unwrap_or_else(|| crate::emit::GroupedQueries::for_target(opts.target.kind));
         opts.plan.kv_cache = match opts.kv_cache.unwrap_or_else(crate::emit::kv_cache_from_env) {
             cache @ (DType::F32 | DType::F16) => cache,
             other => {

@@ -80,7 +80,7 @@ pub fn decode_with_chunk(
     let chunk_sin = f.dynamic_slice(&p.sin, &[start.clone(), zero.clone()], &[t, d / 2]);
     let cos = f.concatenate(&[decode_cos, chunk_cos], 0);
     let sin = f.concatenate(&[decode_sin, chunk_sin], 0);
-    let decode_att = DecodeAttention::new(&mut f, m, cfg.kernels, b, window, &pos);
+    let decode_att = DecodeAttention::new(&mut f, m, cfg, b, window, &pos);
     let chunk_att = ChunkAttention::new(&mut f, m, t, chunk_window, &start, &slot, [&zero, &one]);
     let mut decode_kv = Vec::new();
     let mut chunk_kv = Vec::new();
