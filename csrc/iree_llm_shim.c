@@ -340,15 +340,15 @@ struct ill_session {
   iree_runtime_session_t* runtime_session;
   iree_hal_device_t* device;              /* borrowed from the session */
   iree_hal_allocator_t* device_allocator; /* borrowed from the session */
-  /* Host-visible memory that reads from (and large writes to) device-only
-   * buffers pass through, kept between transfers: IREE's own d2h allocates
-   * and frees pinned host memory on every call, which cost about 1.2 ms a
-   * read on an H100 machine whatever the size (docs/performance.md). */
+  /* Host-visible memory that reads from device-only buffers pass through,
+   * kept between reads: IREE's own d2h allocates and frees pinned host
+   * memory on every call, which cost about 1.2 ms a read on an H100 machine
+   * whatever the size (docs/performance.md). */
   iree_hal_buffer_t* staging;
   iree_device_size_t staging_size;
 };
 
-/* Larger transfers go through IREE's own path rather than keep that much
+/* Larger reads go through IREE's own path rather than keep that much
  * pinned host memory for the session's life. */
 #define ILL_STAGING_MAX ((iree_device_size_t)64 << 20)
 
@@ -666,7 +666,7 @@ static bool ill_host_mappable(iree_hal_buffer_t* buffer) {
 }
 
 /* The session's staging buffer, grown to at least |length| bytes, for a
- * transfer with |device_buffer|; NULL in |*out| when the transfer should go
+ * read from |device_buffer|; NULL in |*out| when the read should go
  * through IREE's own path (a mappable buffer, or more than the cap). */
 static iree_status_t ill_staging_for(ill_session* session,
                                      iree_hal_buffer_t* device_buffer,
@@ -728,25 +728,10 @@ ill_error* ill_buffer_write(ill_session* session, ill_buffer* buffer,
   ill_error* error = ill_check_range(buffer, byte_offset, byte_length);
   if (error) return error;
   if (byte_length == 0) return NULL;
-  iree_hal_buffer_t* target = iree_hal_buffer_view_buffer(buffer->view);
-  iree_hal_buffer_t* staging = NULL;
-  iree_status_t status = iree_ok_status();
-  /* IREE sends small writes inside the command buffer, with no staging. */
-  if (byte_length > IREE_HAL_COMMAND_BUFFER_MAX_UPDATE_SIZE) {
-    status = ill_staging_for(session, target, byte_length, &staging);
-  }
-  if (iree_status_is_ok(status) && staging) {
-    status = iree_hal_buffer_map_write(staging, 0, source, byte_length);
-    if (iree_status_is_ok(status)) {
-      status = iree_hal_device_transfer_d2d(
-          session->device, staging, 0, target, byte_offset, byte_length,
-          IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout());
-    }
-  } else if (iree_status_is_ok(status)) {
-    status = iree_hal_device_transfer_h2d(
-        session->device, source, target, byte_offset, byte_length,
-        IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT, iree_infinite_timeout());
-  }
+  iree_status_t status = iree_hal_device_transfer_h2d(
+      session->device, source, iree_hal_buffer_view_buffer(buffer->view),
+      byte_offset, byte_length, IREE_HAL_TRANSFER_BUFFER_FLAG_DEFAULT,
+      iree_infinite_timeout());
   return ill_from_status(status, "writing host data into a device buffer");
 }
 
