@@ -76,6 +76,13 @@ pub enum Command {
         /// faster, not exact; the modules run only on such CPUs).
         #[arg(long, default_value = "portable")]
         kernels: crate::emit::Kernels,
+        /// Device the graphs are for: the forms of products and attention
+        /// are the ones iree-llm compiles for it (local-task and local-sync:
+        /// the CPU's; cuda: a hand-written kernel for few-row products,
+        /// prompts as bf16 terms for the matrix units, decode attention as
+        /// matrix-vector products).
+        #[arg(long, default_value = "local-task")]
+        device: DeviceUri,
     },
     /// Generate text from a prompt, streaming it to stdout.
     Generate(GenerateArgs),
@@ -509,7 +516,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             context,
             weights,
             kernels,
-        } => emit(&model, &out, &batch, context, weights, kernels),
+            device,
+        } => emit(&model, &out, &batch, context, weights, kernels, &device),
         Command::GraphBench(args) => graph_bench(args),
         Command::Generate(args) => generate(args),
         Command::Bench(args) => bench(args),
@@ -682,7 +690,17 @@ fn emit(
     context: Option<i64>,
     weights: crate::model::DeviceWeights,
     kernels: crate::emit::Kernels,
+    device: &DeviceUri,
 ) -> Result<(), CliError> {
+    let kind = device.kind();
+    if kind != crate::types::DeviceKind::Cpu && !kernels.is_portable() {
+        return Err(CliError::Usage(format!(
+            "--kernels {} links x86-64 code, which runs only on a CPU device; \
+             leave --kernels out (portable) for --device {}",
+            kernels.describe(),
+            device.as_str()
+        )));
+    }
     let dir = resolve_model_dir(model)?;
     let config = ModelConfig::from_dir(&dir)?;
     // Only native placement needs the checkpoint's dtype and blocks.
@@ -695,7 +713,9 @@ fn emit(
         }
     };
     let elem = weights.dtype(stored);
-    let mut plan = EmitPlan::new(context_for(&config, context), batch)?.with_weights(elem);
+    let mut plan = EmitPlan::new(context_for(&config, context), batch)?
+        .with_weights(elem)
+        .with_forms_for(kind);
     plan.blocks = blocks;
     plan.kernels = kernels;
     plan.kv_cache = crate::emit::kv_cache_from_env();

@@ -270,6 +270,17 @@ impl EmitPlan {
         self
     }
 
+    /// The same plan with the forms of products and attention that graphs
+    /// compiled for `kind` take (each form's `for_target`, which its
+    /// `$IREE_LLM_GPU_*` variable can override on a GPU): what the runtime
+    /// compiles for such a device, so graphs emitted offline for it match.
+    pub fn with_forms_for(mut self, kind: crate::types::DeviceKind) -> Self {
+        self.narrow = NarrowRows::for_target(kind);
+        self.wide = WideRows::for_target(kind);
+        self.attention = GroupedQueries::for_target(kind);
+        self
+    }
+
     /// What every graph of this plan shares.
     pub fn graph_config(&self) -> GraphConfig {
         GraphConfig {

@@ -216,17 +216,12 @@ impl DeviceModel {
         } else {
             Kernels::Portable
         };
-        // Products of a few rows take the form the target's code generator
-        // does best with (`NarrowRows`).
-        opts.plan.narrow = opts
-            .narrow
-            .unwrap_or_else(|| crate::emit::NarrowRows::for_target(opts.target.kind));
-        opts.plan.wide = opts
-            .wide
-            .unwrap_or_else(|| crate::emit::WideRows::for_target(opts.target.kind));
-        opts.plan.attention = opts
-            .attention
-            .unwrap_or_else(|| crate::emit::GroupedQueries::for_target(opts.target.kind));
+        // Products and attention take the forms the target's code generator
+        // does best with, unless the caller named others.
+        let forms = opts.plan.clone().with_forms_for(opts.target.kind);
+        opts.plan.narrow = opts.narrow.unwrap_or(forms.narrow);
+        opts.plan.wide = opts.wide.unwrap_or(forms.wide);
+        opts.plan.attention = opts.attention.unwrap_or(forms.attention);
         opts.plan.kv_cache = match opts.kv_cache.unwrap_or_else(crate::emit::kv_cache_from_env) {
             cache @ (DType::F32 | DType::F16) => cache,
             other => {
