@@ -31,16 +31,11 @@ INLINE float hsum8(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
-// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them,
-// and DENSE_BF16: not a block format but dense bf16 rows, which only the
-// panel product below takes (`iree_llm_bf16_rows_workgroup`), read in
-// groups of 32 values as if they were blocks.
-enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2, DENSE_BF16 = 3 };
+// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
+enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
 
 // Bytes of one block's values (32 of them) in a weight row.
-INLINE size_t block_bytes(const int format) {
-  return format == Q8_0 ? 32 : format == DENSE_BF16 ? 64 : 16;
-}
+INLINE size_t block_bytes(const int format) { return format == Q8_0 ? 32 : 16; }
 
 // ---- Vectors of f32 -----------------------------------------------------------
 //
@@ -364,7 +359,6 @@ INLINE void prefetch_row(const int format, const void* q, const uint16_t* d, con
   const size_t per_block = block_bytes(format);
   const char* row = (const char*)q + (i * blocks + c) * per_block;
   for (size_t b = 0; b < nb * per_block; b += 64) _mm_prefetch(row + b, _MM_HINT_T0);
-  if (format == DENSE_BF16) return;
   _mm_prefetch((const char*)(d + i * blocks + c), _MM_HINT_T0);
   if (format == Q4_1) _mm_prefetch((const char*)(m + i * blocks + c), _MM_HINT_T0);
 }
@@ -447,16 +441,6 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
 INLINE void dequantize_panel(const int format, const void* q, size_t row_bytes, const uint16_t* d,
                              const uint16_t* m, size_t blocks, size_t i0, int wr, size_t c0,
                              size_t nb, float* panel) {
-  if (format == DENSE_BF16) {
-    // Widening bf16 is exact: the panel holds the weights' own values.
-    for (int a = 0; a < wr; ++a) {
-      const uint16_t* wa = (const uint16_t*)((const uint8_t*)q + (i0 + a) * row_bytes) + 32 * c0;
-      prefetch_row(format, q, d, m, blocks, i0 + a + PANEL_ROWS, c0, nb);
-      float* p = panel + a * PANEL_BLOCKS * 32;
-      for (size_t e = 0; e < nb * 32; e += VLEN) v_store_aligned(p + e, widen_bf16(wa + e));
-    }
-    return;
-  }
   for (int a = 0; a < wr; ++a) {
     const uint8_t* qa = (const uint8_t*)q + (i0 + a) * row_bytes;
     const uint16_t* da = d + (i0 + a) * blocks + c0;
@@ -786,10 +770,78 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // ---- Dense bf16 weights, several rows ----------------------------------------
 //
 // The same contraction for rows of x [rows, k] and a dense bf16 weight W
-// [n, k] (k a multiple of 32): the panel product above, its panels widened
-// from bf16 (exact) instead of dequantized from blocks. On Zen 1 (AVX2) IREE
-// 3.13's own code for these products ran at about 33 GFLOP/s at 8 rows;
-// docs/performance.md has the side-by-side figures.
+// [n, k] (k a multiple of 32), exactly, for a batched decode step or a
+// prompt. x comes reordered (src/emit/kernels.rs, `bf16_rows`): in every 16
+// values of a row, the 8 at even positions, then the 8 at odd ones. Why:
+// 16 bf16 weights loaded as eight 32-bit lanes hold the pairs (w[2j] low,
+// w[2j+1] high), so a shift left by 16 gives the even weights as f32 and a
+// mask of the high halves the odd ones, one instruction per 8 weights that
+// meets x's matching 8 values. Widening in order takes two (zero-extend,
+// then shift); written to a panel first (the block formats' way) it also
+// took a store per 8 weights, a phase in which the FMAs waited. Tiles of 2
+// weight rows by 4 rows of x (8 accumulators): 3 weight rows spilled.
+// Zen 1, C harness over the 1B preset's products (2 threads, best of 3,
+// two rounds), the panel against this: 8 rows 453-460 -> 313-314 ms, 4
+// rows 330-332 -> 183-185 ms, 64 rows 2,302-2,586 -> 1,929-2,126 ms;
+// docs/performance.md has the step's figures. No software prefetch: the
+// rows are read in long runs that the hardware prefetcher follows, and
+// prefetching the next pair's rows made the harness slower (8 rows 310-314
+// ms without, 339-344 ms with).
+#define PAIR_ROWS 2
+#define PAIR_X 4
+// Values of k a pass over a group of x rows takes (with the group sized
+// as many_rows sizes its own, so the rows of x stay in L2).
+#define PAIR_CHUNK 2048
+
+// WR weight rows (<= PAIR_ROWS; row stride k) times XR rows of x (<=
+// PAIR_X, reordered as above) over `len` values; y[r * n + a] set, or
+// added to when `accumulate`.
+INLINE void pair_tile(const int WR, const int XR, const uint16_t* w, const float* x, size_t k,
+                      size_t len, float* y, size_t n, int accumulate) {
+  __m256 acc[PAIR_ROWS][PAIR_X];
+  for (int a = 0; a < WR; ++a)
+    for (int r = 0; r < XR; ++r) acc[a][r] = _mm256_setzero_ps();
+  const __m256i high = _mm256_set1_epi32((int)0xFFFF0000u);
+  for (size_t e = 0; e < len; e += 16) {
+    __m256 wv[PAIR_ROWS];
+    for (int a = 0; a < WR; ++a)
+      wv[a] = _mm256_castsi256_ps(
+          _mm256_slli_epi32(_mm256_loadu_si256((const __m256i*)(w + a * k + e)), 16));
+    for (int r = 0; r < XR; ++r) {
+      __m256 xv = _mm256_loadu_ps(x + r * k + e);
+      __asm__("" : "+v"(xv));  // one load for WR products (see panel_tile)
+      for (int a = 0; a < WR; ++a) acc[a][r] = _mm256_fmadd_ps(wv[a], xv, acc[a][r]);
+    }
+    for (int a = 0; a < WR; ++a)
+      wv[a] = _mm256_castsi256_ps(
+          _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(w + a * k + e)), high));
+    for (int r = 0; r < XR; ++r) {
+      __m256 xv = _mm256_loadu_ps(x + r * k + e + 8);
+      __asm__("" : "+v"(xv));
+      for (int a = 0; a < WR; ++a) acc[a][r] = _mm256_fmadd_ps(wv[a], xv, acc[a][r]);
+    }
+  }
+  for (int r = 0; r < XR; ++r)
+    for (int a = 0; a < WR; ++a) {
+      const float v = hsum8(acc[a][r]);
+      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
+    }
+}
+
+#define PAIR_TILE_FN(WR, XR)                                                                \
+  static __attribute__((noinline)) void pair_tile_##WR##x##XR(                             \
+      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc) { \
+    pair_tile(WR, XR, w, x, k, len, y, n, acc);                                             \
+  }
+#define PAIR_TILE_FNS(WR) \
+  PAIR_TILE_FN(WR, 1) PAIR_TILE_FN(WR, 2) PAIR_TILE_FN(WR, 3) PAIR_TILE_FN(WR, 4)
+PAIR_TILE_FNS(1) PAIR_TILE_FNS(2)
+#define PAIR_TILE(WR, XR) \
+  case WR * 16 + XR: pair_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0); break;
+#define PAIR_TILES(WR) PAIR_TILE(WR, 1) PAIR_TILE(WR, 2) PAIR_TILE(WR, 3) PAIR_TILE(WR, 4)
+
+// One workgroup: y = x . W^T for weight rows [first, first + count).
+// x [rows, k] f32 in the order above, w [n, k] bf16, y [rows, n] f32.
 void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
                                   const uint16_t* restrict w, size_t w_offset,
                                   float* restrict y, size_t y_offset, size_t rows, size_t n,
@@ -799,5 +851,24 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
   y += y_offset;
   size_t last = first + count;
   if (last > n) last = n;
-  many_rows(DENSE_BF16, x, rows, k, w, 0, 0, y, n, first, last);
+  const size_t chunk = k < PAIR_CHUNK ? k : PAIR_CHUNK;
+  size_t group = X_GROUP_BYTES / (chunk * sizeof(float)) / PAIR_X * PAIR_X;
+  if (group < 16) group = 16;
+  for (size_t g = 0; g < rows; g += group) {
+    const size_t g_end = rows - g < group ? rows : g + group;
+    for (size_t i = first; i < last; i += PAIR_ROWS) {
+      const int wr = last - i < PAIR_ROWS ? (int)(last - i) : PAIR_ROWS;
+      const uint16_t* wi = w + i * k;
+      for (size_t c = 0; c < k; c += chunk) {
+        const size_t len = k - c < chunk ? k - c : chunk;
+        for (size_t r = g; r < g_end; r += PAIR_X) {
+          const int xn = g_end - r < PAIR_X ? (int)(g_end - r) : PAIR_X;
+          const uint16_t* wc = wi + c;
+          const float* xr = x + r * k + c;
+          float* yr = y + r * n + i;
+          switch (wr * 16 + xn) { PAIR_TILES(1) PAIR_TILES(2) }
+        }
+      }
+    }
+  }
 }

@@ -876,8 +876,8 @@ pub fn takes_bf16_rows(x: &Value, w: &Value) -> bool {
 }
 
 /// `x . W^T` [rows, n] for rows `x` [rows, k] and a dense bf16 weight W
-/// [n, k] ([`takes_bf16_rows`]), exactly: the panel product of
-/// `x86_64_matmul.c` over W widened to f32.
+/// [n, k] ([`takes_bf16_rows`]), exactly: `x86_64_matmul.c` widens W's
+/// values in pairs, so x goes to it in that order ([`pairs_split`]).
 pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let n = w.shape()[0];
@@ -887,13 +887,27 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         x.shape(),
         w.shape()
     );
+    let x = pairs_split(f, x);
     f.dispatch_extern(
         &EXPORTS[8].callee(),
         &[n],
-        &[x.clone(), w.clone()],
+        &[x, w.clone()],
         &[rows, n, k],
         TensorType::new(&[rows, n], DType::F32),
     )
+}
+
+/// `x` [rows, k] (k a multiple of 16) with every 16 values of a row
+/// reordered: the 8 at even positions, then the 8 at odd ones, the order in
+/// which the bf16 rows kernel meets them (eight 32-bit lanes of weights
+/// hold the pairs, widened by a shift and by a mask). A permutation of the
+/// product's terms, so the sums are the same products in another order;
+/// IREE fuses it into the dispatch that makes x.
+fn pairs_split(f: &mut FuncBuilder, x: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let pairs = f.reshape(x, &[rows, k / 16, 8, 2]);
+    let split = f.transpose(&pairs, &[0, 1, 3, 2]);
+    f.reshape(&split, &[rows, k])
 }
 
 #[cfg(test)]
@@ -1277,7 +1291,7 @@ mod tests {
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn several_rows_of_bf16_weights_call_the_panel_kernel_where_the_exact_build_is_avx2() {
+    fn several_rows_of_bf16_weights_call_the_rows_kernel_where_the_exact_build_is_avx2() {
         use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
         let graph = |kernels, kind| tiny_bf16_graph(kernels, &[4], kind);
