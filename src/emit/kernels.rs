@@ -809,7 +809,9 @@ pub fn decode_attention(
 }
 
 /// `x . W^T` [1, n] for one row `x` [1, k] and a dense bf16 weight W
-/// [n, k] (k a multiple of 8, see [`takes_bf16`]).
+/// [n, k] (k a multiple of 16, see [`takes_bf16`]). The AVX2 build widens
+/// W's values in pairs, so x goes to it in that order ([`pairs_split`]);
+/// the AVX-512 build takes x as it is.
 pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     let (n, k) = (w.shape()[0], w.shape()[1]);
     assert!(
@@ -818,10 +820,15 @@ pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         x.shape(),
         w.shape()
     );
+    let x = if Object::exact_for_host() == Object::Avx2 {
+        pairs_split(f, x)
+    } else {
+        x.clone()
+    };
     f.dispatch_extern(
         &EXPORTS[1].callee(),
         &[n],
-        &[x.clone(), w.clone()],
+        &[x, w.clone()],
         &[n, k],
         TensorType::new(&[1, n], DType::F32),
     )
@@ -851,11 +858,11 @@ pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 }
 
 /// Whether the bf16 kernel takes `x` [rows, k] times `w` [n, k]: one row,
-/// bf16 weights, k in whole vectors of 8. More rows go to [`bf16_rows`]
-/// where it takes them, else to IREE's own code.
+/// bf16 weights, k in whole pairs of 8 ([`pairs_split`]). More rows go to
+/// [`bf16_rows`] where it takes them, else to IREE's own code.
 pub fn takes_bf16(x: &Value, w: &Value) -> bool {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
-    w.elem() == DType::BF16 && rows == 1 && k % 8 == 0 && w.shape()[1] == k
+    w.elem() == DType::BF16 && rows == 1 && k % 16 == 0 && w.shape()[1] == k
 }
 
 /// Whether [`bf16_rows`] takes `x` [rows, k] times `w` [n, k]: two rows or
@@ -899,7 +906,7 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 
 /// `x` [rows, k] (k a multiple of 16) with every 16 values of a row
 /// reordered: the 8 at even positions, then the 8 at odd ones, the order in
-/// which the bf16 rows kernel meets them (eight 32-bit lanes of weights
+/// which the AVX2 bf16 kernels meet them (eight 32-bit lanes of weights
 /// hold the pairs, widened by a shift and by a mask). A permutation of the
 /// product's terms, so the sums are the same products in another order;
 /// IREE fuses it into the dispatch that makes x.
