@@ -71,7 +71,10 @@ for dtype in ${dtypes//,/ }; do
   fi
   rm -f /tmp/torch_compare.$$.out
 done
-echo "== iree-llm graph-bench on $device"
-"$iree_llm" graph-bench --model "$model" --device "$device" --context "$context" --batch "$batch" \
+# PyTorch names the CPU `cpu`; iree-llm's device for it is local-task.
+iree_device="$device"
+[ "$device" = cpu ] && iree_device=local-task
+echo "== iree-llm graph-bench on $iree_device"
+"$iree_llm" graph-bench --model "$model" --device "$iree_device" --context "$context" --batch "$batch" \
   --position "$position" --prefill "$prefill" --iterations "$iterations" "${floor[@]}"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
