@@ -734,7 +734,7 @@ void iree_llm_blocks_matmul_workgroup(
 // of that product (below; the graph reorders it) and the weights are
 // widened the same way, a shift or a mask per 8 of them where widening in
 // order takes two instructions: C harness over the 1B preset's products,
-// Zen 1, 2 threads, three rounds, 148-156 -> 135-137 ms. The AVX-512
+// Zen 1, 2 threads, three rounds, 144.6-148.9 -> 136.5-141.8 ms. The AVX-512
 // build keeps widening in order, a zmm at a time (not measured in pairs),
 // and takes x as it is.
 
