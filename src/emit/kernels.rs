@@ -908,8 +908,11 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// reordered: the 8 at even positions, then the 8 at odd ones, the order in
 /// which the AVX2 bf16 kernels meet them (eight 32-bit lanes of weights
 /// hold the pairs, widened by a shift and by a mask). A permutation of the
-/// product's terms, so the sums are the same products in another order;
-/// IREE fuses it into the dispatch that makes x.
+/// product's terms, so the sums are the same products in another order.
+/// IREE fuses it into the norms and the SiLU product that make most x's;
+/// the attention's output, a kernel's, takes a transpose of its own (the
+/// 1B preset's B=8 step compiled to 282 dispatches, 200 before, all of it
+/// inside the step times of docs/performance.md).
 fn pairs_split(f: &mut FuncBuilder, x: &Value) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let pairs = f.reshape(x, &[rows, k / 16, 8, 2]);
