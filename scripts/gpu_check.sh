@@ -135,4 +135,20 @@ for round in 1 2; do
       --context 256 --batch 1,8 --prefill --iterations "$iters" 2>&1 | grep -E '^(decode|  host)'
   done
 done 2>&1 | tee -a "$out/split.log"
+
+# Where a 256-token prompt's time goes (the tenth session's 23 ms against
+# PyTorch's 10.7 is not split yet), kernel by kernel under Nsight Compute,
+# with weights and caches in device memory as graph-bench keeps them (not
+# iree-run-module, whose parsed inputs are host-visible). Decode steps of
+# B=1 are in the same run and are summed apart, by graph.
+NCU="$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)"
+if [ -n "$NCU" ]; then
+  step "llama-3.2-1b: a 256-token prompt's kernels under ncu"
+  timeout 240 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
+    "$B" graph-bench --model "$work/llama-1b" --device cuda --context 2048 --batch 1 --prefill 256 \
+    --iterations 1 2> "$out/ncu_prefill.err" | grep -E '^"' > "$out/ncu_prefill.csv"
+  python3 scripts/ncu_summary.py "$out/ncu_prefill.csv" 2>&1 | tee "$out/ncu_prefill.txt"
+else
+  step "no ncu on this machine: the prompt's kernels are not profiled"
+fi
 step done
