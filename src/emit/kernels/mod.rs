@@ -28,8 +28,8 @@
 //! [`Kernels::X86_64Bf16`] to bf16 activations (and bf16 panels of block
 //! weights).
 //!
-//! Which object a graph links, and writing the objects for iree-compile,
-//! are `objects`'.
+//! `objects` says which compiled object a graph links on this CPU and
+//! writes the objects where iree-compile finds them.
 
 use serde::{Deserialize, Serialize};
 
