@@ -137,8 +137,8 @@ fn main() {
     cc.compile("iree_llm_shim");
 
     // --- 2b. Hand-written CPU kernels that compiled modules link in. -----------
-    // The object is not linked into this binary: src/emit/kernels.rs embeds its
-    // bytes and hands them to iree-compile (`#hal.executable.object`).
+    // The object is not linked into this binary: src/emit/kernels/objects.rs
+    // embeds its bytes and hands them to iree-compile (`#hal.executable.object`).
     // Freestanding because IREE's embedded ELF loader provides no libc.
     println!("cargo:rustc-check-cfg=cfg(iree_llm_x86_64_kernels)");
     if target_arch == "x86_64" {

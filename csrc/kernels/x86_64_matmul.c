@@ -1,6 +1,6 @@
 // Hand-written x86-64 (AVX2, FMA, F16C) kernel linked into compiled modules
 // as a custom dispatch: `y = x . W^T` for a weight W kept in 32-element
-// blocks on the device (src/emit/kernels.rs emits the calls).
+// blocks on the device (src/emit/kernels/mod.rs emits the calls).
 //
 // Why it exists: for a few rows of x (decode steps, a prompt's last token)
 // IREE 3.13's generated code for the same contraction reduces every block of
@@ -806,7 +806,7 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 //
 // The same contraction for rows of x [rows, k] and a dense bf16 weight W
 // [n, k] (k a multiple of 32), exactly, for a batched decode step or a
-// prompt. x comes reordered (src/emit/kernels.rs, `bf16_rows`): in every 16
+// prompt. x comes reordered (src/emit/kernels/mod.rs, `bf16_rows`): in every 16
 // values of a row, the 8 at even positions, then the 8 at odd ones. Why:
 // 16 bf16 weights loaded as eight 32-bit lanes hold the pairs (w[2j] low,
 // w[2j+1] high), so a shift left by 16 gives the even weights as f32 and a
