@@ -818,10 +818,17 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // Zen 1, C harness over the 1B preset's products (2 threads, best of 3,
 // two rounds), the panel against this: 8 rows 453-460 -> 313-314 ms, 4
 // rows 330-332 -> 183-185 ms, 64 rows 2,302-2,586 -> 1,929-2,126 ms;
-// docs/performance.md has the step's figures. No software prefetch: the
-// rows are read in long runs that the hardware prefetcher follows, and
-// prefetching the next pair's rows made the harness slower (8 rows 310-314
-// ms without, 339-344 ms with).
+// docs/performance.md has the step's figures.
+//
+// The first x tile over a pair's chunk fetches the next pair's rows into
+// L2 (prefetcht1) on the way. Without it, on a Zen 4 guest, a streamed
+// tile took its in-cache time plus the time to read its weights, as if the
+// two never overlapped (one thread, 1B step's products: 4, 8 and 16 rows
+// cost 291, 456 and 755 ms, each 4 rows about 150 ms of FMAs plus ~140 ms
+// of reading). Into L1 (prefetcht0, as Zen 1 measured: 8 rows 310-314 ms
+// without, 339-344 ms with) it gained little; into L2 the reads overlap:
+// harness, 2 threads, three alternating rounds, 239/300/270 -> 175/184/189
+// ms (one pair ahead; two and three pairs ahead did no better).
 #define PAIR_ROWS 2
 #define PAIR_X 4
 // Values of k a pass over a group of x rows takes (with the group sized
@@ -832,12 +839,17 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // PAIR_X, reordered as above) over `len` values; y[r * n + a] set, or
 // added to when `accumulate`.
 INLINE void pair_tile(const int WR, const int XR, const uint16_t* w, const float* x, size_t k,
-                      size_t len, float* y, size_t n, int accumulate) {
+                      size_t len, float* y, size_t n, int accumulate, int prefetch) {
   __m256 acc[PAIR_ROWS][PAIR_X];
   for (int a = 0; a < WR; ++a)
     for (int r = 0; r < XR; ++r) acc[a][r] = _mm256_setzero_ps();
   const __m256i high = _mm256_set1_epi32((int)0xFFFF0000u);
   for (size_t e = 0; e < len; e += 16) {
+    // One line (32 values) of each of the next pair's rows per two steps;
+    // past the weight's end a prefetch does not fault.
+    if (prefetch && (e & 31) == 0)
+      for (int a = 0; a < WR; ++a)
+        _mm_prefetch((const char*)(w + (PAIR_ROWS + a) * k + e), _MM_HINT_T1);
     __m256 wv[PAIR_ROWS];
     for (int a = 0; a < WR; ++a)
       wv[a] = _mm256_castsi256_ps(
@@ -865,14 +877,15 @@ INLINE void pair_tile(const int WR, const int XR, const uint16_t* w, const float
 
 #define PAIR_TILE_FN(WR, XR)                                                                \
   static __attribute__((noinline)) void pair_tile_##WR##x##XR(                             \
-      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc) { \
-    pair_tile(WR, XR, w, x, k, len, y, n, acc);                                             \
+      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc,   \
+      int prefetch) {                                                                         \
+    pair_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                    \
   }
 #define PAIR_TILE_FNS(WR) \
   PAIR_TILE_FN(WR, 1) PAIR_TILE_FN(WR, 2) PAIR_TILE_FN(WR, 3) PAIR_TILE_FN(WR, 4)
 PAIR_TILE_FNS(1) PAIR_TILE_FNS(2)
 #define PAIR_TILE(WR, XR) \
-  case WR * 16 + XR: pair_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0); break;
+  case WR * 16 + XR: pair_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
 #define PAIR_TILES(WR) PAIR_TILE(WR, 1) PAIR_TILE(WR, 2) PAIR_TILE(WR, 3) PAIR_TILE(WR, 4)
 
 // One workgroup: y = x . W^T for weight rows [first, first + count).
@@ -898,6 +911,9 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
         const size_t len = k - c < chunk ? k - c : chunk;
         for (size_t r = g; r < g_end; r += PAIR_X) {
           const int xn = g_end - r < PAIR_X ? (int)(g_end - r) : PAIR_X;
+          // Later tiles find the rows in L2, and later groups of a prompt
+          // the workgroup's rows.
+          const int fetch = g == 0 && r == g;
           const uint16_t* wc = wi + c;
           const float* xr = x + r * k + c;
           float* yr = y + r * n + i;
