@@ -823,12 +823,13 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // The first x tile over a pair's chunk fetches the next pair's rows into
 // L2 (prefetcht1) on the way. Without it, on a Zen 4 guest, a streamed
 // tile took its in-cache time plus the time to read its weights, as if the
-// two never overlapped (one thread, 1B step's products: 4, 8 and 16 rows
-// cost 291, 456 and 755 ms, each 4 rows about 150 ms of FMAs plus ~140 ms
-// of reading). Into L1 (prefetcht0, as Zen 1 measured: 8 rows 310-314 ms
-// without, 339-344 ms with) it gained little; into L2 the reads overlap:
-// harness, 2 threads, three alternating rounds, 239/300/270 -> 175/184/189
-// ms (one pair ahead; two and three pairs ahead did no better).
+// two never overlapped (one thread, the 1B step's products: 4, 8 and 16
+// rows of x cost 291, 456 and 755 ms, about 150 ms of FMAs for every 4
+// rows plus ~140 ms, the time to read the weights). Into L1 (prefetcht0) it gained at most 7% there and was
+// slower on Zen 1 (8 rows 310-314 ms without, 339-344 ms with); into L2
+// the reads overlap: harness, 8 rows, 2 threads, four alternating rounds,
+// 224/239/269/253 -> 182/213/198/211 ms, 4 rows 150-188 -> 96-125 ms, 64
+// rows unchanged (one pair ahead; two and three pairs did no better).
 #define PAIR_ROWS 2
 #define PAIR_X 4
 // Values of k a pass over a group of x rows takes (with the group sized
