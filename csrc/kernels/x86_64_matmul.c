@@ -825,11 +825,12 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // tile took its in-cache time plus the time to read its weights, as if the
 // two never overlapped (one thread, the 1B step's products: 4, 8 and 16
 // rows of x cost 291, 456 and 755 ms, about 150 ms of FMAs for every 4
-// rows plus ~140 ms, the time to read the weights). Into L1 (prefetcht0) it gained at most 7% there and was
-// slower on Zen 1 (8 rows 310-314 ms without, 339-344 ms with); into L2
-// the reads overlap: harness, 8 rows, 2 threads, four alternating rounds,
-// 224/239/269/253 -> 182/213/198/211 ms, 4 rows 150-188 -> 96-125 ms, 64
-// rows unchanged (one pair ahead; two and three pairs did no better).
+// rows plus ~140 ms, the time to read the weights). Into L1 (prefetcht0)
+// it gained at most 7% there, and on Zen 1 it was slower (8 rows 310-314
+// ms without, 339-344 ms with); into L2 the reads overlap: harness, 8
+// rows, 2 threads, four alternating rounds, 224/239/269/253 ->
+// 182/213/198/211 ms, 4 rows 150-188 -> 96-125 ms, 64 rows unchanged (one
+// pair ahead; two and three pairs did no better).
 #define PAIR_ROWS 2
 #define PAIR_X 4
 // Values of k a pass over a group of x rows takes (with the group sized
@@ -878,9 +879,9 @@ INLINE void pair_tile(const int WR, const int XR, const uint16_t* w, const float
 
 #define PAIR_TILE_FN(WR, XR)                                                                \
   static __attribute__((noinline)) void pair_tile_##WR##x##XR(                             \
-      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc,   \
-      int prefetch) {                                                                         \
-    pair_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                    \
+      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc, \
+      int prefetch) {                                                                       \
+    pair_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                   \
   }
 #define PAIR_TILE_FNS(WR) \
   PAIR_TILE_FN(WR, 1) PAIR_TILE_FN(WR, 2) PAIR_TILE_FN(WR, 3) PAIR_TILE_FN(WR, 4)
