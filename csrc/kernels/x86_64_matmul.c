@@ -829,8 +829,9 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // it gained at most 7% there, and on Zen 1 it was slower (8 rows 310-314
 // ms without, 339-344 ms with); into L2 the reads overlap: harness, 8
 // rows, 2 threads, four alternating rounds, 224/239/269/253 ->
-// 182/213/198/211 ms, 4 rows 150-188 -> 96-125 ms, 64 rows unchanged (one
-// pair ahead; two and three pairs did no better).
+// 182/213/198/211 ms, 4 rows 150-188 -> 96-125 ms, 64 rows unchanged. One
+// pair ahead: a variant prefetching from every tile did no better two or
+// three pairs ahead.
 #define PAIR_ROWS 2
 #define PAIR_X 4
 // Values of k a pass over a group of x rows takes (with the group sized
