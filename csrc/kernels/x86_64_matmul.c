@@ -801,7 +801,6 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
   }
 #endif
 }
-
 // ---- Dense bf16 weights, several rows ----------------------------------------
 //
 // The same contraction for rows of x [rows, k] and a dense bf16 weight W
@@ -813,47 +812,49 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // mask of the high halves the odd ones, one instruction per 8 weights that
 // meets x's matching 8 values. Widening in order takes two (zero-extend,
 // then shift); written to a panel first (the block formats' way) it also
-// took a store per 8 weights, a phase in which the FMAs waited. Tiles of 2
-// weight rows by 4 rows of x (8 accumulators): 3 weight rows spilled.
-// Zen 1, C harness over the 1B preset's products (2 threads, best of 3,
-// two rounds), the panel against this: 8 rows 453-460 -> 313-314 ms, 4
-// rows 330-332 -> 183-185 ms, 64 rows 2,302-2,586 -> 1,929-2,126 ms;
-// docs/performance.md has the step's figures.
+// took a store per 8 weights, a phase in which the FMAs waited.
 //
-// The first x tile over a pair's chunk fetches the next pair's rows into
-// L2 (prefetcht1) on the way. Without it, on a Zen 4 guest, a streamed
-// tile took its in-cache time plus the time to read its weights, as if the
-// two never overlapped (one thread, the 1B step's products: 4, 8 and 16
-// rows of x cost 291, 456 and 755 ms, about 150 ms of FMAs for every 4
-// rows plus ~140 ms, the time to read the weights). Into L1 (prefetcht0)
-// it gained at most 7% there, and on Zen 1 it was slower (8 rows 310-314
-// ms without, 339-344 ms with); into L2 the reads overlap: harness, 8
-// rows, 2 threads, four alternating rounds, 224/239/269/253 ->
-// 182/213/198/211 ms, 4 rows 150-188 -> 96-125 ms, 64 rows unchanged. One
-// pair ahead: a variant prefetching from every tile did no better two or
-// three pairs ahead.
-#define PAIR_ROWS 2
-#define PAIR_X 4
+// Tiles of 3 weight rows by 4 rows of x: 12 accumulators. With 8 (2 weight
+// rows, the earlier tile) every accumulator took two dependent FMAs per 16
+// values, 8 cycles of FMA latency against 8 cycles of issue, so any stall
+// went straight into the time; 12 leave slack. The 12, 3 widened weights
+// and one x vector fill all 16 ymm registers, and GCC spilled the C form
+// (41 stack references in the loop; 39 GFLOP/s against 66 for the 2-row
+// tile), hence `tile_3x4` below is assembly; smaller tiles stay in C.
+// Each accumulator sums the same products in the same order as before,
+// so results are bit for bit the 2-row tile's.
+//
+// The first x tile over a group's chunk fetches the next group's weight
+// rows into L2 (prefetcht1) on the way. Without it, on a Zen 4 guest, a
+// streamed tile took its in-cache time plus the time to read its weights,
+// as if the two never overlapped (one thread, the 1B step's products: 4, 8
+// and 16 rows of x cost 291, 456 and 755 ms, about 150 ms of FMAs for
+// every 4 rows plus ~140 ms, the time to read the weights). Into L1
+// (prefetcht0) it gained at most 7% there, and on Zen 1 it was slower;
+// into L2 the reads overlap. One group ahead: two or three did no better.
+// docs/performance.md has the figures of each step.
+#define ROWS_TILE_W 3
+#define ROWS_TILE_X 4
 // Values of k a pass over a group of x rows takes (with the group sized
 // as many_rows sizes its own, so the rows of x stay in L2).
-#define PAIR_CHUNK 2048
+#define ROWS_CHUNK 2048
 
-// WR weight rows (<= PAIR_ROWS; row stride k) times XR rows of x (<=
-// PAIR_X, reordered as above) over `len` values; y[r * n + a] set, or
+// WR weight rows (<= ROWS_TILE_W; row stride k) times XR rows of x (<=
+// ROWS_TILE_X, reordered as above) over `len` values; y[r * n + a] set, or
 // added to when `accumulate`.
-INLINE void pair_tile(const int WR, const int XR, const uint16_t* w, const float* x, size_t k,
+INLINE void rows_tile(const int WR, const int XR, const uint16_t* w, const float* x, size_t k,
                       size_t len, float* y, size_t n, int accumulate, int prefetch) {
-  __m256 acc[PAIR_ROWS][PAIR_X];
+  __m256 acc[ROWS_TILE_W][ROWS_TILE_X];
   for (int a = 0; a < WR; ++a)
     for (int r = 0; r < XR; ++r) acc[a][r] = _mm256_setzero_ps();
   const __m256i high = _mm256_set1_epi32((int)0xFFFF0000u);
   for (size_t e = 0; e < len; e += 16) {
-    // One line (32 values) of each of the next pair's rows per two steps;
+    // One line (32 values) of each of the next group's rows per two steps;
     // past the weight's end a prefetch does not fault.
     if (prefetch && (e & 31) == 0)
       for (int a = 0; a < WR; ++a)
-        _mm_prefetch((const char*)(w + (PAIR_ROWS + a) * k + e), _MM_HINT_T1);
-    __m256 wv[PAIR_ROWS];
+        _mm_prefetch((const char*)(w + (ROWS_TILE_W + a) * k + e), _MM_HINT_T1);
+    __m256 wv[ROWS_TILE_W];
     for (int a = 0; a < WR; ++a)
       wv[a] = _mm256_castsi256_ps(
           _mm256_slli_epi32(_mm256_loadu_si256((const __m256i*)(w + a * k + e)), 16));
@@ -878,18 +879,87 @@ INLINE void pair_tile(const int WR, const int XR, const uint16_t* w, const float
     }
 }
 
-#define PAIR_TILE_FN(WR, XR)                                                                \
-  static __attribute__((noinline)) void pair_tile_##WR##x##XR(                             \
+// The full tile in registers: ymm0-11 the accumulators (x row r, weight row
+// a in ymm(3r + a)), ymm12-14 the three widened weight vectors, ymm15 the
+// x vector they meet. The mask comes from memory, as no register is left.
+static const uint32_t high_halves[8] __attribute__((aligned(32))) = {
+    0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u,
+    0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u};
+#define WIDEN3(op)                                                           \
+  "vmovdqu (%[w0],%[e],2), %%ymm12\n\t"                                      \
+  "vmovdqu (%[w1],%[e],2), %%ymm13\n\t"                                      \
+  "vmovdqu (%[w2],%[e],2), %%ymm14\n\t" op(12) op(13) op(14)
+#define EVEN(r) "vpslld $16, %%ymm" #r ", %%ymm" #r "\n\t"
+#define ODD(r) "vpand %[mask], %%ymm" #r ", %%ymm" #r "\n\t"
+#define X_TIMES_3(off, x, a0, a1, a2)               \
+  "vmovups " #off "(%[" #x "],%[e],4), %%ymm15\n\t" \
+  "vfmadd231ps %%ymm12, %%ymm15, %%ymm" #a0 "\n\t"  \
+  "vfmadd231ps %%ymm13, %%ymm15, %%ymm" #a1 "\n\t"  \
+  "vfmadd231ps %%ymm14, %%ymm15, %%ymm" #a2 "\n\t"
+#define HALF_STEP(op, off)                                                      \
+  WIDEN3(op) X_TIMES_3(off, x0, 0, 1, 2) X_TIMES_3(off, x1, 3, 4, 5)            \
+      X_TIMES_3(off, x2, 6, 7, 8) X_TIMES_3(off, x3, 9, 10, 11)
+// 16 values of k: the even halves against x's first 8, the odd its next 8.
+#define STEP_16 HALF_STEP(EVEN, 0) HALF_STEP(ODD, 32) "add $16, %[e]\n\t"
+#define NEXT_ROWS                    \
+  "prefetcht1 (%[p0],%[e],2)\n\t"    \
+  "prefetcht1 (%[p1],%[e],2)\n\t"    \
+  "prefetcht1 (%[p2],%[e],2)\n\t"
+#define ZERO_ACCUMULATORS                                                       \
+  "vxorps %%xmm0, %%xmm0, %%xmm0\n\t" "vxorps %%xmm1, %%xmm1, %%xmm1\n\t"      \
+  "vxorps %%xmm2, %%xmm2, %%xmm2\n\t" "vxorps %%xmm3, %%xmm3, %%xmm3\n\t"      \
+  "vxorps %%xmm4, %%xmm4, %%xmm4\n\t" "vxorps %%xmm5, %%xmm5, %%xmm5\n\t"      \
+  "vxorps %%xmm6, %%xmm6, %%xmm6\n\t" "vxorps %%xmm7, %%xmm7, %%xmm7\n\t"      \
+  "vxorps %%xmm8, %%xmm8, %%xmm8\n\t" "vxorps %%xmm9, %%xmm9, %%xmm9\n\t"      \
+  "vxorps %%xmm10, %%xmm10, %%xmm10\n\t" "vxorps %%xmm11, %%xmm11, %%xmm11\n\t"
+#define STORE_ACCUMULATORS                                                      \
+  "vmovups %%ymm0, 0(%[out])\n\t" "vmovups %%ymm1, 32(%[out])\n\t"              \
+  "vmovups %%ymm2, 64(%[out])\n\t" "vmovups %%ymm3, 96(%[out])\n\t"             \
+  "vmovups %%ymm4, 128(%[out])\n\t" "vmovups %%ymm5, 160(%[out])\n\t"           \
+  "vmovups %%ymm6, 192(%[out])\n\t" "vmovups %%ymm7, 224(%[out])\n\t"           \
+  "vmovups %%ymm8, 256(%[out])\n\t" "vmovups %%ymm9, 288(%[out])\n\t"           \
+  "vmovups %%ymm10, 320(%[out])\n\t" "vmovups %%ymm11, 352(%[out])\n\t"
+#define TILE_OPERANDS                                                                \
+  : [e] "+r"(e)                                                                      \
+  : [w0] "r"(w), [w1] "r"(w + k), [w2] "r"(w + 2 * k), [x0] "r"(x), [x1] "r"(x + k), \
+    [x2] "r"(x + 2 * k), [x3] "r"(x + 3 * k), [p0] "r"(w + 3 * k),                    \
+    [p1] "r"(w + 4 * k), [p2] "r"(w + 5 * k), [len] "r"(len),                         \
+    [mask] "m"(*(const __m256i*)high_halves), [out] "r"(out)                          \
+  : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",   \
+    "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+
+static __attribute__((noinline)) void tile_3x4(const uint16_t* w, const float* x, size_t k,
+                                               size_t len, float* y, size_t n, int accumulate,
+                                               int prefetch) {
+  __m256 out[ROWS_TILE_W * ROWS_TILE_X];
+  size_t e = 0;
+  if (prefetch)  // 32 values a turn (len is a multiple of 32): a line of each next row
+    __asm__ volatile(ZERO_ACCUMULATORS "1:\n\t" NEXT_ROWS STEP_16 STEP_16
+                     "cmp %[len], %[e]\n\t"
+                     "jb 1b\n\t" STORE_ACCUMULATORS TILE_OPERANDS);
+  else
+    __asm__ volatile(ZERO_ACCUMULATORS "1:\n\t" STEP_16
+                     "cmp %[len], %[e]\n\t"
+                     "jb 1b\n\t" STORE_ACCUMULATORS TILE_OPERANDS);
+  for (int r = 0; r < ROWS_TILE_X; ++r)
+    for (int a = 0; a < ROWS_TILE_W; ++a) {
+      const float v = hsum8(out[r * ROWS_TILE_W + a]);
+      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
+    }
+}
+
+#define ROWS_TILE_FN(WR, XR)                                                                \
+  static __attribute__((noinline)) void rows_tile_##WR##x##XR(                             \
       const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc, \
       int prefetch) {                                                                       \
-    pair_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                   \
+    rows_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                   \
   }
-#define PAIR_TILE_FNS(WR) \
-  PAIR_TILE_FN(WR, 1) PAIR_TILE_FN(WR, 2) PAIR_TILE_FN(WR, 3) PAIR_TILE_FN(WR, 4)
-PAIR_TILE_FNS(1) PAIR_TILE_FNS(2)
-#define PAIR_TILE(WR, XR) \
-  case WR * 16 + XR: pair_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
-#define PAIR_TILES(WR) PAIR_TILE(WR, 1) PAIR_TILE(WR, 2) PAIR_TILE(WR, 3) PAIR_TILE(WR, 4)
+#define ROWS_TILE_FNS(WR) \
+  ROWS_TILE_FN(WR, 1) ROWS_TILE_FN(WR, 2) ROWS_TILE_FN(WR, 3) ROWS_TILE_FN(WR, 4)
+ROWS_TILE_FNS(1) ROWS_TILE_FNS(2) ROWS_TILE_FN(3, 1) ROWS_TILE_FN(3, 2) ROWS_TILE_FN(3, 3)
+#define ROWS_TILE(WR, XR) \
+  case WR * 16 + XR: rows_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
+#define ROWS_TILES(WR) ROWS_TILE(WR, 1) ROWS_TILE(WR, 2) ROWS_TILE(WR, 3)
 
 // One workgroup: y = x . W^T for weight rows [first, first + count).
 // x [rows, k] f32 in the order above, w [n, k] bf16, y [rows, n] f32.
@@ -902,25 +972,28 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
   y += y_offset;
   size_t last = first + count;
   if (last > n) last = n;
-  const size_t chunk = k < PAIR_CHUNK ? k : PAIR_CHUNK;
-  size_t group = X_GROUP_BYTES / (chunk * sizeof(float)) / PAIR_X * PAIR_X;
+  const size_t chunk = k < ROWS_CHUNK ? k : ROWS_CHUNK;
+  size_t group = X_GROUP_BYTES / (chunk * sizeof(float)) / ROWS_TILE_X * ROWS_TILE_X;
   if (group < 16) group = 16;
   for (size_t g = 0; g < rows; g += group) {
     const size_t g_end = rows - g < group ? rows : g + group;
-    for (size_t i = first; i < last; i += PAIR_ROWS) {
-      const int wr = last - i < PAIR_ROWS ? (int)(last - i) : PAIR_ROWS;
+    for (size_t i = first; i < last; i += ROWS_TILE_W) {
+      const int wr = last - i < ROWS_TILE_W ? (int)(last - i) : ROWS_TILE_W;
       const uint16_t* wi = w + i * k;
       for (size_t c = 0; c < k; c += chunk) {
         const size_t len = k - c < chunk ? k - c : chunk;
-        for (size_t r = g; r < g_end; r += PAIR_X) {
-          const int xn = g_end - r < PAIR_X ? (int)(g_end - r) : PAIR_X;
+        for (size_t r = g; r < g_end; r += ROWS_TILE_X) {
+          const int xn = g_end - r < ROWS_TILE_X ? (int)(g_end - r) : ROWS_TILE_X;
           // Later tiles find the rows in L2, and later groups of a prompt
           // the workgroup's rows.
           const int fetch = g == 0 && r == g;
           const uint16_t* wc = wi + c;
           const float* xr = x + r * k + c;
           float* yr = y + r * n + i;
-          switch (wr * 16 + xn) { PAIR_TILES(1) PAIR_TILES(2) }
+          switch (wr * 16 + xn) {
+            case ROWS_TILE_W * 16 + ROWS_TILE_X: tile_3x4(wc, xr, k, len, yr, n, c > 0, fetch); break;
+            ROWS_TILES(1) ROWS_TILE(1, 4) ROWS_TILES(2) ROWS_TILE(2, 4) ROWS_TILES(3)
+          }
         }
       }
     }
