@@ -801,6 +801,7 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
   }
 #endif
 }
+
 // ---- Dense bf16 weights, several rows ----------------------------------------
 //
 // The same contraction for rows of x [rows, k] and a dense bf16 weight W
