@@ -821,7 +821,7 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // went straight into the time; 12 leave slack. The 12, 3 widened weights
 // and one x vector fill all 16 ymm registers, and GCC spilled the C form
 // (41 stack references in the loop; 39 GFLOP/s against 66 for the 2-row
-// tile), hence `tile_3x4` below is assembly; smaller tiles stay in C.
+// tile), hence `rows_tile_3x4` below is assembly; smaller tiles stay in C.
 // Each accumulator sums the same products in the same order as before,
 // so results are bit for bit the 2-row tile's.
 //
@@ -929,9 +929,9 @@ static const uint32_t high_halves[8] __attribute__((aligned(32))) = {
   : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",   \
     "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
 
-static __attribute__((noinline)) void tile_3x4(const uint16_t* w, const float* x, size_t k,
-                                               size_t len, float* y, size_t n, int accumulate,
-                                               int prefetch) {
+static __attribute__((noinline)) void rows_tile_3x4(const uint16_t* w, const float* x, size_t k,
+                                                    size_t len, float* y, size_t n,
+                                                    int accumulate, int prefetch) {
   __m256 out[ROWS_TILE_W * ROWS_TILE_X];
   size_t e = 0;
   if (prefetch)  // 32 values a turn (len is a multiple of 32): a line of each next row
@@ -960,7 +960,7 @@ static __attribute__((noinline)) void tile_3x4(const uint16_t* w, const float* x
 ROWS_TILE_FNS(1) ROWS_TILE_FNS(2) ROWS_TILE_FN(3, 1) ROWS_TILE_FN(3, 2) ROWS_TILE_FN(3, 3)
 #define ROWS_TILE(WR, XR) \
   case WR * 16 + XR: rows_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
-#define ROWS_TILES(WR) ROWS_TILE(WR, 1) ROWS_TILE(WR, 2) ROWS_TILE(WR, 3)
+#define ROWS_TILES(WR) ROWS_TILE(WR, 1) ROWS_TILE(WR, 2) ROWS_TILE(WR, 3) ROWS_TILE(WR, 4)
 
 // One workgroup: y = x . W^T for weight rows [first, first + count).
 // x [rows, k] f32 in the order above, w [n, k] bf16, y [rows, n] f32.
@@ -991,10 +991,7 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
           const uint16_t* wc = wi + c;
           const float* xr = x + r * k + c;
           float* yr = y + r * n + i;
-          switch (wr * 16 + xn) {
-            case ROWS_TILE_W * 16 + ROWS_TILE_X: tile_3x4(wc, xr, k, len, yr, n, c > 0, fetch); break;
-            ROWS_TILES(1) ROWS_TILE(1, 4) ROWS_TILES(2) ROWS_TILE(2, 4) ROWS_TILES(3)
-          }
+          switch (wr * 16 + xn) { ROWS_TILES(1) ROWS_TILES(2) ROWS_TILES(3) }
         }
       }
     }
