@@ -17,8 +17,8 @@
 #                           CPU (local-task) and for CUDA itself
 # Run there from the repository root with .gpu carried:
 #   scripts/gpu_check.sh [--quick]
-# Logs go to $OUT (or /tmp/gpu-out), one file per step, written as it runs,
-# so a run cut short still returns what it finished. The machine's own
+# Everything printed goes to $OUT/gpu_check.log (or /tmp/gpu-out), written as
+# it runs, so a run cut short still returns what it finished. The machine's own
 # python3 provides torch and transformers.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,7 +47,11 @@ fi
 
 out="${OUT:-/tmp/gpu-out}"
 work=/tmp/iree-llm-gpu
-mkdir -p "$out" "$work/bin" "$work/cache"
+logs="$work/logs"
+mkdir -p "$out" "$work/bin" "$work/cache" "$logs"
+# The device tool returns at most 8 files from $OUT: everything printed goes
+# to one log there, step logs stay on the machine, and ncu's table comes back.
+exec > >(tee -a "$out/gpu_check.log") 2>&1
 step() { echo "== $(date +%T) $*"; }
 
 step unpack
@@ -75,66 +79,51 @@ B="$IREE_LLM"
   echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) threads"
   "$IREE_COMPILE" --version | head -2
   "$B" devices
-} 2>&1 | tee "$out/machine.log"
+} 2>&1 | tee "$logs/machine.log"
 
 # First the cheapest end-to-end proof that the CUDA path runs at all.
 step "the CUDA kernel of few-row products against an f64 product"
 if [ -f .gpu/cuda_rows_test.xz ]; then
   xz -dc .gpu/cuda_rows_test.xz > "$work/bin/cuda_rows_test" && chmod +x "$work/bin/cuda_rows_test"
-  timeout 120 "$work/bin/cuda_rows_test" --ignored --test-threads=1 2>&1 | tail -5 | tee "$out/kernel.log"
+  timeout 120 "$work/bin/cuda_rows_test" --ignored --test-threads=1 2>&1 | tail -5 | tee "$logs/kernel.log"
 fi
 
 step "tiny preset: greedy parity local-task against cuda"
 timeout 120 "$B" bench --model tiny --devices local-task,cuda --batch 4 --requests 8 \
-  --max-tokens 32 2>&1 | tee "$out/tiny.log"
+  --max-tokens 32 2>&1 | tee "$logs/tiny.log"
 
 step models
-"$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1 | tee "$out/models.log"
+"$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1 | tee "$logs/models.log"
 python3 scripts/hf_random_model.py --shape smollm2-135m --out "$work/smollm2" 2>&1 \
-  | grep -v 'Writing model shards' | tee -a "$out/models.log"
+  | grep -v 'Writing model shards' | tee -a "$logs/models.log"
 
 iters=5
 [ "${1:-}" = --quick ] && iters=2
 
 step "llama-3.2-1b: PyTorch eager and graph-bench on cuda"
 timeout 200 scripts/torch_compare.sh "$work/llama-1b" --device cuda --dtypes bfloat16 --context 2048 \
-  --batch 1,4,8 --position 128 --prefill 256 --iterations "$iters" 2>&1 | tee "$out/llama1b.log"
-
-step "SmolLM2-135M shape: PyTorch eager and graph-bench on cuda"
-timeout 120 scripts/torch_compare.sh "$work/smollm2" --device cuda --dtypes bfloat16 --context 2048 \
-  --batch 1,4,8 --position 128 --prefill 128 --iterations "$iters" 2>&1 | tee "$out/smollm2.log"
+  --batch 1,4,8 --position 128 --prefill 256 --iterations "$iters" 2>&1 | tee "$logs/llama1b.log"
 
 step "engine on cuda, B=8 at saturation"
 timeout 120 "$B" bench --model "$work/llama-1b" --device cuda --batch 8 --requests 32 --max-tokens 128 \
-  --no-parity 2>&1 | tee "$out/bench_cuda.log"
+  --no-parity 2>&1 | tee "$logs/bench_cuda.log"
+
+# IREE's CUDA HAL either issues each dispatch on a stream or records the
+# step as a CUDA graph. The twelfth session found no difference while the
+# attention took most of a step; with the step now mostly small kernels,
+# decode alone, alternating, two rounds.
+step "llama-3.2-1b: decode on CUDA streams against CUDA graphs"
+for round in 1 2; do
+  for streams in true false; do
+    echo "-- round $round, --cuda_use_streams=$streams"
+    IREE_LLM_RUNTIME_FLAGS=--cuda_use_streams=$streams timeout 60 "$B" graph-bench --model "$work/llama-1b" \
+      --device cuda --context 2048 --batch 1,8 --prefill --iterations "$iters" 2>&1 | grep -E '^(decode|  host)'
+  done
+done 2>&1 | tee "$logs/streams.log"
 
 step "greedy parity local-task against cuda"
 timeout 150 "$B" bench --model "$work/llama-1b" --devices local-task,cuda --batch 8 --requests 16 \
-  --max-tokens 32 2>&1 | tee "$out/parity.log"
-
-# Last, so that a run cut short keeps the figures above: the forms' A/Bs.
-# The kernel's split
-# chosen by output count (the default) against every product split over the
-# workgroup (the tenth session's form), alternating, in one run.
-step "llama-3.2-1b: the kernel's split by output count against the workgroup split"
-for round in 1 2; do
-  for split in by-outputs workgroup; do
-    echo "-- round $round, IREE_LLM_GPU_ROWS_SPLIT=$split"
-    IREE_LLM_GPU_ROWS_SPLIT=$split timeout 100 "$B" graph-bench --model "$work/llama-1b" --device cuda \
-      --context 256 --batch 1,8 --prefill 16 --iterations "$iters" 2>&1 | grep -E '^(decode|prefill)'
-  done
-done 2>&1 | tee "$out/split.log"
-
-# The decode attention's CUDA form (broadcast, the default) against the
-# CPU's stacked one, decode alone, alternating.
-step "llama-3.2-1b: the decode attention's forms"
-for round in 1 2; do
-  for form in broadcast stacked; do
-    echo "-- round $round, IREE_LLM_GPU_ATTENTION=$form"
-    IREE_LLM_GPU_ATTENTION=$form timeout 100 "$B" graph-bench --model "$work/llama-1b" --device cuda \
-      --context 256 --batch 1,8 --prefill --iterations "$iters" 2>&1 | grep -E '^(decode|  host)'
-  done
-done 2>&1 | tee -a "$out/split.log"
+  --max-tokens 32 2>&1 | tee "$logs/parity.log"
 
 # Where a 256-token prompt's time goes (the tenth session's 23 ms against
 # PyTorch's 10.7 is not split yet), kernel by kernel under Nsight Compute,
@@ -144,11 +133,15 @@ done 2>&1 | tee -a "$out/split.log"
 NCU="$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)"
 if [ -n "$NCU" ]; then
   step "llama-3.2-1b: a 256-token prompt's kernels under ncu"
-  timeout 240 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
+  timeout 150 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
     "$B" graph-bench --model "$work/llama-1b" --device cuda --context 2048 --batch 1 --prefill 256 \
-    --iterations 1 2> "$out/ncu_prefill.err" | grep -E '^"' > "$out/ncu_prefill.csv"
-  python3 scripts/ncu_summary.py "$out/ncu_prefill.csv" 2>&1 | tee "$out/ncu_prefill.txt"
+    --iterations 1 2> "$logs/ncu_prefill.err" | grep -E '^"' > "$out/ncu_prefill.csv"
+  python3 scripts/ncu_summary.py "$out/ncu_prefill.csv" 2>&1 | tee "$logs/ncu_prefill.txt"
 else
   step "no ncu on this machine: the prompt's kernels are not profiled"
 fi
+step "SmolLM2-135M shape: PyTorch eager and graph-bench on cuda"
+timeout 120 scripts/torch_compare.sh "$work/smollm2" --device cuda --dtypes bfloat16 --context 2048 \
+  --batch 1,4,8 --position 128 --prefill 128 --iterations "$iters" 2>&1 | tee "$logs/smollm2.log"
+
 step done
