@@ -259,3 +259,48 @@ fn a_chunk_call_outside_its_plan_is_refused_before_the_device() {
     assert!(model.chunk_plan(0, MAX_CHUNK).is_err());
     assert!(model.chunk_plan(CAPACITY as usize + 1, MAX_CHUNK).is_err());
 }
+
+/// IREE's fused attention op (`GroupedQueries::Fused`, a GPU form) takes
+/// every chunk's attention, the cached window's and the chunk's own keys
+/// under one additive mask, within the same tolerance; decode after it
+/// (fused too, IREE's code rather than the CPU kernel) continues from the
+/// cache the chunks wrote.
+#[test]
+fn chunks_through_the_fused_attention_op_match_the_f64_reference() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let reference = common::reference(&dir);
+    let mut model = common::load_opts(&dir, "local-task", CAPACITY, graphs(1), |o| {
+        o.attention = Some(iree_llm::emit::GroupedQueries::Fused);
+        o.kernels = Some(iree_llm::emit::Kernels::Portable);
+    });
+    let vocab = model.vocab();
+    for (i, len) in [1usize, 17, 33, 100, CAPACITY as usize - 1]
+        .into_iter()
+        .enumerate()
+    {
+        let tokens = prompt(len, 140 + i as u32, vocab);
+        let mut kv = model.new_kv().unwrap();
+        let mut seq = reference.new_sequence();
+        let want = seq.forward(&reference, &tokens).unwrap();
+        let got = model
+            .prefill_chunked_logits_at(&mut kv, 0, &tokens, MAX_CHUNK)
+            .unwrap();
+        let err = relative_error(&got, &want);
+        assert!(
+            err <= 1e-4,
+            "fused chunks of {len} tokens: relative error {err:.2e}"
+        );
+        let steps = (len + 3).min(CAPACITY as usize) - len;
+        common::decode_matches_reference(
+            &mut model,
+            &mut kv,
+            &reference,
+            &mut seq,
+            host_argmax(&got),
+            len,
+            steps,
+            1e-4,
+            &format!("fused, after chunks of {len}"),
+        );
+    }
+}

@@ -814,6 +814,81 @@ impl FuncBuilder {
         )
     }
 
+    /// IREE's fused attention (`iree_linalg_ext.attention`, not StableHLO:
+    /// IREE's input conversion passes it through): for every batch index,
+    /// `softmax(scale * q . k^T + mask) . v`, with `q` [B, M, D], `k` [B, T,
+    /// D], `v` [B, T, N] and an additive f32 `mask` [B, M, T]; [B, M, N].
+    /// IREE computes it as one dispatch with a running softmax, so the
+    /// scores never go to memory.
+    pub fn attention(
+        &mut self,
+        q: &Value,
+        k: &Value,
+        v: &Value,
+        mask: &Value,
+        scale: f64,
+    ) -> Value {
+        let (b, m, d) = (q.shape()[0], q.shape()[1], q.shape()[2]);
+        let (t, n) = (k.shape()[1], v.shape()[2]);
+        assert_eq!(k.shape(), &[b, t, d], "attention keys {:?}", k.shape());
+        assert_eq!(v.shape()[..2], [b, t], "attention values {:?}", v.shape());
+        assert_eq!(
+            mask.shape(),
+            &[b, m, t],
+            "attention mask {:?}",
+            mask.shape()
+        );
+        assert!(
+            [q, k, v, mask].iter().all(|x| x.elem() == DType::F32),
+            "attention takes f32 operands"
+        );
+        let ty = TensorType::new(&[b, m, n], DType::F32);
+        let empty = self.emit(ty.clone(), format!("tensor.empty() : {ty}"));
+        let scale = self.scalar_float(scale);
+        let map = |dims: &str| format!("affine_map<(b, m, n, d, t) -> ({dims})>");
+        let maps = [
+            map("b, m, d"),
+            map("b, t, d"),
+            map("b, t, n"),
+            map(""),
+            map("b, m, t"),
+            map("b, m, n"),
+        ];
+        let i = self.indent;
+        let rhs = format!(
+            "iree_linalg_ext.attention <{{indexing_maps = [{maps}]}}>\n\
+             {i}    ins({q}, {k}, {v}, {scale}, {mask} : {qt}, {kt}, {vt}, f32, {mt})\n\
+             {i}    outs({empty} : {ty}) {{\n\
+             {i}  ^bb0(%score: f32):\n\
+             {i}    iree_linalg_ext.yield %score : f32\n\
+             {i}}} -> {ty}",
+            maps = maps.join(", "),
+            q = q.name,
+            k = k.name,
+            v = v.name,
+            mask = mask.name,
+            empty = empty.name,
+            qt = q.ty,
+            kt = k.ty,
+            vt = v.ty,
+            mt = mask.ty,
+        );
+        self.emit(ty, rhs)
+    }
+
+    /// An f32 `arith.constant` scalar; returns its name.
+    fn scalar_float(&mut self, value: f64) -> String {
+        let name = format!("%{}", self.next);
+        self.next += 1;
+        let _ = writeln!(
+            self.body,
+            "{}{name} = arith.constant {} : f32",
+            self.indent,
+            float_literal(value, DType::F32)
+        );
+        name
+    }
+
     fn reduce(&mut self, op: &str, a: &Value, init: f64, dims: &[i64]) -> Value {
         let z = self.splat_f(init, &[], a.elem());
         self.reduce_from(op, a, &z, dims)
