@@ -487,8 +487,8 @@ fn ragged_batch_matches_reference(
 }
 
 /// Every way a decode step's attention can meet the cache
-/// (`GroupedQueries`: CUDA's broadcast, split and fused forms as well as the
-/// CPU's stacked one) computes the model's logits: run here on local-task, in
+/// (`GroupedQueries`: CUDA's broadcast and split forms as well as the CPU's
+/// stacked one) computes the model's logits: run here on local-task, in
 /// IREE's own code (no CPU kernel), against the f64 reference at the exact
 /// tolerance, one row and four ragged rows at once. The tiny preset has
 /// query heads sharing each key/value head, so the forms differ.
@@ -501,7 +501,6 @@ fn every_form_of_the_decode_attention_matches_the_f64_reference() {
         GroupedQueries::Stacked,
         GroupedQueries::Broadcast,
         GroupedQueries::Split,
-        GroupedQueries::Fused,
     ] {
         let mut model =
             common::load_opts(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4]), |o| {

@@ -204,11 +204,7 @@ fn decode_graphs_in_the_gpu_attention_forms_compile_for_cuda_in_place() {
         output: Output::Logits,
         window: Some(64),
     };
-    for attention in [
-        GroupedQueries::Broadcast,
-        GroupedQueries::Split,
-        GroupedQueries::Fused,
-    ] {
+    for attention in [GroupedQueries::Broadcast, GroupedQueries::Split] {
         assert_caches_in_place_with(kind, attention);
         let mut plan = iree_llm::emit::EmitPlan::new(128, &[4]).unwrap();
         plan.attention = attention;

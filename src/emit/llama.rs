@@ -1059,51 +1059,6 @@ fn rope(f: &mut FuncBuilder, x: &Value, cos: &Value, sin: &Value) -> Value {
     f.reshape(&r, &[n, heads, d])
 }
 
-/// What [`GroupedQueries::Fused`]'s additive masks add to a hidden
-/// position's score: finite, so that a block of positions all hidden never
-/// gives IREE's running softmax `-inf - -inf`; any visible score beside it
-/// outweighs it to an exact zero.
-pub(super) const HIDDEN: f64 = -1.0e30;
-
-/// The additive form of `visible` (i1 [a, b, c, n], true = visible) for
-/// IREE's attention op: 0 or [`HIDDEN`], [a, b * c, n].
-pub(super) fn additive_mask(f: &mut FuncBuilder, visible: &Value) -> Value {
-    let shape = visible.shape().to_vec();
-    let zero = f.splat_f(0.0, &shape, DType::F32);
-    let hidden = f.splat_f(HIDDEN, &shape, DType::F32);
-    let add = f.select(visible, &zero, &hidden);
-    f.reshape(&add, &[shape[0], shape[1] * shape[2], shape[3]])
-}
-
-/// A prompt's grouped-query attention: `q3` [hkv, g * t, d] against `keys`
-/// and `vals` [hkv, n, d], with `mask` (i1 [hkv, g, t, n]) and the scores'
-/// `scale` (its shape), or through IREE's fused op with the additive form
-/// of the mask (`fused`, see [`GroupedQueries::Fused`]). [hkv, g * t, d].
-pub(super) fn prompt_attention(
-    f: &mut FuncBuilder,
-    [q3, keys, vals]: [&Value; 3],
-    mask: &Value,
-    scale: &Value,
-    fused: Option<&Value>,
-) -> Value {
-    let (hkv, g, t, n) = (
-        mask.shape()[0],
-        mask.shape()[1],
-        mask.shape()[2],
-        mask.shape()[3],
-    );
-    if let Some(add) = fused {
-        let d = q3.shape()[2];
-        return f.attention(q3, keys, vals, add, 1.0 / (d as f64).sqrt());
-    }
-    let s = f.dot_general(q3, keys, (&[0], &[0]), (&[2], &[2]));
-    let s = f.reshape(&s, &[hkv, g, t, n]);
-    let s = f.mul(&s, scale);
-    let probs = masked_softmax(f, &s, mask);
-    let probs = f.reshape(&probs, &[hkv, g * t, n]);
-    f.dot_general(&probs, vals, (&[0], &[0]), (&[2], &[1]))
-}
-
 /// Softmax over the last dimension of `scores`, with `mask` (same shape,
 /// i1; true = visible) applied first. Every row has a visible entry.
 fn masked_softmax(f: &mut FuncBuilder, scores: &Value, mask: &Value) -> Value {
@@ -1295,10 +1250,6 @@ pub fn prefill(
     let causal = f.compare(Cmp::Ge, &qi, &kj);
     let mask = f.broadcast(&causal, &[hkv, g, t, t], &[2, 3]);
     let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, t], DType::F32);
-    let fused = cfg
-        .attention
-        .is_fused()
-        .then(|| additive_mask(&mut f, &mask));
     let zero = scalar_i32(&mut f, 0);
     let one = scalar_i32(&mut f, 1);
     let heads = scalar_i32(&mut f, hkv);
@@ -1337,7 +1288,12 @@ pub fn prefill(
             let q4 = f.reshape(&q, &[t, hkv, g, d]);
             let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
             let q3 = f.reshape(&q4, &[hkv, g * t, d]);
-            let o = prompt_attention(f, [&q3, &kt, &vt], &mask, &scale, fused.as_ref());
+            let s = f.dot_general(&q3, &kt, (&[0], &[0]), (&[2], &[2]));
+            let s = f.reshape(&s, &[hkv, g, t, t]);
+            let s = f.mul(&s, &scale);
+            let probs = masked_softmax(f, &s, &mask);
+            let probs = f.reshape(&probs, &[hkv, g * t, t]);
+            let o = f.dot_general(&probs, &vt, (&[0], &[0]), (&[2], &[1]));
             let o = f.reshape(&o, &[hkv, g, t, d]);
             let o = f.transpose(&o, &[2, 0, 1, 3]);
             f.reshape(&o, &[t, hq * d])

@@ -4,9 +4,8 @@
 //! whose sizes follow its length (see [`crate::emit::chunks`]).
 
 use super::{
-    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, Value, additive_mask, as_cached,
-    declare_params, embed_rows, finish_prompt, from_cache, layer, prompt_attention, sample,
-    scalar_i32, to_cache,
+    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, Value, as_cached, declare_params,
+    embed_rows, finish_prompt, from_cache, layer, masked_softmax, sample, scalar_i32, to_cache,
 };
 use crate::emit::GraphConfig;
 
@@ -59,8 +58,7 @@ pub fn prefill_chunk(
     let cos = f.dynamic_slice(&p.cos, &[start.clone(), zero.clone()], &[t, d / 2]);
     let sin = f.dynamic_slice(&p.sin, &[start.clone(), zero.clone()], &[t, d / 2]);
 
-    let fused = cfg.attention.is_fused();
-    let att = ChunkAttention::new(&mut f, m, t, window, fused, &start, &slot, [&zero, &one]);
+    let att = ChunkAttention::new(&mut f, m, t, window, &start, &slot, [&zero, &one]);
     let mut new_kv = Vec::new();
 
     for (l, wl) in p.layers.iter().enumerate() {
@@ -90,9 +88,6 @@ pub(super) struct ChunkAttention {
     window: i64,
     mask: Value,
     scale: Value,
-    /// The additive form of `mask` where IREE's fused attention op takes
-    /// the products ([`GroupedQueries::Fused`]).
-    fused: Option<Value>,
     first_head: Value,
     zero: Value,
     one: Value,
@@ -103,15 +98,12 @@ pub(super) struct ChunkAttention {
 }
 
 impl ChunkAttention {
-    /// `zero` and `one` are the graph's i32 scalars; `fused`: through
-    /// IREE's fused attention op.
-    #[allow(clippy::too_many_arguments)]
+    /// `zero` and `one` are the graph's i32 scalars.
     pub(super) fn new(
         f: &mut FuncBuilder,
         m: &LlamaShape,
         t: i64,
         window: i64,
-        fused: bool,
         start: &Value,
         slot: &Value,
         [zero, one]: [&Value; 2],
@@ -132,7 +124,6 @@ impl ChunkAttention {
         let visible = f.or(&cached, &own);
         let mask = f.broadcast(&visible, &[hkv, g, t, n], &[2, 3]);
         let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, n], DType::F32);
-        let fused = fused.then(|| additive_mask(f, &mask));
         let heads = scalar_i32(f, hkv);
         let first_head = f.mul(slot, &heads);
         ChunkAttention {
@@ -140,7 +131,6 @@ impl ChunkAttention {
             window,
             mask,
             scale,
-            fused,
             first_head,
             zero: zero.clone(),
             one: one.clone(),
@@ -171,7 +161,6 @@ impl ChunkAttention {
             window,
             ref mask,
             ref scale,
-            ref fused,
             ref first_head,
             ref zero,
             ref one,
@@ -180,6 +169,7 @@ impl ChunkAttention {
             g,
             d,
         } = *self;
+        let n = window + t;
         let kt = f.transpose(k, &[1, 0, 2]);
         let kt = as_cached(f, &kt, kv.elem());
         let vt = f.transpose(v, &[1, 0, 2]);
@@ -213,7 +203,12 @@ impl ChunkAttention {
         let q4 = f.reshape(q, &[t, hkv, g, d]);
         let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
         let q3 = f.reshape(&q4, &[hkv, g * t, d]);
-        let o = prompt_attention(f, [&q3, &keys, &vals], mask, scale, fused.as_ref());
+        let s = f.dot_general(&q3, &keys, (&[0], &[0]), (&[2], &[2]));
+        let s = f.reshape(&s, &[hkv, g, t, n]);
+        let s = f.mul(&s, scale);
+        let probs = masked_softmax(f, &s, mask);
+        let probs = f.reshape(&probs, &[hkv, g * t, n]);
+        let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
         let o = f.reshape(&o, &[hkv, g, t, d]);
         let o = f.transpose(&o, &[2, 0, 1, 3]);
         new_kv.push(f.reshape(&kt, &[1, 1, hkv, t, d]));

@@ -4,8 +4,7 @@
 //! and values into the caches.
 
 use super::{
-    FuncBuilder, GraphConfig, LlamaShape, Value, additive_mask, as_cached, from_cache,
-    gpu_form_from_env, to_cache,
+    FuncBuilder, GraphConfig, LlamaShape, Value, as_cached, from_cache, gpu_form_from_env, to_cache,
 };
 use crate::emit::builder::Cmp;
 use crate::emit::kernels;
@@ -42,12 +41,6 @@ pub enum GroupedQueries {
     /// products with no broadcast copy, but `2 g` products per layer and a
     /// copy of each into the concatenation.
     Split,
-    /// IREE's own fused attention op (`iree_linalg_ext.attention`) over the
-    /// window with the row's own key and value appended, positions at or
-    /// past `pos` masked by an additive mask: one dispatch that reads each
-    /// head's cached rows once for its `g` queries and keeps the scores out
-    /// of memory.
-    Fused,
 }
 
 impl GroupedQueries {
@@ -55,14 +48,9 @@ impl GroupedQueries {
         *self == GroupedQueries::Stacked
     }
 
-    /// Whether prompts' attention takes IREE's fused op too.
-    pub fn is_fused(&self) -> bool {
-        *self == GroupedQueries::Fused
-    }
-
     /// The form for graphs compiled for `kind`: stacked on the CPU and on
     /// Metal (not measured there), broadcast on CUDA.
-    /// `$IREE_LLM_GPU_ATTENTION` (stacked, broadcast, split or fused) overrides it
+    /// `$IREE_LLM_GPU_ATTENTION` (stacked, broadcast or split) overrides it
     /// for a GPU, for measuring.
     pub fn for_target(kind: crate::types::DeviceKind) -> Self {
         use crate::types::DeviceKind;
@@ -75,7 +63,6 @@ impl GroupedQueries {
             ("stacked", GroupedQueries::Stacked),
             ("broadcast", GroupedQueries::Broadcast),
             ("split", GroupedQueries::Split),
-            ("fused", GroupedQueries::Fused),
         ];
         gpu_form_from_env("IREE_LLM_GPU_ATTENTION", measured, &forms)
     }
@@ -108,10 +95,6 @@ enum DecodeForm {
         scale_old: Value,
         scale_new: Value,
     },
-    /// IREE's fused attention ([`GroupedQueries::Fused`]) over the window
-    /// and the row's own key: the additive mask [b * kv_heads, g, window +
-    /// 1], shared by every layer.
-    Fused { mask: Value },
 }
 
 impl DecodeAttention {
@@ -126,19 +109,6 @@ impl DecodeAttention {
         let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
         let form = if kernels::takes_decode_attention(cfg.kernels, g, d) {
             DecodeForm::Kernel { pos: pos.clone() }
-        } else if cfg.attention == GroupedQueries::Fused {
-            f.comment("each row sees the cached keys before its position and its own key");
-            let bh = b * hkv;
-            let key_index = f.iota(&[b, window + 1], 1);
-            let pos_b = f.broadcast(pos, &[b, window + 1], &[0]);
-            let cached = f.compare(Cmp::Lt, &key_index, &pos_b);
-            let own = f.splat_i32(window as i32, &[b, window + 1]);
-            let own = f.compare(Cmp::Eq, &key_index, &own);
-            let visible = f.or(&cached, &own);
-            let visible = f.broadcast(&visible, &[b, hkv, g, window + 1], &[0, 3]);
-            let visible = f.reshape(&visible, &[bh, 1, g, window + 1]);
-            let mask = additive_mask(f, &visible);
-            DecodeForm::Fused { mask }
         } else {
             f.comment("each row sees the cached keys before its position: s < pos[i]");
             let bh = b * hkv;
@@ -193,7 +163,6 @@ impl DecodeAttention {
                 kernels::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)
             }
             DecodeForm::Masked { .. } => self.masked(f, l, kv, [q, k, v]),
-            DecodeForm::Fused { mask } => self.fused(f, l, kv, mask, [q, k, v]),
         };
         new_kv.push(f.reshape(k, &[1, 1, bh, d]));
         new_kv.push(f.reshape(v, &[1, 1, bh, d]));
@@ -256,39 +225,6 @@ impl DecodeAttention {
         f.div(&o, &sum)
     }
 
-    /// The fused form of [`attend`](Self::attend): IREE's attention op over
-    /// the window's cached rows and the row's own key and value, appended
-    /// as position `window`.
-    fn fused(
-        &self,
-        f: &mut FuncBuilder,
-        l: usize,
-        kv: &Value,
-        mask: &Value,
-        [q, k, v]: [&Value; 3],
-    ) -> Value {
-        let (bh, window, g, d) = (self.b * self.hkv, self.window, self.g, self.d);
-        let l64 = l as i64;
-        let mut with_own = |kind: i64, own: &Value| {
-            let cached = f.slice(
-                kv,
-                &[l64, kind, 0, 0, 0],
-                &[l64 + 1, kind + 1, bh, window, d],
-            );
-            let cached = from_cache(f, &cached);
-            let cached = f.reshape(&cached, &[bh, window, d]);
-            // Through the cache's type, as the cache will hold it.
-            let own = f.reshape(own, &[bh, d]);
-            let own = as_cached(f, &own, kv.elem());
-            let own = f.reshape(&own, &[bh, 1, d]);
-            f.concatenate(&[cached, own], 1)
-        };
-        let keys = with_own(0, k);
-        let vals = with_own(1, v);
-        let q3 = f.reshape(q, &[bh, g, d]);
-        f.attention(&q3, &keys, &vals, mask, 1.0 / (d as f64).sqrt())
-    }
-
     /// The product of `rows` [bh, g, n] (each head's g queries, or their
     /// weights) with each head's cached `cache` [bh, window, d]: contracted
     /// over d (`rows` are queries, n = d; the scores [bh, g, window]) or
@@ -309,7 +245,6 @@ impl DecodeAttention {
                 let p = f.dot_general(&one, &each, (&[0], &[0]), (&[2], cache_k));
                 f.reshape(&p, &[bh, g, out])
             }
-            GroupedQueries::Fused => unreachable!("the fused form has no separate products"),
             GroupedQueries::Split => {
                 let parts: Vec<Value> = (0..g)
                     .map(|j| {

@@ -81,17 +81,7 @@ pub fn decode_with_chunk(
     let cos = f.concatenate(&[decode_cos, chunk_cos], 0);
     let sin = f.concatenate(&[decode_sin, chunk_sin], 0);
     let decode_att = DecodeAttention::new(&mut f, m, cfg, b, window, &pos);
-    let fused = cfg.attention.is_fused();
-    let chunk_att = ChunkAttention::new(
-        &mut f,
-        m,
-        t,
-        chunk_window,
-        fused,
-        &start,
-        &slot,
-        [&zero, &one],
-    );
+    let chunk_att = ChunkAttention::new(&mut f, m, t, chunk_window, &start, &slot, [&zero, &one]);
     let mut decode_kv = Vec::new();
     let mut chunk_kv = Vec::new();
 
