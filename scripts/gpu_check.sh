@@ -16,7 +16,7 @@
 #                           the GPU machine compiles the modules for its own
 #                           CPU (local-task) and for CUDA itself
 # Run there from the repository root with .gpu carried:
-#   scripts/gpu_check.sh [--quick]
+#   scripts/gpu_check.sh [--quick | --attention]
 # Everything printed goes to $OUT/gpu_check.log (or /tmp/gpu-out), written as
 # it runs, so a run cut short still returns what it finished. The machine's own
 # python3 provides torch and transformers.
@@ -86,6 +86,27 @@ step "the CUDA kernel of few-row products against an f64 product"
 if [ -f .gpu/cuda_rows_test.xz ]; then
   xz -dc .gpu/cuda_rows_test.xz > "$work/bin/cuda_rows_test" && chmod +x "$work/bin/cuda_rows_test"
   timeout 120 "$work/bin/cuda_rows_test" --ignored --test-threads=1 2>&1 | tail -5 | tee "$logs/kernel.log"
+fi
+
+# `--attention`: only the decode attention's forms, decode alone at both
+# windows of context 2048, alternating (broadcast copies each head's cached
+# rows g times, which grows with the window; split does not copy them but
+# takes 2 g products a layer), then greedy parity with every window split
+# (the engine's short requests would otherwise only meet broadcast windows).
+if [ "${1:-}" = --attention ]; then
+  "$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1
+  step "llama-3.2-1b: the decode attention's forms, context 2048, alternating"
+  for form in ${ATTENTION_FORMS:-by-window broadcast}; do
+    echo "-- IREE_LLM_GPU_ATTENTION=$form"
+    IREE_LLM_GPU_ATTENTION=$form timeout 60 "$B" graph-bench --model "$work/llama-1b" --device cuda \
+      --context 2048 --batch 1,8 --prefill --iterations 5 --bandwidth-gbps 2984 2>&1 \
+      | grep -E '^(loaded|decode)'
+  done
+  step "llama-3.2-1b, split at every window: greedy parity local-task against cuda"
+  IREE_LLM_GPU_ATTENTION=split timeout 120 "$B" bench --model "$work/llama-1b" --devices local-task,cuda --batch 8 --requests 16 \
+    --max-tokens 32 2>&1 | grep -E 'parity|cross-device'
+  step done
+  exit 0
 fi
 
 step "tiny preset: greedy parity local-task against cuda"

@@ -220,6 +220,40 @@ fn decode_graphs_in_the_gpu_attention_forms_compile_for_cuda_in_place() {
     }
 }
 
+/// CUDA's decode attention is broadcast over windows of up to 256 positions
+/// and split past them (`GroupedQueries::ByWindow`, measured on an H100):
+/// the graph holds the broadcast copy of each head's cached rows, g per
+/// head, only for the short window.
+#[test]
+fn cuda_decode_attention_broadcasts_short_windows_and_splits_long_ones() {
+    let m = LlamaShape::from(&Preset::Tiny.config());
+    assert!(m.group() > 1, "the tiny preset shares key/value heads");
+    assert_eq!(
+        GroupedQueries::for_target(DeviceKind::Cuda),
+        GroupedQueries::ByWindow
+    );
+    let capacity = 1024;
+    let mut plan = iree_llm::emit::EmitPlan::new(capacity, &[4]).unwrap();
+    plan.attention = GroupedQueries::ByWindow;
+    let (bh, g, d) = (4 * m.kv_heads, m.group(), m.head_dim);
+    for (window, broadcast) in [(Some(64), true), (Some(256), true), (None, false)] {
+        let kind = GraphKind::Decode {
+            batch: 4,
+            output: Output::Logits,
+            window,
+        };
+        let graph = emit_graph(&m, &plan.graph_config(), kind);
+        let w = window.unwrap_or(capacity);
+        let copy = format!("tensor<{bh}x{g}x{w}x{d}xf32>");
+        assert_eq!(
+            graph.mlir.contains(&copy),
+            broadcast,
+            "{}: broadcast copy {copy} expected: {broadcast}",
+            graph.name()
+        );
+    }
+}
+
 #[test]
 fn prefill_graphs_update_the_cache_in_place() {
     assert_caches_in_place(GraphKind::Prefill {

@@ -24,6 +24,11 @@ use crate::types::DType;
 /// pipeline, a warp per output. Whole steps, same H200, forms alternating
 /// (graph-bench, two rounds, ms at B = 1 / 8): stacked 6.03, 5.94 / 9.46,
 /// 9.27; broadcast 2.02, 2.03 / 5.18, 5.22; split 2.77, 2.96 / 5.10, 4.95.
+/// The broadcast copy grows with the window: on an H100 at context 2048
+/// (thirteenth CUDA run, docs/performance.md) B = 8 over the whole
+/// 2048-position window took 18.83, 18.87 ms broadcast against 13.93,
+/// 14.00 split, while over 256 positions broadcast held its lead or tied
+/// (B = 8: 5.62, 5.77 against 5.73, 5.96), hence [`GroupedQueries::ByWindow`].
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
@@ -41,7 +46,15 @@ pub enum GroupedQueries {
     /// products with no broadcast copy, but `2 g` products per layer and a
     /// copy of each into the concatenation.
     Split,
+    /// `Broadcast` for windows of up to [`BROADCAST_UP_TO`] positions,
+    /// `Split` for longer ones (CUDA's default).
+    ByWindow,
 }
+
+/// The longest window [`GroupedQueries::ByWindow`] gives the broadcast form:
+/// the longest measured where broadcast was not slower (256; split won at
+/// 2048, and 1024 was not measured).
+pub const BROADCAST_UP_TO: i64 = 256;
 
 impl GroupedQueries {
     pub fn is_stacked(&self) -> bool {
@@ -49,22 +62,34 @@ impl GroupedQueries {
     }
 
     /// The form for graphs compiled for `kind`: stacked on the CPU and on
-    /// Metal (not measured there), broadcast on CUDA.
-    /// `$IREE_LLM_GPU_ATTENTION` (stacked, broadcast or split) overrides it
-    /// for a GPU, for measuring.
+    /// Metal (not measured there), by window on CUDA.
+    /// `$IREE_LLM_GPU_ATTENTION` (stacked, broadcast, split or by-window)
+    /// overrides it for a GPU, for measuring.
     pub fn for_target(kind: crate::types::DeviceKind) -> Self {
         use crate::types::DeviceKind;
         let measured = match kind {
             DeviceKind::Cpu => return GroupedQueries::Stacked,
-            DeviceKind::Cuda => GroupedQueries::Broadcast,
+            DeviceKind::Cuda => GroupedQueries::ByWindow,
             DeviceKind::Metal => GroupedQueries::Stacked,
         };
         let forms = [
             ("stacked", GroupedQueries::Stacked),
             ("broadcast", GroupedQueries::Broadcast),
             ("split", GroupedQueries::Split),
+            ("by-window", GroupedQueries::ByWindow),
         ];
         gpu_form_from_env("IREE_LLM_GPU_ATTENTION", measured, &forms)
+    }
+
+    /// The form a graph whose attention reads `window` cached positions
+    /// takes: [`ByWindow`](GroupedQueries::ByWindow) resolved, the others as
+    /// they are.
+    pub fn for_window(self, window: i64) -> Self {
+        match self {
+            GroupedQueries::ByWindow if window <= BROADCAST_UP_TO => GroupedQueries::Broadcast,
+            GroupedQueries::ByWindow => GroupedQueries::Split,
+            form => form,
+        }
     }
 }
 
@@ -131,7 +156,7 @@ impl DecodeAttention {
             b,
             window,
             form,
-            groups: cfg.attention,
+            groups: cfg.attention.for_window(window),
             hq,
             hkv,
             g,
@@ -245,6 +270,7 @@ impl DecodeAttention {
                 let p = f.dot_general(&one, &each, (&[0], &[0]), (&[2], cache_k));
                 f.reshape(&p, &[bh, g, out])
             }
+            GroupedQueries::ByWindow => unreachable!("resolved by for_window in new()"),
             GroupedQueries::Split => {
                 let parts: Vec<Value> = (0..g)
                     .map(|j| {
