@@ -25,7 +25,7 @@ use crate::types::DType;
 /// (graph-bench, two rounds, ms at B = 1 / 8): stacked 6.03, 5.94 / 9.46,
 /// 9.27; broadcast 2.02, 2.03 / 5.18, 5.22; split 2.77, 2.96 / 5.10, 4.95.
 /// The broadcast copy grows with the window: on an H100 at context 2048
-/// (thirteenth CUDA run, docs/performance.md) B = 8 over the whole
+/// (eighteenth session, docs/performance.md) B = 8 over the whole
 /// 2048-position window took 18.83, 18.87 ms broadcast against 13.93,
 /// 14.00 split, while over 256 positions broadcast held its lead or tied
 /// (B = 8: 5.62, 5.77 against 5.73, 5.96), hence [`GroupedQueries::ByWindow`].
