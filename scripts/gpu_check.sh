@@ -50,7 +50,7 @@ work=/tmp/iree-llm-gpu
 logs="$work/logs"
 mkdir -p "$out" "$work/bin" "$work/cache" "$logs"
 # The device tool returns at most 8 files from $OUT: everything printed goes
-# to one log there, step logs stay on the machine, and ncu's table comes back.
+# to one log there, beside ncu's table.
 exec > >(tee -a "$out/gpu_check.log") 2>&1
 step() { echo "== $(date +%T) $*"; }
 
@@ -79,13 +79,13 @@ B="$IREE_LLM"
   echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) threads"
   "$IREE_COMPILE" --version | head -2
   "$B" devices
-} 2>&1 | tee "$logs/machine.log"
+}
 
 # First the cheapest end-to-end proof that the CUDA path runs at all.
 step "the CUDA kernel of few-row products against an f64 product"
 if [ -f .gpu/cuda_rows_test.xz ]; then
   xz -dc .gpu/cuda_rows_test.xz > "$work/bin/cuda_rows_test" && chmod +x "$work/bin/cuda_rows_test"
-  timeout 120 "$work/bin/cuda_rows_test" --ignored --test-threads=1 2>&1 | tail -5 | tee "$logs/kernel.log"
+  timeout 120 "$work/bin/cuda_rows_test" --ignored --test-threads=1 2>&1 | tail -5
 fi
 
 # `--attention`: only the decode attention's forms, decode alone at both
@@ -99,55 +99,40 @@ if [ "${1:-}" = --attention ]; then
   for form in ${ATTENTION_FORMS:-by-window broadcast}; do
     echo "-- IREE_LLM_GPU_ATTENTION=$form"
     IREE_LLM_GPU_ATTENTION=$form timeout 60 "$B" graph-bench --model "$work/llama-1b" --device cuda \
-      --context 2048 --batch 1,8 --prefill --iterations 5 --bandwidth-gbps 2984 2>&1 \
-      | grep -E '^(loaded|decode)'
+      --context 2048 --batch 1,8 --prefill --iterations 5 2>&1 | grep -E '^(loaded|decode)'
   done
   step "llama-3.2-1b, split at every window: greedy parity local-task against cuda"
-  IREE_LLM_GPU_ATTENTION=split timeout 120 "$B" bench --model "$work/llama-1b" --devices local-task,cuda --batch 8 --requests 16 \
-    --max-tokens 32 2>&1 | grep -E 'parity|cross-device'
+  IREE_LLM_GPU_ATTENTION=split timeout 120 "$B" bench --model "$work/llama-1b" \
+    --devices local-task,cuda --batch 8 --requests 16 --max-tokens 32 2>&1 | grep -E 'parity|cross-device'
   step done
   exit 0
 fi
 
 step "tiny preset: greedy parity local-task against cuda"
 timeout 120 "$B" bench --model tiny --devices local-task,cuda --batch 4 --requests 8 \
-  --max-tokens 32 2>&1 | tee "$logs/tiny.log"
+  --max-tokens 32 2>&1
 
 step models
-"$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1 | tee "$logs/models.log"
+"$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1
 python3 scripts/hf_random_model.py --shape smollm2-135m --out "$work/smollm2" 2>&1 \
-  | grep -v 'Writing model shards' | tee -a "$logs/models.log"
+  | grep -v 'Writing model shards'
 
 iters=5
 [ "${1:-}" = --quick ] && iters=2
 
 step "llama-3.2-1b: PyTorch eager and graph-bench on cuda"
 timeout 200 scripts/torch_compare.sh "$work/llama-1b" --device cuda --dtypes bfloat16 --context 2048 \
-  --batch 1,4,8 --position 128 --prefill 256 --iterations "$iters" 2>&1 | tee "$logs/llama1b.log"
+  --batch 1,4,8 --position 128 --prefill 256 --iterations "$iters" 2>&1
 
 step "engine on cuda, B=8 at saturation"
 timeout 120 "$B" bench --model "$work/llama-1b" --device cuda --batch 8 --requests 32 --max-tokens 128 \
-  --no-parity 2>&1 | tee "$logs/bench_cuda.log"
-
-# IREE's CUDA HAL either issues each dispatch on a stream or records the
-# step as a CUDA graph. The twelfth session found no difference while the
-# attention took most of a step; with the step now mostly small kernels,
-# decode alone, alternating, two rounds.
-step "llama-3.2-1b: decode on CUDA streams against CUDA graphs"
-for round in 1 2; do
-  for streams in true false; do
-    echo "-- round $round, --cuda_use_streams=$streams"
-    IREE_LLM_RUNTIME_FLAGS=--cuda_use_streams=$streams timeout 60 "$B" graph-bench --model "$work/llama-1b" \
-      --device cuda --context 2048 --batch 1,8 --prefill --iterations "$iters" 2>&1 | grep -E '^(decode|  host)'
-  done
-done 2>&1 | tee "$logs/streams.log"
+  --no-parity 2>&1
 
 step "greedy parity local-task against cuda"
 timeout 150 "$B" bench --model "$work/llama-1b" --devices local-task,cuda --batch 8 --requests 16 \
-  --max-tokens 32 2>&1 | tee "$logs/parity.log"
+  --max-tokens 32 2>&1
 
-# Where a 256-token prompt's time goes (the tenth session's 23 ms against
-# PyTorch's 10.7 is not split yet), kernel by kernel under Nsight Compute,
+# Where a 256-token prompt's time goes, kernel by kernel under Nsight Compute,
 # with weights and caches in device memory as graph-bench keeps them (not
 # iree-run-module, whose parsed inputs are host-visible). Decode steps of
 # B=1 are in the same run and are summed apart, by graph.
@@ -157,12 +142,12 @@ if [ -n "$NCU" ]; then
   timeout 150 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
     "$B" graph-bench --model "$work/llama-1b" --device cuda --context 2048 --batch 1 --prefill 256 \
     --iterations 1 2> "$logs/ncu_prefill.err" | grep -E '^"' > "$out/ncu_prefill.csv"
-  python3 scripts/ncu_summary.py "$out/ncu_prefill.csv" 2>&1 | tee "$logs/ncu_prefill.txt"
+  python3 scripts/ncu_summary.py "$out/ncu_prefill.csv" 2>&1
 else
   step "no ncu on this machine: the prompt's kernels are not profiled"
 fi
 step "SmolLM2-135M shape: PyTorch eager and graph-bench on cuda"
 timeout 120 scripts/torch_compare.sh "$work/smollm2" --device cuda --dtypes bfloat16 --context 2048 \
-  --batch 1,4,8 --position 128 --prefill 128 --iterations "$iters" 2>&1 | tee "$logs/smollm2.log"
+  --batch 1,4,8 --position 128 --prefill 128 --iterations "$iters" 2>&1
 
 step done
