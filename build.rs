@@ -144,7 +144,8 @@ fn main() {
     if target_arch == "x86_64" {
         // The AVX2 kernels run on any x86-64 CPU from Haswell and Zen 1 on;
         // the same source built for AVX-512, and the AVX512-BF16 and
-        // AVX512-VNNI kernels, only where the emitter finds those extensions.
+        // AVX512-VNNI kernels, only where the emitter finds those extensions
+        // (the 8-bit form's AVX2 kernel where it finds no AVX-512 at all).
         const AVX2: [&str; 3] = ["-mavx2", "-mfma", "-mf16c"];
         let avx512 = [&AVX2[..], &["-mavx512f", "-mavx512bw", "-mavx512vl"]].concat();
         let matmul = manifest_dir.join("csrc/kernels/x86_64_matmul.c");
@@ -165,6 +166,11 @@ fn main() {
             &manifest_dir.join("csrc/kernels/x86_64_avx512_bf16.c"),
             &[&avx512[..], &["-mavx512bf16"]].concat(),
             &out_dir.join("x86_64_avx512_bf16_kernels.o"),
+        );
+        kernel_object(
+            &manifest_dir.join("csrc/kernels/x86_64_avx2_q8.c"),
+            &AVX2,
+            &out_dir.join("x86_64_avx2_q8_kernels.o"),
         );
         kernel_object(
             &manifest_dir.join("csrc/kernels/x86_64_avx512_vnni.c"),

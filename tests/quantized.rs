@@ -160,7 +160,7 @@ const Q8_TOLERANCE: f64 = 1e-1;
 
 /// The opt-in 8-bit activations (`Kernels::X86_64Q8`) round each 32-value
 /// block of x to int8 before the block products (a prompt's rows through
-/// the AVX512-VNNI kernel where the CPU has it), so they
+/// the packed kernel where the CPU takes it), so they
 /// leave the exact tolerance; this is their own, measured on this model and
 /// stated in docs/performance.md. They must also not be silently the exact
 /// form.
@@ -258,15 +258,16 @@ fn bf16_activations_on_block_weights_hold_for_a_step_of_eight_rows() {
 }
 
 /// With 8-bit activations several rows (a B=8 step, a prompt) go through
-/// the AVX512-VNNI kernel, which rounds them to int8 once per product and
-/// multiplies 16 weight rows at a time: every row of a B=8 step stays within
-/// the form's tolerance of its own sequence in the reference (prompts are
-/// held to it by `eight_bit_activations_stay_within_their_own_tolerance`).
+/// the packed kernel (AVX512-VNNI, or its AVX2 twin), which rounds them to
+/// int8 once per product and multiplies 16 weight rows at a time: every row
+/// of a B=8 step stays within the form's tolerance of its own sequence in
+/// the reference (prompts are held to it by
+/// `eight_bit_activations_stay_within_their_own_tolerance`).
 #[test]
 fn eight_bit_activations_hold_for_a_step_of_eight_rows() {
     use iree_llm::emit::Kernels;
-    if !iree_llm::emit::kernels::q8_rows_through_vnni() {
-        eprintln!("not run: this CPU or build has no AVX512-VNNI kernel");
+    if !iree_llm::emit::kernels::packs_for_vnni(Kernels::X86_64Q8) {
+        eprintln!("not run: this CPU or build has no packed 8-bit kernel");
         return;
     }
     let graphs = logits_graphs(&[1, STEP_ROWS as i64]);
@@ -379,19 +380,18 @@ fn ragged_decode_reproduces_each_slots_single_sequence_result() {
     assert_ragged_steps_reproduce_single_sequences(&mut model, &[4, 8]);
 }
 
-/// Without AVX512-VNNI (and where single rows are not kept exact), the
-/// 8-bit form takes up to 7 rows through the AVX2 kernel's 8-bit product,
-/// each row rounded and multiplied as a single row is: a B=4 step gives
-/// each slot its single sequence's tokens and logits.
+/// In the 8-bit form each row is rounded and multiplied as a single row
+/// is, whichever kernel takes it (the packed one, or on CPUs with AVX-512
+/// but no VNNI the row-major 8-bit path for up to 7 rows): a B=4 step
+/// gives each slot its single sequence's tokens and logits.
 #[test]
 fn eight_bit_activations_give_a_b4_steps_rows_their_single_sequences_results() {
     use iree_llm::emit::Kernels;
     use iree_llm::emit::kernels::{packs_for_vnni, single_rows_stay_exact};
     if Kernels::for_host_cpu().is_portable()
-        || packs_for_vnni(Kernels::X86_64Q8)
-        || single_rows_stay_exact()
+        || (!packs_for_vnni(Kernels::X86_64Q8) && single_rows_stay_exact())
     {
-        eprintln!("not run: this CPU or build takes no rows through the AVX2 8-bit product");
+        eprintln!("not run: this CPU or build takes no rows through an 8-bit product");
         return;
     }
     for quant in [Quant::Q8_0, Quant::Q4_1] {
@@ -471,7 +471,7 @@ fn assert_ragged_steps_reproduce_single_sequences(model: &mut DeviceModel, batch
 fn a_tied_embedding_in_the_vnni_layout_gathers_its_rows_and_heads_the_logits() {
     use iree_llm::emit::Kernels;
     if !iree_llm::emit::kernels::packs_for_vnni(Kernels::X86_64Q8) {
-        eprintln!("not run: this CPU or build has no AVX512-VNNI kernel");
+        eprintln!("not run: this CPU or build has no packed 8-bit kernel");
         return;
     }
     let hf = common::variant_dir("tiny-tied", &common::tied_mha_config(), DType::F32);
@@ -515,7 +515,7 @@ fn eight_bit_decode_rows_carrying_a_chunk_equal_a_plain_steps_bit_for_bit() {
     use iree_llm::emit::Kernels;
     use iree_llm::model::RowDraw;
     if !iree_llm::emit::kernels::packs_for_vnni(Kernels::X86_64Q8) {
-        eprintln!("not run: this CPU or build has no AVX512-VNNI kernel");
+        eprintln!("not run: this CPU or build has no packed 8-bit kernel");
         return;
     }
     let path = quantized_tiny(Quant::Q4_1);

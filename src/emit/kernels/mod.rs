@@ -9,7 +9,9 @@
 //! bf16 a panel at a time (opt-in, not exact). `x86_64_avx512_vnni.c`, for
 //! CPUs with AVX512-VNNI, rounds rows of `x` to int8 blocks and multiplies
 //! them by block weights laid out for it (`emit::vnni_layout`) with
-//! `vpdpbusd` (opt-in, not exact). build.rs
+//! `vpdpbusd` (opt-in, not exact); `x86_64_avx2_q8.c` is its twin for CPUs
+//! with AVX2 alone (`vpmaddubsw`: the same exports, the same results bit
+//! for bit). build.rs
 //! compiles each file freestanding; the objects are embedded in this
 //! binary, a graph that calls a kernel declares it as a `stream.executable`
 //! naming its object
@@ -54,15 +56,16 @@ pub enum Kernels {
     X86_64,
     /// The same kernels, except that activations have each 32-value block
     /// rounded to int8 times a scale before the block products (llama.cpp's
-    /// form): where the CPU has AVX512-VNNI every product, one row or many,
-    /// through its `vpdpbusd` over block weights laid out for it
-    /// ([`packs_for_vnni`]); elsewhere 8 rows or more stay exact and up
-    /// to 7 (a one-sequence decode step, a prompt's last token, a B=4
-    /// step) take the exact kernel's file's 8-bit path, except on CPUs
-    /// where the exact kernels are the AVX-512 build: there they stay
-    /// exact, which measured faster for one row ([`single_rows_stay_exact`]). Faster, not
-    /// exact. Opt-in (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md
-    /// gives its measured error.
+    /// form): every product, one row or many, over block weights laid out
+    /// 16 rows side by side ([`packs_for_vnni`]), through AVX512-VNNI's
+    /// `vpdpbusd` where the CPU has it and AVX2's `vpmaddubsw` where it has
+    /// no AVX-512 at all (the same results either way). On CPUs with
+    /// AVX-512 but no VNNI, and for matrices not in whole groups of 16
+    /// rows, 8 rows or more stay exact and up to 7 take the exact kernel's
+    /// file's 8-bit path (on such CPUs single rows stay exact, which
+    /// measured faster: [`single_rows_stay_exact`]). Faster, not exact.
+    /// Opt-in (`IREE_LLM_KERNELS=x86-64-q8`); docs/performance.md gives its
+    /// measured error.
     X86_64Q8,
     /// Every product of a dense bf16 weight, and every product of a block
     /// weight with several rows, rounds the rows of activations to bf16
@@ -125,7 +128,7 @@ impl Kernels {
             Kernels::Portable => "portable (IREE's code only; exact)",
             Kernels::X86_64 => "x86-64 (exact)",
             Kernels::X86_64Q8 => {
-                "x86-64-q8 (8-bit activations; through AVX512-VNNI, block weights laid out for it, where the CPU has it; not exact)"
+                "x86-64-q8 (8-bit activations; block weights laid out 16 rows side by side, through AVX512-VNNI or AVX2; not exact)"
             }
             Kernels::X86_64Bf16 => {
                 "x86-64-bf16 (bf16 activations and bf16 panels of block weights; not exact)"
@@ -199,8 +202,9 @@ enum Source {
     Exact,
     /// `x86_64_avx512_bf16.c`.
     Bf16,
-    /// `x86_64_avx512_vnni.c`.
-    Vnni,
+    /// The 8-bit form's packed product: `x86_64_avx512_vnni.c` where the CPU
+    /// has VNNI, else `x86_64_avx2_q8.c` (same exports).
+    Q8,
     /// `x86_64_attention.c`, in the build for this host (as [`Source::Exact`]).
     Attention,
 }
@@ -210,7 +214,7 @@ impl Source {
         match self {
             Source::Exact => Object::exact_for_host(),
             Source::Bf16 => Object::Avx512Bf16,
-            Source::Vnni => Object::Avx512Vnni,
+            Source::Q8 => Object::q8_for_host(),
             Source::Attention if Object::exact_for_host() == Object::Avx512 => {
                 Object::Avx512Attention
             }
@@ -305,7 +309,7 @@ const EXPORTS: [Export; 9] = [
     // export's text uses for its bindings' sizes), k.
     Export {
         name: "quantize_rows",
-        source: Source::Vnni,
+        source: Source::Q8,
         symbol: "iree_llm_quantize_rows_workgroup",
         bindings: &["f32", "i8"],
         indices: &["n", "k"],
@@ -316,7 +320,7 @@ const EXPORTS: [Export; 9] = [
     // offsets), y; rows of x, n (a multiple of 16), k, the format's code.
     Export {
         name: "blocks_vnni_packed",
-        source: Source::Vnni,
+        source: Source::Q8,
         symbol: "iree_llm_blocks_vnni_packed_workgroup",
         bindings: &["i8", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
@@ -510,8 +514,8 @@ fn rows_per_thread(n: i64, threads: i64) -> i64 {
     ((per + ROWS_PER_WORKGROUP - 1) / ROWS_PER_WORKGROUP).max(1) * ROWS_PER_WORKGROUP
 }
 
-/// Rows of `x` [rows, k] rounded to int8 blocks for the VNNI kernels, in
-/// x86_64_avx512_vnni.c's layout: per group of 8 rows and block, 8 x 32
+/// Rows of `x` [rows, k] rounded to int8 blocks for the packed 8-bit
+/// product (VNNI or AVX2), in x86_64_avx512_vnni.c's layout: per group of 8 rows and block, 8 x 32
 /// int8 values and 3 x 8 f32 (scales and two sums).
 fn quantize_rows(f: &mut FuncBuilder, x: &Value) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
@@ -529,10 +533,14 @@ fn quantize_rows(f: &mut FuncBuilder, x: &Value) -> Value {
 
 /// Whether graphs with `kernels` keep block matrices in the VNNI kernel's
 /// layout ([`super::vnni_layout`]): the 8-bit form on a CPU and build with
-/// AVX512-VNNI. Every product of such a matrix, one row or many, then goes
-/// through [`blocks_vnni_packed`].
+/// AVX512-VNNI, or with AVX2 and no AVX-512 (x86_64_avx2_q8.c reads the
+/// same layout). Every product of such a matrix, one row or many, then
+/// goes through [`blocks_vnni_packed`]. CPUs with AVX-512 but no VNNI keep
+/// the row-major form, where single rows stay exact: the AVX2 product was
+/// not measured against the AVX-512 exact kernels there.
 pub fn packs_for_vnni(kernels: Kernels) -> bool {
-    kernels.q8_activations() && q8_rows_through_vnni()
+    kernels.q8_activations()
+        && (q8_rows_through_vnni() || Object::exact_for_host() == Object::Avx2)
 }
 
 /// `x . W^T` for `x` [rows, k] (any number of rows) and W in blocks laid
@@ -1325,5 +1333,14 @@ mod tests {
         let wide = Object::exact_for_host() == Object::Avx512;
         assert_eq!(attention.contains(&named(Object::Avx512Attention)), wide);
         assert_eq!(attention.contains(&named(Object::Attention)), !wide);
+        // The 8-bit form's packed product: VNNI where the CPU has it, else
+        // the AVX2 twin, never both.
+        assert!(named(Object::Avx2Q8).starts_with("iree-llm-x86_64-avx2-q8-kernels-"));
+        let packed = declarations(
+            "flow.dispatch @iree_llm_kernels_blocks_vnni_packed::@blocks_vnni_packed[%0]",
+        );
+        let vnni = q8_rows_through_vnni();
+        assert_eq!(packed.contains(&named(Object::Avx512Vnni)), vnni);
+        assert_eq!(packed.contains(&named(Object::Avx2Q8)), !vnni);
     }
 }

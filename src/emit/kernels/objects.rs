@@ -29,31 +29,34 @@ pub(super) const OBJECT: Option<&[u8]> = kernel_object!("x86_64_kernels.o");
 const AVX512_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_kernels.o");
 pub(super) const BF16_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_bf16_kernels.o");
 const VNNI_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_vnni_kernels.o");
+const AVX2_Q8_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx2_q8_kernels.o");
 const ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_attention_kernels.o");
 const AVX512_ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_attention_kernels.o");
 
 /// The kernel objects: `x86_64_matmul.c` built twice, for AVX2 and for AVX-512
 /// (the same exact products in vectors twice as wide), the AVX512-BF16 one that
 /// only [`Kernels::X86_64Bf16`](super::Kernels::X86_64Bf16)'s graphs call, the
-/// AVX512-VNNI one that only [`Kernels::X86_64Q8`](super::Kernels::X86_64Q8)'s
-/// call, and the decode attention, built for AVX2 and AVX-512 like the exact
-/// kernels.
+/// AVX512-VNNI one and its AVX2 twin (the same exports and results) that only
+/// [`Kernels::X86_64Q8`](super::Kernels::X86_64Q8)'s graphs call, and the
+/// decode attention, built for AVX2 and AVX-512 like the exact kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Object {
     Avx2,
     Avx512,
     Avx512Bf16,
     Avx512Vnni,
+    Avx2Q8,
     Attention,
     Avx512Attention,
 }
 
 impl Object {
-    pub(super) const ALL: [Object; 6] = [
+    pub(super) const ALL: [Object; 7] = [
         Object::Avx2,
         Object::Avx512,
         Object::Avx512Bf16,
         Object::Avx512Vnni,
+        Object::Avx2Q8,
         Object::Attention,
         Object::Avx512Attention,
     ];
@@ -70,12 +73,23 @@ impl Object {
         }
     }
 
+    /// The build of the 8-bit form's packed product for this host: the
+    /// AVX512-VNNI kernel where the CPU has it, else its AVX2 twin.
+    pub(super) fn q8_for_host() -> Object {
+        if q8_rows_through_vnni() {
+            Object::Avx512Vnni
+        } else {
+            Object::Avx2Q8
+        }
+    }
+
     pub(super) fn bytes(self) -> Option<&'static [u8]> {
         match self {
             Object::Avx2 => OBJECT,
             Object::Avx512 => AVX512_OBJECT,
             Object::Avx512Bf16 => BF16_OBJECT,
             Object::Avx512Vnni => VNNI_OBJECT,
+            Object::Avx2Q8 => AVX2_Q8_OBJECT,
             Object::Attention => ATTENTION_OBJECT,
             Object::Avx512Attention => AVX512_ATTENTION_OBJECT,
         }
@@ -87,6 +101,7 @@ impl Object {
             Object::Avx512 => AVX512_OBJECT_NAME.as_deref(),
             Object::Avx512Bf16 => BF16_OBJECT_NAME.as_deref(),
             Object::Avx512Vnni => VNNI_OBJECT_NAME.as_deref(),
+            Object::Avx2Q8 => AVX2_Q8_OBJECT_NAME.as_deref(),
             Object::Attention => ATTENTION_OBJECT_NAME.as_deref(),
             Object::Avx512Attention => AVX512_ATTENTION_OBJECT_NAME.as_deref(),
         }
@@ -168,6 +183,8 @@ static BF16_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-bf16-kernels", BF16_OBJECT));
 static VNNI_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-vnni-kernels", VNNI_OBJECT));
+static AVX2_Q8_OBJECT_NAME: LazyLock<Option<String>> =
+    LazyLock::new(|| object_name("iree-llm-x86_64-avx2-q8-kernels", AVX2_Q8_OBJECT));
 static ATTENTION_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-attention-kernels", ATTENTION_OBJECT));
 static AVX512_ATTENTION_OBJECT_NAME: LazyLock<Option<String>> = LazyLock::new(|| {

@@ -1,0 +1,279 @@
+// Hand-written x86-64 (AVX2, FMA, F16C) kernels for the 8-bit activation
+// form (`IREE_LLM_KERNELS=x86-64-q8`) on CPUs without AVX512-VNNI: the same
+// two exports, the same inputs and, bit for bit, the same results as
+// x86_64_avx512_vnni.c, which describes the form, the rounding of x and the
+// weight layout (16 weight rows side by side, 4 bytes of each a lane).
+//
+// Why: with AVX2 the exact products are bound by f32 multiply-adds (8 a
+// cycle per FMA pipe) plus dequantizing each block to f32 (docs/
+// performance.md: a SmolLM2 B=8 step's products spent 38% of their time
+// there). Here `vpmaddubsw` multiplies 32 unsigned nibbles by 32 signed
+// bytes of x and adds them in pairs; with 8 weight rows in the lanes of a
+// register, the pairs of one block add up in int16 (8 x 2 x 15 x 127 =
+// 30,480 fits), one `vpmaddwd` makes them int32, and the block then costs
+// one conversion and the scales' multiply-adds for 8 weight rows at once,
+// where the row-major form paid them per row.
+//
+// AVX2 has 8 lanes, so each 64-byte word of the layout (16 rows x 4 bytes)
+// is read as two halves: rows 0-7 and rows 8-15 of the group.
+//
+// Integer sums are exact whatever their order, and the f32 operations per
+// lane are the VNNI kernel's (the scale product d * xd, one multiply-add of
+// the converted sum, then Q4_1's offset term), so both kernels give the
+// same bits and a model's 8-bit results do not depend on the CPU.
+//
+// Built freestanding: no libc, nothing but registers, the stack and the
+// buffers.
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define INLINE static inline __attribute__((always_inline))
+
+// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
+enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
+
+// ---- Rounding rows of x to int8 (x86_64_avx512_vnni.c's layout) -------------
+
+#define GROUP_ROWS 8
+#define GROUP_BLOCK_BYTES (GROUP_ROWS * 32 + GROUP_ROWS * 12)
+enum { XD = 0, XS = GROUP_ROWS, XQS = 2 * GROUP_ROWS };
+
+INLINE float hsum8(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+INLINE float hmax8(__m256 v) {
+  __m128 t = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  t = _mm_max_ps(t, _mm_movehl_ps(t, t));
+  t = _mm_max_ss(t, _mm_movehdup_ps(t));
+  return _mm_cvtss_f32(t);
+}
+
+INLINE int32_t hsum8_epi32(__m256i v) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+  return _mm_cvtsi128_si32(s);
+}
+
+// Rows [first, first + per) of x (fewer at the end); `per` is a multiple of
+// GROUP_ROWS. The AVX-512 kernel sums a block as (x[i] + x[16 + i]) and then
+// halves of that; hsum8 of (x[0..8] + x[16..24]) + (x[8..16] + x[24..32])
+// adds the same pairs in the same order, so xs is the same f32 value.
+void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
+                                      int8_t* restrict out, size_t out_offset, size_t rows,
+                                      size_t k, size_t first, size_t per) {
+  x += x_offset;
+  out += out_offset;
+  const size_t blocks = k / 32;
+  const size_t groups = (rows + GROUP_ROWS - 1) / GROUP_ROWS;
+  size_t last = first + per;
+  if (last > groups * GROUP_ROWS) last = groups * GROUP_ROWS;
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  // _mm256_packs_* interleave 128-bit halves; this puts the values back in order.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (size_t r = first; r < last; ++r) {
+    int8_t* group = out + (r / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
+    const size_t slot = r % GROUP_ROWS;
+    for (size_t j = 0; j < blocks; ++j) {
+      int8_t* xq = group + j * GROUP_BLOCK_BYTES + 32 * slot;
+      float* xf = (float*)(group + j * GROUP_BLOCK_BYTES + 32 * GROUP_ROWS) + slot;
+      if (r >= rows) {
+        _mm256_storeu_si256((__m256i*)xq, _mm256_setzero_si256());
+        xf[XD] = xf[XS] = 0.0f;
+        ((int32_t*)xf)[XQS] = 0;
+        continue;
+      }
+      const float* xb = x + r * k + 32 * j;
+      __m256 v[4];
+      for (int i = 0; i < 4; ++i) v[i] = _mm256_loadu_ps(xb + 8 * i);
+      const __m256 top = _mm256_max_ps(
+          _mm256_max_ps(_mm256_and_ps(v[0], abs_mask), _mm256_and_ps(v[1], abs_mask)),
+          _mm256_max_ps(_mm256_and_ps(v[2], abs_mask), _mm256_and_ps(v[3], abs_mask)));
+      const float scale = hmax8(top) / 127.0f;
+      xf[XD] = scale;
+      xf[XS] = hsum8(_mm256_add_ps(_mm256_add_ps(v[0], v[2]), _mm256_add_ps(v[1], v[3])));
+      const __m256 inv = _mm256_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
+      __m256i q[4];
+      for (int i = 0; i < 4; ++i) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], inv));
+      ((int32_t*)xf)[XQS] = hsum8_epi32(
+          _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3])));
+      // |x| * inv rounds to at most 127, so the saturating packs keep every value.
+      const __m256i packed = _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]),
+                                                _mm256_packs_epi32(q[2], q[3]));
+      _mm256_storeu_si256((__m256i*)xq, _mm256_permutevar8x32_epi32(packed, order));
+    }
+  }
+}
+
+// ---- The product ------------------------------------------------------------
+//
+// A pass multiplies one half (8 weight rows) of a group of 16 by R rows of x
+// (R <= ROWS_AT_ONCE) over all blocks: the half's 8 unpacked value registers
+// and R accumulators stay in registers (16 ymm in all with the temporaries),
+// so 8 rows of x take two passes over the half, the second reading the
+// weights from L1 or L2.
+#define ROWS_AT_ONCE 4
+
+// The 8 registers of 4-bit values of block `qb`, half h: v[w] holds each
+// row's values 4w .. 4w + 3 (low nibbles of word w), v[4 + w] values
+// 16 + 4w .. 16 + 4w + 3 (high nibbles). For Q8_0 (values stored + 128),
+// part p's words 4p .. 4p + 3 split into low (v[w]) and high (v[4 + w])
+// nibbles of the same values.
+INLINE void half_values(const int format, const uint8_t* qb, int h, int p, __m256i v[8]) {
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  const uint8_t* words = qb + (format == Q8_0 ? 256 * p : 0) + 32 * h;
+  for (int w = 0; w < 4; ++w) {
+    const __m256i both = _mm256_loadu_si256((const __m256i*)(words + 64 * w));
+    v[w] = _mm256_and_si256(both, low);
+    v[4 + w] = _mm256_and_si256(_mm256_srli_epi16(both, 4), low);
+  }
+}
+
+// sum over lanes' pairs: v[i] times x's word xw[i] broadcast, added in int16.
+INLINE __m256i pairs(const __m256i v[], const int32_t* xw, const int* which, int count) {
+  __m256i s = _mm256_maddubs_epi16(v[0], _mm256_set1_epi32(xw[which[0]]));
+  for (int i = 1; i < count; ++i)
+    s = _mm256_add_epi16(s, _mm256_maddubs_epi16(v[i], _mm256_set1_epi32(xw[which[i]])));
+  return s;
+}
+
+// acc[r] (r < R) += half h of one block of the group times rows r0 .. r0 + R
+// of x's group at block `xb`; d, m: the half's 8 scales and offsets as f32.
+INLINE void half_block(const int R, const int format, const uint8_t* qb, int h, int r0,
+                       const int8_t* xb, __m256 d, __m256 m, __m256 acc[ROWS_AT_ONCE]) {
+  const int32_t* x4 = (const int32_t*)xb;
+  const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
+  const float* xs = xd + XS;
+  const int32_t* xqs = (const int32_t*)xd + XQS;
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i s[ROWS_AT_ONCE];
+  if (format == Q8_0) {
+    // Values + 128 are bytes, too wide for vpmaddubsw's int16 pairs (2 x 255
+    // x 127 > 32,767): their nibbles go separately, the high ones x 16.
+    static const int part0[4] = {0, 1, 2, 3}, part1[4] = {4, 5, 6, 7};
+    __m256i lo[ROWS_AT_ONCE], hi[ROWS_AT_ONCE];
+    for (int p = 0; p < 2; ++p) {
+      __m256i v[8];
+      half_values(format, qb, h, p, v);
+#pragma GCC unroll 4
+      for (int r = 0; r < R; ++r) {
+        const int32_t* xw = x4 + 8 * (r0 + r);
+        const __m256i l = pairs(v, xw, p ? part1 : part0, 4);
+        const __m256i u = pairs(v + 4, xw, p ? part1 : part0, 4);
+        lo[r] = p ? _mm256_add_epi16(lo[r], l) : l;
+        hi[r] = p ? _mm256_add_epi16(hi[r], u) : u;
+      }
+    }
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r)
+      s[r] = _mm256_add_epi32(_mm256_madd_epi16(lo[r], ones),
+                              _mm256_madd_epi16(hi[r], _mm256_set1_epi16(16)));
+  } else {
+    static const int all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    __m256i v[8];
+    half_values(format, qb, h, 0, v);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) s[r] = _mm256_madd_epi16(pairs(v, x4 + 8 * (r0 + r), all, 8), ones);
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) {
+    __m256i sr = s[r];
+    if (format != Q4_1) sr = _mm256_add_epi32(sr, _mm256_set1_epi32((format == Q8_0 ? -128 : -8) *
+                                                                    xqs[r0 + r]));
+    const __m256 dx = _mm256_mul_ps(d, _mm256_set1_ps(xd[r0 + r]));
+    acc[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sr), dx, acc[r]);
+    if (format == Q4_1) acc[r] = _mm256_fmadd_ps(m, _mm256_set1_ps(xs[r0 + r]), acc[r]);
+  }
+}
+
+// Half h of weight group g times rows r0 .. r0 + R of one group of x (`xg`)
+// over all blocks: y[r][16g + 8h .. + 8] set, rows n apart.
+INLINE void half_pass(const int R, const int format, const uint8_t* q, const uint16_t* d,
+                      const uint16_t* m, size_t blocks, size_t g, int h, int r0,
+                      const int8_t* xg, float* y, size_t n, int prefetch) {
+  const size_t group_bytes = format == Q8_0 ? 512 : 256;
+  const uint8_t* qb = q + g * blocks * group_bytes;
+  const uint16_t* db = d + g * blocks * 16 + 8 * h;
+  const uint16_t* mb = m + g * blocks * 16 + 8 * h;
+  __m256 acc[ROWS_AT_ONCE];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) acc[r] = _mm256_setzero_ps();
+  const int8_t* xb = xg;
+  for (size_t j = 0; j < blocks; ++j, xb += GROUP_BLOCK_BYTES, qb += group_bytes) {
+    // The first pass over a group streams it from memory: 8 blocks ahead,
+    // as the VNNI kernel.
+    if (prefetch)
+      for (size_t b = 0; b < group_bytes; b += 64)
+        _mm_prefetch((const char*)(qb + 8 * group_bytes + b), _MM_HINT_T0);
+    const __m256 ds = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(db + 16 * j)));
+    const __m256 ms =
+        format == Q4_1 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(mb + 16 * j))) : ds;
+    half_block(R, format, qb, h, r0, xb, ds, ms, acc);
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(y + (r0 + r) * n + 16 * g + 8 * h, acc[r]);
+}
+
+// One pass as a function of its own for each row count and format, so that
+// each copy's registers are allocated for it alone.
+#define PASS_FN(FORMAT, R)                                                                   \
+  static __attribute__((noinline)) void pass_##FORMAT##_##R(                                 \
+      const uint8_t* q, const uint16_t* d, const uint16_t* m, size_t blocks, size_t g, int h, \
+      int r0, const int8_t* xg, float* y, size_t n, int prefetch) {                          \
+    half_pass(R, FORMAT, q, d, m, blocks, g, h, r0, xg, y, n, prefetch);                     \
+  }
+#define PASS_FNS(FORMAT) PASS_FN(FORMAT, 1) PASS_FN(FORMAT, 2) PASS_FN(FORMAT, 3) PASS_FN(FORMAT, 4)
+PASS_FNS(Q8_0) PASS_FNS(Q4_0) PASS_FNS(Q4_1)
+
+#define PASS_ARGS q, d, m, blocks, g, h, r0, xg, yb, n, prefetch
+#define PASSES(FORMAT)                               \
+  switch (R) {                                       \
+    case 1: pass_##FORMAT##_1(PASS_ARGS); break;     \
+    case 2: pass_##FORMAT##_2(PASS_ARGS); break;     \
+    case 3: pass_##FORMAT##_3(PASS_ARGS); break;     \
+    default: pass_##FORMAT##_4(PASS_ARGS); break;    \
+  }
+
+// x: `rows` rows quantized by iree_llm_quantize_rows_workgroup; q, d, m: W
+// [n, k] in Q8_0, Q4_0 or Q4_1 blocks in the VNNI kernel's layout (only
+// Q4_1 has offsets; for the others m is d again and not read); y [rows, n]
+// f32. Weight rows [first, first + per); n is a multiple of 16 (the emitter
+// checks).
+void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_offset,
+                                           const uint8_t* restrict q, size_t q_offset,
+                                           const uint16_t* restrict d, size_t d_offset,
+                                           const uint16_t* restrict m, size_t m_offset,
+                                           float* restrict y, size_t y_offset, size_t rows,
+                                           size_t n, size_t k, size_t format, size_t first,
+                                           size_t per) {
+  x += x_offset;
+  q += q_offset;
+  d += d_offset;
+  m += m_offset;
+  y += y_offset;
+  if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
+  const size_t blocks = k / 32;
+  const size_t last = first + per < n ? first + per : n;
+  for (size_t g = first / 16; g < last / 16; ++g)
+    for (size_t base = 0; base < rows; base += GROUP_ROWS) {
+      const int8_t* xg = x + (base / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
+      float* yb = y + base * n;
+      const int in_group = rows - base < GROUP_ROWS ? (int)(rows - base) : GROUP_ROWS;
+      for (int h = 0; h < 2; ++h)
+        for (int r0 = 0; r0 < in_group; r0 += ROWS_AT_ONCE) {
+          const int R = in_group - r0 < ROWS_AT_ONCE ? in_group - r0 : ROWS_AT_ONCE;
+          const int prefetch = base == 0 && h == 0 && r0 == 0;
+          switch (format) {
+            case Q8_0: PASSES(Q8_0) break;
+            case Q4_0: PASSES(Q4_0) break;
+            default: PASSES(Q4_1) break;
+          }
+        }
+    }
+}
