@@ -228,7 +228,10 @@ INLINE float row_dot(const int format, const float* x, const float* xs, size_t b
 // gives the measured error), so it is an option and the exact form is the
 // default. A B=4 step measured 1.2x faster this way than exact on Zen 1;
 // from 8 rows the exact panel product (a dequantized block shared by all
-// rows) is kept.
+// rows) is kept. Most 8-bit graphs no longer call this path: where the CPU
+// has VNNI, or AVX2 and no AVX-512, block matrices in whole groups of 16
+// rows go to the packed kernels (x86_64_avx512_vnni.c, x86_64_avx2_q8.c);
+// it stays for the others and for CPUs with AVX-512 but no VNNI.
 
 // x's blocks as int8 (xq), their scales (xd) and exact sums (xs).
 INLINE void quantize_x(const float* x, size_t blocks, int8_t* xq, float* xd, float* xs) {
