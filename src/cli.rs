@@ -70,8 +70,9 @@ pub enum Command {
         /// written next to the graphs; compile with
         /// --iree-hal-executable-object-search-path=OUT), x86-64-q8 (the
         /// same, with activations rounded to 8 bits per block of 32 as
-        /// llama.cpp does, every product through AVX512-VNNI over block
-        /// weights laid out for it where this CPU has it: faster, not exact) or x86-64-bf16 (bf16
+        /// llama.cpp does, every product over block weights laid out 16
+        /// rows side by side, through AVX512-VNNI or AVX2, whichever this
+        /// CPU has: faster, not exact) or x86-64-bf16 (bf16
         /// weights times activations rounded to bf16 with AVX512-BF16;
         /// faster, not exact; the modules run only on such CPUs).
         #[arg(long, default_value = "portable")]
