@@ -56,19 +56,7 @@
 #define MAX_GD 2048
 #define MAX_G 64
 
-INLINE float hsum8(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
-
-INLINE float hmax8(__m256 v) {
-  __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_max_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
+#include "x86_64_avx2_reduce.h"
 
 // e^x for x <= 0, to about an ulp: x = n ln 2 + r with |r| <= ln 2 / 2
 // (ln 2 split in two so that n ln 2 is exact in the first part), e^r by

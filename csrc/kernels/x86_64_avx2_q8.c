@@ -29,86 +29,46 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "x86_64_avx2_reduce.h"
+#include "x86_64_q8_rows.h"
+
 #define INLINE static inline __attribute__((always_inline))
 
-// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
-enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
+// ---- Rounding rows of x to int8 (x86_64_q8_rows.h's layout) ----------------
 
-// ---- Rounding rows of x to int8 (x86_64_avx512_vnni.c's layout) -------------
-
-#define GROUP_ROWS 8
-#define GROUP_BLOCK_BYTES (GROUP_ROWS * 32 + GROUP_ROWS * 12)
-enum { XD = 0, XS = GROUP_ROWS, XQS = 2 * GROUP_ROWS };
-
-INLINE float hsum8(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
-
-INLINE float hmax8(__m256 v) {
-  __m128 t = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  t = _mm_max_ps(t, _mm_movehl_ps(t, t));
-  t = _mm_max_ss(t, _mm_movehdup_ps(t));
-  return _mm_cvtss_f32(t);
-}
-
-INLINE int32_t hsum8_epi32(__m256i v) {
-  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-  s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
-  return _mm_cvtsi128_si32(s);
-}
-
-// Rows [first, first + per) of x (fewer at the end); `per` is a multiple of
-// GROUP_ROWS. The AVX-512 kernel sums a block as (x[i] + x[16 + i]) and then
-// halves of that; hsum8 of (x[0..8] + x[16..24]) + (x[8..16] + x[24..32])
-// adds the same pairs in the same order, so xs is the same f32 value.
-void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
-                                      int8_t* restrict out, size_t out_offset, size_t rows,
-                                      size_t k, size_t first, size_t per) {
-  x += x_offset;
-  out += out_offset;
-  const size_t blocks = k / 32;
-  const size_t groups = (rows + GROUP_ROWS - 1) / GROUP_ROWS;
-  size_t last = first + per;
-  if (last > groups * GROUP_ROWS) last = groups * GROUP_ROWS;
+// One block of a row (x86_64_q8_rows.h's quantize_rows). The AVX-512
+// kernel sums a block as (x[i] + x[16 + i]) and then halves of that; hsum8
+// of (x[0..8] + x[16..24]) + (x[8..16] + x[24..32]) adds the same pairs in
+// the same order, so xs is the same f32 value.
+INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
   const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
   // _mm256_packs_* interleave 128-bit halves; this puts the values back in order.
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  for (size_t r = first; r < last; ++r) {
-    int8_t* group = out + (r / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
-    const size_t slot = r % GROUP_ROWS;
-    for (size_t j = 0; j < blocks; ++j) {
-      int8_t* xq = group + j * GROUP_BLOCK_BYTES + 32 * slot;
-      float* xf = (float*)(group + j * GROUP_BLOCK_BYTES + 32 * GROUP_ROWS) + slot;
-      if (r >= rows) {
-        _mm256_storeu_si256((__m256i*)xq, _mm256_setzero_si256());
-        xf[XD] = xf[XS] = 0.0f;
-        ((int32_t*)xf)[XQS] = 0;
-        continue;
-      }
-      const float* xb = x + r * k + 32 * j;
-      __m256 v[4];
-      for (int i = 0; i < 4; ++i) v[i] = _mm256_loadu_ps(xb + 8 * i);
-      const __m256 top = _mm256_max_ps(
-          _mm256_max_ps(_mm256_and_ps(v[0], abs_mask), _mm256_and_ps(v[1], abs_mask)),
-          _mm256_max_ps(_mm256_and_ps(v[2], abs_mask), _mm256_and_ps(v[3], abs_mask)));
-      const float scale = hmax8(top) / 127.0f;
-      xf[XD] = scale;
-      xf[XS] = hsum8(_mm256_add_ps(_mm256_add_ps(v[0], v[2]), _mm256_add_ps(v[1], v[3])));
-      const __m256 inv = _mm256_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
-      __m256i q[4];
-      for (int i = 0; i < 4; ++i) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], inv));
-      ((int32_t*)xf)[XQS] = hsum8_epi32(
-          _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3])));
-      // |x| * inv rounds to at most 127, so the saturating packs keep every value.
-      const __m256i packed = _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]),
-                                                _mm256_packs_epi32(q[2], q[3]));
-      _mm256_storeu_si256((__m256i*)xq, _mm256_permutevar8x32_epi32(packed, order));
-    }
-  }
+  __m256 v[4];
+  for (int i = 0; i < 4; ++i) v[i] = _mm256_loadu_ps(xb + 8 * i);
+  const __m256 top = _mm256_max_ps(
+      _mm256_max_ps(_mm256_and_ps(v[0], abs_mask), _mm256_and_ps(v[1], abs_mask)),
+      _mm256_max_ps(_mm256_and_ps(v[2], abs_mask), _mm256_and_ps(v[3], abs_mask)));
+  const float scale = hmax8(top) / 127.0f;
+  xf[XD] = scale;
+  xf[XS] = hsum8(_mm256_add_ps(_mm256_add_ps(v[0], v[2]), _mm256_add_ps(v[1], v[3])));
+  const __m256 inv = _mm256_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
+  __m256i q[4];
+  for (int i = 0; i < 4; ++i) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], inv));
+  ((int32_t*)xf)[XQS] = hsum8_epi32(
+      _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3])));
+  // |x| * inv rounds to at most 127, so the saturating packs keep every value.
+  const __m256i packed =
+      _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+  _mm256_storeu_si256((__m256i*)xq, _mm256_permutevar8x32_epi32(packed, order));
+}
+
+// Rows [first, first + per) of x (fewer at the end); `per` is a multiple of
+// GROUP_ROWS.
+void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
+                                      int8_t* restrict out, size_t out_offset, size_t rows,
+                                      size_t k, size_t first, size_t per) {
+  quantize_rows(x + x_offset, out + out_offset, rows, k, first, per, quantize_block);
 }
 
 // ---- The product ------------------------------------------------------------

@@ -42,67 +42,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "x86_64_q8_rows.h"
+
 #define INLINE static inline __attribute__((always_inline))
 
-// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
-enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
+// ---- Rounding rows of x to int8 (x86_64_q8_rows.h's layout) ----------------
 
-// ---- Rounding rows of x to int8 -------------------------------------------
-//
-// The rows of x [rows, k] go out in groups of 8 (the product's register
-// tile), block by block: for group g and block j, GROUP_BLOCK_BYTES bytes
-// at (g * blocks + j) * GROUP_BLOCK_BYTES hold the 8 rows' 32 int8 values,
-// then three 4-byte values per row: their scales xd and exact sums xs
-// (f32), and the sums of their int8 values (int32). A group's missing rows
-// (past `rows`) are zeros. So a tile reads one block of all its rows at
-// fixed offsets from one pointer.
-
-#define GROUP_ROWS 8
-#define GROUP_BLOCK_BYTES (GROUP_ROWS * 32 + GROUP_ROWS * 12)
-// Where a block's 4-byte values of each kind start, after its int8 values.
-enum { XD = 0, XS = GROUP_ROWS, XQS = 2 * GROUP_ROWS };
+// One block of a row (x86_64_q8_rows.h's quantize_rows).
+INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
+  const __m512 a = _mm512_loadu_ps(xb), b = _mm512_loadu_ps(xb + 16);
+  const float top = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(a), _mm512_abs_ps(b)));
+  // The same scale and rounding (to nearest even) as x86_64_matmul.c's
+  // quantize_x, so one row and several round x alike.
+  const float scale = top / 127.0f;
+  xf[XD] = scale;
+  xf[XS] = _mm512_reduce_add_ps(_mm512_add_ps(a, b));
+  const __m512 inv = _mm512_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
+  // |x| * inv rounds to at most 127: the int8 narrowing keeps every value.
+  const __m512i ia = _mm512_cvtps_epi32(_mm512_mul_ps(a, inv));
+  const __m512i ib = _mm512_cvtps_epi32(_mm512_mul_ps(b, inv));
+  ((int32_t*)xf)[XQS] = _mm512_reduce_add_epi32(_mm512_add_epi32(ia, ib));
+  _mm_storeu_si128((__m128i*)xq, _mm512_cvtsepi32_epi8(ia));
+  _mm_storeu_si128((__m128i*)(xq + 16), _mm512_cvtsepi32_epi8(ib));
+}
 
 // Rows [first, first + per) of x (fewer at the end); `per` is a multiple of
 // GROUP_ROWS.
 void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
                                       int8_t* restrict out, size_t out_offset, size_t rows,
                                       size_t k, size_t first, size_t per) {
-  x += x_offset;
-  out += out_offset;
-  const size_t blocks = k / 32;
-  const size_t groups = (rows + GROUP_ROWS - 1) / GROUP_ROWS;
-  size_t last = first + per;
-  if (last > groups * GROUP_ROWS) last = groups * GROUP_ROWS;
-  for (size_t r = first; r < last; ++r) {
-    int8_t* group = out + (r / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
-    const size_t slot = r % GROUP_ROWS;
-    for (size_t j = 0; j < blocks; ++j) {
-      int8_t* xq = group + j * GROUP_BLOCK_BYTES + 32 * slot;
-      float* xf = (float*)(group + j * GROUP_BLOCK_BYTES + 32 * GROUP_ROWS) + slot;
-      if (r >= rows) {
-        _mm256_storeu_si256((__m256i*)xq, _mm256_setzero_si256());
-        xf[XD] = xf[XS] = 0.0f;
-        ((int32_t*)xf)[XQS] = 0;
-        continue;
-      }
-      const float* xb = x + r * k + 32 * j;
-      const __m512 a = _mm512_loadu_ps(xb), b = _mm512_loadu_ps(xb + 16);
-      const float top =
-          _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(a), _mm512_abs_ps(b)));
-      // The same scale and rounding (to nearest even) as x86_64_matmul.c's
-      // quantize_x, so one row and several round x alike.
-      const float scale = top / 127.0f;
-      xf[XD] = scale;
-      xf[XS] = _mm512_reduce_add_ps(_mm512_add_ps(a, b));
-      const __m512 inv = _mm512_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
-      // |x| * inv rounds to at most 127: the int8 narrowing keeps every value.
-      const __m512i ia = _mm512_cvtps_epi32(_mm512_mul_ps(a, inv));
-      const __m512i ib = _mm512_cvtps_epi32(_mm512_mul_ps(b, inv));
-      ((int32_t*)xf)[XQS] = _mm512_reduce_add_epi32(_mm512_add_epi32(ia, ib));
-      _mm_storeu_si128((__m128i*)xq, _mm512_cvtsepi32_epi8(ia));
-      _mm_storeu_si128((__m128i*)(xq + 16), _mm512_cvtsepi32_epi8(ib));
-    }
-  }
+  quantize_rows(x + x_offset, out + out_offset, rows, k, first, per, quantize_block);
 }
 
 // ---- The product ------------------------------------------------------------

@@ -24,12 +24,7 @@
 
 #define INLINE static inline __attribute__((always_inline))
 
-INLINE float hsum8(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
+#include "x86_64_avx2_reduce.h"
 
 // Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
 enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
