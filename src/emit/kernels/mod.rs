@@ -515,8 +515,9 @@ fn rows_per_thread(n: i64, threads: i64) -> i64 {
 }
 
 /// Rows of `x` [rows, k] rounded to int8 blocks for the packed 8-bit
-/// product (VNNI or AVX2), in x86_64_avx512_vnni.c's layout: per group of 8 rows and block, 8 x 32
-/// int8 values and 3 x 8 f32 (scales and two sums).
+/// product (VNNI or AVX2), in csrc/kernels/x86_64_q8_rows.h's layout: per
+/// group of 8 rows and block, 8 x 32 int8 values and 3 x 8 four-byte values
+/// (scales, exact sums and the int8 values' sums).
 fn quantize_rows(f: &mut FuncBuilder, x: &Value) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let groups = (rows + 7) / 8;
