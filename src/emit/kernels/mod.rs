@@ -540,8 +540,7 @@ fn quantize_rows(f: &mut FuncBuilder, x: &Value) -> Value {
 /// the row-major form, where single rows stay exact: the AVX2 product was
 /// not measured against the AVX-512 exact kernels there.
 pub fn packs_for_vnni(kernels: Kernels) -> bool {
-    kernels.q8_activations()
-        && (q8_rows_through_vnni() || Object::exact_for_host() == Object::Avx2)
+    kernels.q8_activations() && (q8_rows_through_vnni() || Object::exact_for_host() == Object::Avx2)
 }
 
 /// `x . W^T` for `x` [rows, k] (any number of rows) and W in blocks laid
