@@ -29,38 +29,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "x86_64_avx2_reduce.h"
 #include "x86_64_q8_rows.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
 // ---- Rounding rows of x to int8 (x86_64_q8_rows.h's layout) ----------------
 
-// One block of a row (x86_64_q8_rows.h's quantize_rows). The AVX-512
-// kernel sums a block as (x[i] + x[16 + i]) and then halves of that; hsum8
-// of (x[0..8] + x[16..24]) + (x[8..16] + x[24..32]) adds the same pairs in
-// the same order, so xs is the same f32 value.
+// One block of a row (x86_64_q8_rows.h's quantize_rows).
 INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
-  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-  // _mm256_packs_* interleave 128-bit halves; this puts the values back in order.
-  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  __m256 v[4];
-  for (int i = 0; i < 4; ++i) v[i] = _mm256_loadu_ps(xb + 8 * i);
-  const __m256 top = _mm256_max_ps(
-      _mm256_max_ps(_mm256_and_ps(v[0], abs_mask), _mm256_and_ps(v[1], abs_mask)),
-      _mm256_max_ps(_mm256_and_ps(v[2], abs_mask), _mm256_and_ps(v[3], abs_mask)));
-  const float scale = hmax8(top) / 127.0f;
-  xf[XD] = scale;
-  xf[XS] = hsum8(_mm256_add_ps(_mm256_add_ps(v[0], v[2]), _mm256_add_ps(v[1], v[3])));
-  const __m256 inv = _mm256_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
-  __m256i q[4];
-  for (int i = 0; i < 4; ++i) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], inv));
-  ((int32_t*)xf)[XQS] = hsum8_epi32(
-      _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3])));
-  // |x| * inv rounds to at most 127, so the saturating packs keep every value.
-  const __m256i packed =
-      _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
-  _mm256_storeu_si256((__m256i*)xq, _mm256_permutevar8x32_epi32(packed, order));
+  round_block_avx2(xb, xq, &xf[XD], &xf[XS], (int32_t*)&xf[XQS]);
 }
 
 // Rows [first, first + per) of x (fewer at the end); `per` is a multiple of

@@ -52,8 +52,8 @@
 INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
   const __m512 a = _mm512_loadu_ps(xb), b = _mm512_loadu_ps(xb + 16);
   const float top = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(a), _mm512_abs_ps(b)));
-  // The same scale and rounding (to nearest even) as x86_64_matmul.c's
-  // quantize_x, so one row and several round x alike.
+  // The same scale, rounding (to nearest even) and sums as
+  // x86_64_q8_rows.h's round_block_avx2, so every 8-bit path rounds x alike.
   const float scale = top / 127.0f;
   xf[XD] = scale;
   xf[XS] = _mm512_reduce_add_ps(_mm512_add_ps(a, b));

@@ -25,9 +25,8 @@
 #define INLINE static inline __attribute__((always_inline))
 
 #include "x86_64_avx2_reduce.h"
-
-// Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
-enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
+// The block formats' codes, and the 8-bit form's rounding of x.
+#include "x86_64_q8_rows.h"
 
 // Bytes of one block's values (32 of them) in a weight row.
 INLINE size_t block_bytes(const int format) { return format == Q8_0 ? 32 : 16; }
@@ -228,32 +227,10 @@ INLINE float row_dot(const int format, const float* x, const float* xs, size_t b
 // rows go to the packed kernels (x86_64_avx512_vnni.c, x86_64_avx2_q8.c);
 // it stays for the others and for CPUs with AVX-512 but no VNNI.
 
-// x's blocks as int8 (xq), their scales (xd) and exact sums (xs).
+// x's blocks as int8 (xq), their scales (xd) and exact sums (xs), rounded
+// as the packed kernels round them.
 INLINE void quantize_x(const float* x, size_t blocks, int8_t* xq, float* xd, float* xs) {
-  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-  // _mm256_packs_* interleave 128-bit halves; this puts the values back in order.
-  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  for (size_t j = 0; j < blocks; ++j) {
-    const float* xb = x + 32 * j;
-    __m256 v[4], top = _mm256_setzero_ps(), sum = top;
-    for (int i = 0; i < 4; ++i) {
-      v[i] = _mm256_loadu_ps(xb + 8 * i);
-      top = _mm256_max_ps(top, _mm256_and_ps(v[i], abs_mask));
-      sum = _mm256_add_ps(sum, v[i]);
-    }
-    __m128 t = _mm_max_ps(_mm256_castps256_ps128(top), _mm256_extractf128_ps(top, 1));
-    t = _mm_max_ps(t, _mm_movehl_ps(t, t));
-    t = _mm_max_ss(t, _mm_movehdup_ps(t));
-    const float scale = _mm_cvtss_f32(t) / 127.0f;
-    xd[j] = scale;
-    xs[j] = hsum8(sum);
-    const __m256 inv = _mm256_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
-    __m256i i[4];
-    for (int n = 0; n < 4; ++n) i[n] = _mm256_cvtps_epi32(_mm256_mul_ps(v[n], inv));
-    const __m256i packed = _mm256_packs_epi16(_mm256_packs_epi32(i[0], i[1]),
-                                              _mm256_packs_epi32(i[2], i[3]));
-    _mm256_storeu_si256((__m256i*)(xq + 32 * j), _mm256_permutevar8x32_epi32(packed, order));
-  }
+  for (size_t j = 0; j < blocks; ++j) round_block_avx2(x + 32 * j, xq + 32 * j, xd + j, xs + j, 0);
 }
 
 // A block's 16 nibble bytes as 32 unsigned bytes in value order.

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "x86_64_avx2_reduce.h"
+
 // Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
 enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
 
@@ -24,6 +26,38 @@ enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
 #define GROUP_BLOCK_BYTES (GROUP_ROWS * 32 + GROUP_ROWS * 12)
 // Where a block's 4-byte values of each kind start, after its int8 values.
 enum { XD = 0, XS = GROUP_ROWS, XQS = 2 * GROUP_ROWS };
+
+// One block of 32 values of x rounded with AVX2, as every 8-bit path rounds
+// it: xq = round-to-nearest-even(x / xd) with xd = max|x| / 127, xs the
+// exact sum of the block, and (when `xqs` is given) the sum of xq. The sum
+// pairs x[i] with x[16 + i] first and then halves, the order in which
+// AVX-512's _mm512_reduce_add_ps sums (x[0..16] + x[16..32]), so the VNNI
+// kernel's rounding gives the same xs.
+static inline __attribute__((always_inline)) void round_block_avx2(const float* xb, int8_t* xq,
+                                                                   float* xd, float* xs,
+                                                                   int32_t* xqs) {
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  // _mm256_packs_* interleave 128-bit halves; this puts the values back in order.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  __m256 v[4];
+  for (int i = 0; i < 4; ++i) v[i] = _mm256_loadu_ps(xb + 8 * i);
+  const __m256 top = _mm256_max_ps(
+      _mm256_max_ps(_mm256_and_ps(v[0], abs_mask), _mm256_and_ps(v[1], abs_mask)),
+      _mm256_max_ps(_mm256_and_ps(v[2], abs_mask), _mm256_and_ps(v[3], abs_mask)));
+  const float scale = hmax8(top) / 127.0f;
+  *xd = scale;
+  *xs = hsum8(_mm256_add_ps(_mm256_add_ps(v[0], v[2]), _mm256_add_ps(v[1], v[3])));
+  const __m256 inv = _mm256_set1_ps(scale > 0.0f ? 1.0f / scale : 0.0f);
+  __m256i q[4];
+  for (int i = 0; i < 4; ++i) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], inv));
+  if (xqs)
+    *xqs = hsum8_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3])));
+  // |x| * inv rounds to at most 127, so the saturating packs keep every value.
+  const __m256i packed =
+      _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+  _mm256_storeu_si256((__m256i*)xq, _mm256_permutevar8x32_epi32(packed, order));
+}
 
 // Rows [first, first + per) of x [rows, k] into `out` (fewer at the end;
 // `per` is a multiple of GROUP_ROWS), each block of a row through `block`
