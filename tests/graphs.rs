@@ -443,49 +443,6 @@ fn requests_that_do_not_fit_are_refused_before_any_device_work() {
     );
 }
 
-/// Four slots prefilled with prompts of different lengths, then decoded
-/// together for a few steps, each row at its own position: every row's
-/// logits against the f64 reference's for its own sequence.
-fn ragged_batch_matches_reference(
-    model: &mut DeviceModel,
-    reference: &iree_llm::reference::Reference,
-    case: &str,
-) {
-    let vocab = model.vocab();
-    let batch = 4;
-    let mut kv = model.new_kv_slots(batch).unwrap();
-    let mut seqs = Vec::new();
-    let mut next = Vec::new();
-    let mut pos = Vec::new();
-    for i in 0..batch {
-        let tokens = prompt(3 + 7 * i, 80 + i as u32, vocab);
-        let mut seq = reference.new_sequence();
-        seq.forward(reference, &tokens).unwrap();
-        let logits = prefill_logits_at(model, &mut kv, i, &tokens);
-        next.push(host_argmax(&logits));
-        pos.push(tokens.len());
-        seqs.push(seq);
-    }
-    let mut logits = Vec::new();
-    for step in 0..4 {
-        model
-            .decode_logits(&mut kv, &next, &pos, &mut logits)
-            .unwrap();
-        for i in 0..batch {
-            let row = &logits[i * vocab..(i + 1) * vocab];
-            let want = seqs[i].forward(reference, &[next[i]]).unwrap();
-            let err = relative_error(row, &want);
-            assert!(
-                err <= 1e-4,
-                "{case}: step {step} row {i} at position {}: relative error {err:.2e}",
-                pos[i]
-            );
-            next[i] = host_argmax(row);
-            pos[i] += 1;
-        }
-    }
-}
-
 /// Every way a decode step's attention can meet the cache
 /// (`GroupedQueries`: CUDA's broadcast and split forms as well as the CPU's
 /// stacked one) computes the model's logits: run here on local-task, in
@@ -511,7 +468,12 @@ fn every_form_of_the_decode_attention_matches_the_f64_reference() {
         let vocab = model.vocab();
         let tokens = prompt(9, 71, vocab);
         prefill_then_decode_within(&mut model, &reference, &tokens, 5, &format!("{form:?}"));
-        ragged_batch_matches_reference(&mut model, &reference, &format!("{form:?}, 4 ragged rows"));
+        common::ragged_batch_matches_reference(
+            &mut model,
+            &reference,
+            &[3, 10, 17, 24],
+            &format!("{form:?}, 4 ragged rows"),
+        );
     }
 }
 

@@ -114,8 +114,63 @@ INLINE void KV_NAME(block_heads)(const int nt, const int first_block, const floa
       KV_NAME(weigh)(16, acc + (j0 + i) * d + c0, alpha[i], s[i], vt, c0, nt);
 }
 
-// One workgroup: row i = wg / hkv, key/value head h = wg % hkv, for
-// wg = first / per.
+// Where a slot's keys and values are, and how many positions it has cached.
+typedef struct {
+  const KV_T* keys;
+  const KV_T* vals;
+  size_t cached;
+} KV_NAME(slot_t);
+
+INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos, size_t layer,
+                                        size_t slots, size_t hkv, size_t capacity,
+                                        size_t window, size_t d, size_t wg) {
+  int64_t p = pos[wg / hkv];
+  if (p < 0) p = 0;
+  if (p > (int64_t)window) p = (int64_t)window;
+  KV_NAME(slot_t) s = {kv + ((layer * 2 + 0) * slots + wg) * capacity * d,
+                       kv + ((layer * 2 + 1) * slots + wg) * capacity * d, (size_t)p};
+  return s;
+}
+
+// The cached positions (at most a block) `ahead` blocks after block b of
+// slot s, counting the workgroup's slots [s, s_end) as one run of blocks (each
+// slot's last block ends with its own key, which is not in the cache):
+// what to prefetch while block b is multiplied. n = 0 when there is none.
+typedef struct {
+  const KV_T* k;
+  const KV_T* v;
+  int n;
+} KV_NAME(ahead_t);
+
+INLINE KV_NAME(ahead_t) KV_NAME(ahead)(const KV_T* kv, const int32_t* pos, size_t layer,
+                                       size_t slots, size_t hkv, size_t capacity,
+                                       size_t window, size_t d, size_t s, size_t s_end,
+                                       size_t b, size_t ahead) {
+  KV_NAME(ahead_t) none = {0, 0, 0};
+  for (; s < s_end; ++s, b = 0) {
+    const KV_NAME(slot_t) sl = KV_NAME(slot_at)(kv, pos, layer, slots, hkv, capacity, window, d, s);
+    const size_t blocks = sl.cached / BLOCK + 1;
+    if (b + ahead < blocks) {
+      const size_t at = (b + ahead) * BLOCK;
+      if (at >= sl.cached) return none;
+      KV_NAME(ahead_t) a = {sl.keys + at * d, sl.vals + at * d,
+                            (int)(sl.cached - at < BLOCK ? sl.cached - at : BLOCK)};
+      return a;
+    }
+    ahead -= blocks - b;
+  }
+  return none;
+}
+
+INLINE void KV_NAME(prefetch_block)(KV_NAME(ahead_t) a, size_t d) {
+  for (size_t b = 0; b < (size_t)a.n * d * sizeof(KV_T); b += 64) {
+    _mm_prefetch((const char*)a.k + b, _MM_HINT_T0);
+    _mm_prefetch((const char*)a.v + b, _MM_HINT_T0);
+  }
+}
+
+// One workgroup: the slots [first, first + per), slot wg being row
+// wg / hkv's key/value head wg % hkv, one after the other.
 // q [rows, hkv, g, d]; kv [layers, 2, slots, capacity, d] (slot i * hkv + h
 // of layer `layer`: its keys, then its values); k, v [rows, hkv, d] (the
 // step's own, f32); pos [rows] i32; out [rows, hkv, g, d]. d is a multiple of 16,
@@ -126,57 +181,62 @@ void KV_ENTRY(
     const int32_t* restrict pos, size_t pos_offset, float* restrict out, size_t out_offset,
     size_t n, size_t layer, size_t slots, size_t hkv, size_t g, size_t capacity, size_t window,
     size_t d, size_t first, size_t per) {
-  (void)n;
-  const size_t wg = first / per, row = wg / hkv;
   // The emitter calls the kernel only within these bounds; past them the
   // stack arrays would overflow, so stop loudly rather than write garbage.
   if (g * d > MAX_GD || g > MAX_G || d % 16 != 0) __builtin_trap();
-  q += q_offset + wg * g * d;
-  out += out_offset + wg * g * d;
-  k += k_offset + wg * d;
-  v += v_offset + wg * d;
-  // The step's own key and value in the cache's type (for f16 rounded to
-  // nearest, as the graph's convert does when it writes them).
-  KV_OWN(own_k, k, d);
-  KV_OWN(own_v, v, d);
-  const KV_T* keys = kv + kv_offset + ((layer * 2 + 0) * slots + wg) * capacity * d;
-  const KV_T* vals = kv + kv_offset + ((layer * 2 + 1) * slots + wg) * capacity * d;
-  int64_t p = pos[pos_offset + row];
-  if (p < 0) p = 0;
-  if (p > (int64_t)window) p = (int64_t)window;
-  const size_t cached = (size_t)p;
+  (void)n;
+  const size_t s0 = first, s1 = first + per < slots ? first + per : slots;
+  kv += kv_offset;
+  pos += pos_offset;
   // The graph's scale: 1/sqrt(d) in f64, rounded to f32.
   const float scale =
       (float)(1.0 / _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd((double)d))));
-
-  float acc[MAX_GD], top[MAX_G], sum[MAX_G];
-  for (size_t c = 0; c < g * d; ++c) acc[c] = 0.0f;
-  // Positions 0..cached are the cache's, position `cached` the step's own.
-  // Groups of heads beyond the first read the keys and values again.
-  for (size_t j0 = 0; j0 < g; j0 += HEAD_GROUP) {
-    const size_t gn = g - j0 < HEAD_GROUP ? g - j0 : HEAD_GROUP;
-    for (size_t b0 = 0; b0 <= cached; b0 += BLOCK) {
-      const int nt = cached + 1 - b0 < BLOCK ? (int)(cached + 1 - b0) : BLOCK;
-      // Rows of the block's positions; lanes of its last tile past nt
-      // repeat its last position (read, never counted).
-      const KV_T* kt[BLOCK];
-      const KV_T* vt[BLOCK];
-      for (int t = 0; t < BLOCK; ++t) {
-        const size_t at = b0 + (t < nt ? (size_t)t : (size_t)nt - 1);
-        kt[t] = at < cached ? keys + at * d : own_k;
-        vt[t] = at < cached ? vals + at * d : own_v;
+  // The workgroup's first blocks, which no earlier block prefetches.
+  for (size_t i = 0; i < PREFETCH_BLOCKS; ++i)
+    KV_NAME(prefetch_block)(
+        KV_NAME(ahead)(kv, pos, layer, slots, hkv, capacity, window, d, s0, s1, 0, i), d);
+  for (size_t wg = s0; wg < s1; ++wg) {
+    const float* qw = q + q_offset + wg * g * d;
+    float* ow = out + out_offset + wg * g * d;
+    // The step's own key and value in the cache's type (for f16 rounded to
+    // nearest, as the graph's convert does when it writes them).
+    KV_OWN(own_k, k + k_offset + wg * d, d);
+    KV_OWN(own_v, v + v_offset + wg * d, d);
+    const KV_NAME(slot_t) sl = KV_NAME(slot_at)(kv, pos, layer, slots, hkv, capacity, window, d, wg);
+    const size_t cached = sl.cached;
+    float acc[MAX_GD], top[MAX_G], sum[MAX_G];
+    for (size_t c = 0; c < g * d; ++c) acc[c] = 0.0f;
+    // Positions 0..cached are the cache's, position `cached` the step's own.
+    // Groups of heads beyond the first read the keys and values again.
+    for (size_t j0 = 0; j0 < g; j0 += HEAD_GROUP) {
+      const size_t gn = g - j0 < HEAD_GROUP ? g - j0 : HEAD_GROUP;
+      for (size_t b0 = 0; b0 <= cached; b0 += BLOCK) {
+        const int nt = cached + 1 - b0 < BLOCK ? (int)(cached + 1 - b0) : BLOCK;
+        // Rows of the block's positions; lanes of its last tile past nt
+        // repeat its last position (read, never counted).
+        const KV_T* kt[BLOCK];
+        const KV_T* vt[BLOCK];
+        for (int t = 0; t < BLOCK; ++t) {
+          const size_t at = b0 + (t < nt ? (size_t)t : (size_t)nt - 1);
+          kt[t] = at < cached ? sl.keys + at * d : own_k;
+          vt[t] = at < cached ? sl.vals + at * d : own_v;
+        }
+        // Cached positions PREFETCH_BLOCKS blocks ahead in the workgroup's
+        // run of blocks (into its next slot near a slot's end), fetched
+        // while this block is multiplied; by the first group of heads
+        // only, as later ones read what it read.
+        const KV_NAME(ahead_t) a =
+            j0 == 0 ? KV_NAME(ahead)(kv, pos, layer, slots, hkv, capacity, window, d, wg, s1,
+                                     b0 / BLOCK, PREFETCH_BLOCKS)
+                    : (KV_NAME(ahead_t)){0, 0, 0};
+        KV_NAME(block_heads)(nt, b0 == 0, qw, kt, vt, j0, gn, d, scale, acc, top, sum, a.k,
+                             a.v, a.n);
       }
-      // Cached positions PREFETCH_BLOCKS blocks ahead, fetched while this
-      // block is multiplied.
-      const size_t next = b0 + PREFETCH_BLOCKS * BLOCK;
-      const int next_n = next < cached ? (int)(cached - next < BLOCK ? cached - next : BLOCK) : 0;
-      KV_NAME(block_heads)(nt, b0 == 0, q, kt, vt, j0, gn, d, scale, acc, top, sum,
-                           keys + next * d, vals + next * d, next_n);
     }
-  }
-  for (size_t j = 0; j < g; ++j) {
-    const __m256 l = _mm256_set1_ps(sum[j]);
-    for (size_t c = 0; c < d; c += 8)
-      _mm256_storeu_ps(out + j * d + c, _mm256_div_ps(_mm256_loadu_ps(acc + j * d + c), l));
+    for (size_t j = 0; j < g; ++j) {
+      const __m256 l = _mm256_set1_ps(sum[j]);
+      for (size_t c = 0; c < d; c += 8)
+        _mm256_storeu_ps(ow + j * d + c, _mm256_div_ps(_mm256_loadu_ps(acc + j * d + c), l));
+    }
   }
 }

@@ -458,3 +458,48 @@ pub fn assert_inexact_form_within(
         "{form}: error {least:.2e} is the exact form's"
     );
 }
+
+/// One slot a prompt of each of `lengths`, prefilled, then decoded together
+/// for a few steps, each row at its own position: every row's logits
+/// against the f64 reference's for its own sequence, at the exact
+/// tolerance.
+pub fn ragged_batch_matches_reference(
+    model: &mut DeviceModel,
+    reference: &iree_llm::reference::Reference,
+    lengths: &[usize],
+    case: &str,
+) {
+    let vocab = model.vocab();
+    let batch = lengths.len();
+    let mut kv = model.new_kv_slots(batch).unwrap();
+    let mut seqs = Vec::new();
+    let mut next = Vec::new();
+    let mut pos = Vec::new();
+    for (i, &len) in lengths.iter().enumerate() {
+        let tokens = prompt(len, 80 + i as u32, vocab);
+        let mut seq = reference.new_sequence();
+        seq.forward(reference, &tokens).unwrap();
+        let logits = model.prefill_logits_at(&mut kv, i, &tokens).unwrap();
+        next.push(host_argmax(&logits));
+        pos.push(tokens.len());
+        seqs.push(seq);
+    }
+    let mut logits = Vec::new();
+    for step in 0..4 {
+        model
+            .decode_logits(&mut kv, &next, &pos, &mut logits)
+            .unwrap();
+        for i in 0..batch {
+            let row = &logits[i * vocab..(i + 1) * vocab];
+            let want = seqs[i].forward(reference, &[next[i]]).unwrap();
+            let err = relative_error(row, &want);
+            assert!(
+                err <= 1e-4,
+                "{case}: step {step} row {i} at position {}: relative error {err:.2e}",
+                pos[i]
+            );
+            next[i] = host_argmax(row);
+            pos[i] += 1;
+        }
+    }
+}

@@ -39,9 +39,11 @@ use super::builder::{FuncBuilder, TensorType, Value};
 use crate::types::{BlockFormat, DType};
 
 mod objects;
+mod workgroups;
 
 use objects::{BF16_OBJECT, OBJECT, Object, host_has_avx2_fma_f16c, host_has_avx512_bf16};
 pub use objects::{q8_rows_through_vnni, write_objects};
+use workgroups::{balanced_units, host_threads, rows_per_thread};
 
 /// Which hand-written kernels the graphs of a plan call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -173,7 +175,9 @@ impl std::str::FromStr for Kernels {
 }
 
 /// Rows (weight rows, or a workload's units) one workgroup of a kernel
-/// computes, unless the export takes its own per call ([`Split::PerCall`]).
+/// computes where the export does not take its own per call
+/// ([`Split::PerCall`]), and the unit in which the products' calls choose
+/// theirs ([`rows_per_workgroup`]).
 const ROWS_PER_WORKGROUP: i64 = 32;
 
 /// How an export's workload is cut into workgroups.
@@ -251,14 +255,16 @@ const EXPORTS: [Export; 9] = [
         indices: &["rows", "n", "k", "format", "q8"],
         split: Split::PerCall,
     },
-    // y = W . x for a dense bf16 W and one row x: x, w, y; n, k.
+    // y = W . x for a dense bf16 W and one row x: x, w, y; n, k. Every
+    // product below takes its weight rows per workgroup per call
+    // (`rows_per_workgroup`).
     Export {
         name: "bf16_matvec",
         source: Source::Exact,
         symbol: "iree_llm_bf16_matvec_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["n", "k"],
-        split: Split::Fixed,
+        split: Split::PerCall,
     },
     // y = x . W^T for a dense bf16 W and rows of x rounded to bf16: x, w,
     // y; rows of x, n, k.
@@ -268,7 +274,7 @@ const EXPORTS: [Export; 9] = [
         symbol: "iree_llm_bf16_matmul_workgroup",
         bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::Fixed,
+        split: Split::PerCall,
     },
     // y = x . W^T for W in blocks, its panels rounded to bf16, and rows of x
     // rounded to bf16: x, q, d, m (d again without offsets), y; rows of x,
@@ -279,20 +285,20 @@ const EXPORTS: [Export; 9] = [
         symbol: "iree_llm_blocks_bf16_workgroup",
         bindings: &["bf16", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
-        split: Split::Fixed,
+        split: Split::PerCall,
     },
     // One decode step's attention of one layer: q, the caches, the rows'
-    // own k and v, pos, the heads' outputs; the workload n (32 per
-    // workgroup, one workgroup per row and key/value head), the layer, the
-    // caches' slots (rows times key/value heads), key/value heads, query
-    // heads per key/value head, capacity, window and head_dim.
+    // own k and v, pos, the heads' outputs; the workload n (the slots, one
+    // a row and key/value head; slots per workgroup chosen per call), the
+    // layer, the caches' slots again, key/value heads, query heads per
+    // key/value head, capacity, window and head_dim.
     Export {
         name: "decode_attention",
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
-        split: Split::Fixed,
+        split: Split::PerCall,
     },
     // The same over an f16 cache (`IREE_LLM_KV_CACHE=f16`).
     Export {
@@ -301,7 +307,7 @@ const EXPORTS: [Export; 9] = [
         symbol: "iree_llm_decode_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
-        split: Split::Fixed,
+        split: Split::PerCall,
     },
     // Rows of x rounded to int8 blocks for `blocks_vnni_packed`: x, the packed
     // rows (groups of 8 rows, block by block, with scales and sums); the
@@ -324,7 +330,7 @@ const EXPORTS: [Export; 9] = [
         symbol: "iree_llm_blocks_vnni_packed_workgroup",
         bindings: &["i8", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
-        split: Split::Fixed,
+        split: Split::PerCall,
     },
     // y = x . W^T for a dense bf16 W and several rows x, exactly (W's
     // panels widened to f32): x, w, y; rows of x, n, k.
@@ -334,7 +340,7 @@ const EXPORTS: [Export; 9] = [
         symbol: "iree_llm_bf16_rows_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::Fixed,
+        split: Split::PerCall,
     },
 ];
 
@@ -467,19 +473,20 @@ pub fn blocks_matmul(
     let result = TensorType::new(&[rows, n], DType::F32);
     if kernels.bf16_activations() && rows > 1 {
         let xb = f.convert(x, DType::BF16);
+        let per = rows_per_workgroup(n, ROWS_PER_WORKGROUP, 1);
         return f.dispatch_extern(
             &EXPORTS[3].callee(),
-            &[n],
+            &[n, per],
             &[xb, q.clone(), d.clone(), m_or_d.clone()],
-            &[rows, n, k, format.kernel_code()],
+            &[rows, n, k, format.kernel_code(), per],
             result,
         );
     }
     let q8 = kernels.q8_activations() && !single_rows_stay_exact();
     let per = if q8 && rows <= Q8_ROWS {
-        rows_per_thread(n, host_threads())
+        rows_per_thread(n, ROWS_PER_WORKGROUP, host_threads())
     } else {
-        ROWS_PER_WORKGROUP
+        rows_per_workgroup(n, ROWS_PER_WORKGROUP, 1)
     };
     f.dispatch_extern(
         &EXPORTS[0].callee(),
@@ -496,22 +503,11 @@ pub fn blocks_matmul(
 /// take the exact panel product.
 const Q8_ROWS: i64 = 7;
 
-/// The CPU threads this process may run on: IREE's local-task device
-/// starts at most one worker for each (one a physical core by default), and
-/// the modules compiled for this host run there.
-fn host_threads() -> i64 {
-    std::thread::available_parallelism().map_or(2, |n| n.get() as i64)
-}
-
-/// `n` weight rows cut into one run a thread, in whole multiples of
-/// [`ROWS_PER_WORKGROUP`]. For rows rounded to 8 bits: every workgroup
-/// first rounds all of x, and IREE runs each workgroup as a tile of its
-/// own, so 32-row workgroups (a SmolLM2 step's 6,396) cost about 3 ms of CPU
-/// a step in those two alone; with one workgroup a thread a SmolLM2 B=1
-/// step ran 1.24-1.40x faster (Zen 1, docs/performance.md).
-fn rows_per_thread(n: i64, threads: i64) -> i64 {
-    let per = (n + threads - 1) / threads;
-    ((per + ROWS_PER_WORKGROUP - 1) / ROWS_PER_WORKGROUP).max(1) * ROWS_PER_WORKGROUP
+/// Rows per workgroup of a product over `n` weight rows, in whole `unit`s
+/// and at least `least` of them, sized for the way IREE's CPU driver claims
+/// workgroups ([`workgroups`]).
+fn rows_per_workgroup(n: i64, unit: i64, least: i64) -> i64 {
+    unit * balanced_units((n + unit - 1) / unit, least, host_threads())
 }
 
 /// Rows of `x` [rows, k] rounded to int8 blocks for the packed 8-bit
@@ -565,11 +561,13 @@ pub fn blocks_vnni_packed(
         "16 rows' packed values a block"
     );
     let xq = quantize_rows(f, x);
+    // Whole groups of 16 rows, at least the 32 of the other kernels.
+    let per = rows_per_workgroup(n, group, 2);
     f.dispatch_extern(
         &EXPORTS[7].callee(),
-        &[n],
+        &[n, per],
         &[xq, q.clone(), d.clone(), m.unwrap_or(d).clone()],
-        &[rows, n, k, format.kernel_code()],
+        &[rows, n, k, format.kernel_code(), per],
         TensorType::new(&[rows, n], DType::F32),
     )
 }
@@ -617,7 +615,8 @@ pub fn decode_attention(
     let group = heads / hkv;
     assert_eq!(slots, b * hkv, "one cache slot per row and key/value head");
     assert_eq!(kv.shape()[4], d, "cache and queries share head_dim");
-    let workload = slots * ROWS_PER_WORKGROUP;
+    // Slots a workgroup, one after the other (x86_64_attention.c).
+    let per = balanced_units(slots, 1, host_threads());
     let export = match kv.elem() {
         DType::F32 => &EXPORTS[4],
         DType::F16 => &EXPORTS[5],
@@ -625,9 +624,9 @@ pub fn decode_attention(
     };
     f.dispatch_extern(
         &export.callee(),
-        &[workload],
+        &[slots, per],
         &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
-        &[workload, layer, slots, hkv, group, capacity, window, d],
+        &[slots, layer, slots, hkv, group, capacity, window, d, per],
         TensorType::new(&[slots, group, d], DType::F32),
     )
 }
@@ -649,11 +648,12 @@ pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     } else {
         x.clone()
     };
+    let per = rows_per_workgroup(n, ROWS_PER_WORKGROUP, 1);
     f.dispatch_extern(
         &EXPORTS[1].callee(),
-        &[n],
+        &[n, per],
         &[x, w.clone()],
-        &[n, k],
+        &[n, k, per],
         TensorType::new(&[1, n], DType::F32),
     )
 }
@@ -672,11 +672,12 @@ pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         w.elem()
     );
     let xb = f.convert(x, DType::BF16);
+    let per = rows_per_workgroup(n, ROWS_PER_WORKGROUP, 1);
     f.dispatch_extern(
         &EXPORTS[2].callee(),
-        &[n],
+        &[n, per],
         &[xb, w.clone()],
-        &[rows, n, k],
+        &[rows, n, k, per],
         TensorType::new(&[rows, n], DType::F32),
     )
 }
@@ -719,11 +720,12 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         w.shape()
     );
     let x = pairs_split(f, x);
+    let per = rows_per_workgroup(n, ROWS_PER_WORKGROUP, 1);
     f.dispatch_extern(
         &EXPORTS[8].callee(),
-        &[n],
+        &[n, per],
         &[x, w.clone()],
-        &[rows, n, k],
+        &[rows, n, k, per],
         TensorType::new(&[rows, n], DType::F32),
     )
 }
@@ -1003,30 +1005,6 @@ mod tests {
         assert_eq!(exact == q8, single_rows_stay_exact());
     }
 
-    #[test]
-    fn rows_per_thread_covers_every_row_in_one_run_a_thread_of_whole_32_row_units() {
-        for (n, threads, per) in [
-            (576, 2, 288),
-            (960, 2, 480),
-            (49152, 2, 24576),
-            (576, 16, 64),
-        ] {
-            assert_eq!(rows_per_thread(n, threads), per, "n {n}, {threads} threads");
-        }
-        for n in [1, 31, 32, 33, 64, 100, 1536, 49153] {
-            for threads in [1, 2, 3, 16, 64] {
-                let per = rows_per_thread(n, threads);
-                assert_eq!(per % ROWS_PER_WORKGROUP, 0, "n {n}, {threads} threads");
-                let workgroups = (n + per - 1) / per;
-                assert!(
-                    workgroups <= threads,
-                    "n {n}: {workgroups} runs for {threads} threads"
-                );
-                assert!(workgroups * per >= n, "n {n}: rows left out");
-            }
-        }
-    }
-
     /// (weight rows n, rows per workgroup) of each block kernel call.
     fn split_per_call(mlir: &str) -> Vec<(i64, i64)> {
         let constants: std::collections::HashMap<&str, i64> = mlir
@@ -1050,7 +1028,8 @@ mod tests {
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn rows_rounded_to_8_bits_are_cut_into_one_workgroup_a_thread_and_exact_rows_into_32s() {
+    fn rows_rounded_to_8_bits_are_cut_into_one_workgroup_a_thread_and_exact_rows_into_balanced_32s()
+    {
         use crate::emit::{GraphKind, Output};
         let decode = |batch| GraphKind::Decode {
             batch,
@@ -1059,15 +1038,10 @@ mod tests {
         };
         let exact = split_per_call(&tiny_graph(Kernels::X86_64, decode(1)));
         assert!(!exact.is_empty());
-        assert!(
-            exact.iter().all(|&(_, per)| per == ROWS_PER_WORKGROUP),
-            "{exact:?}"
-        );
+        let balanced = |&(n, per): &(i64, i64)| per == rows_per_workgroup(n, ROWS_PER_WORKGROUP, 1);
+        assert!(exact.iter().all(balanced), "{exact:?}");
         let batched = split_per_call(&tiny_graph(Kernels::X86_64Q8, decode(8)));
-        assert!(
-            batched.iter().all(|&(_, per)| per == ROWS_PER_WORKGROUP),
-            "{batched:?}"
-        );
+        assert!(batched.iter().all(balanced), "{batched:?}");
         if packs_for_vnni(Kernels::X86_64Q8) || single_rows_stay_exact() {
             return; // no 8-bit product in this kernel on this CPU
         }
@@ -1075,7 +1049,11 @@ mod tests {
             let q8 = split_per_call(&tiny_graph(Kernels::X86_64Q8, decode(batch)));
             assert_eq!(q8.len(), exact.len());
             for (n, per) in q8 {
-                assert_eq!(per, rows_per_thread(n, host_threads()), "B={batch}, n {n}");
+                assert_eq!(
+                    per,
+                    rows_per_thread(n, ROWS_PER_WORKGROUP, host_threads()),
+                    "B={batch}, n {n}"
+                );
             }
         }
     }

@@ -1,0 +1,187 @@
+//! How a kernel call's work is cut into workgroups for IREE's CPU driver.
+//!
+//! The local-task driver hands a dispatch's workgroups to its workers in
+//! claims from a shared counter: one workgroup a claim while the dispatch
+//! has fewer than 8 a worker, else 8 a claim
+//! (`IREE_HAL_CMD_DISPATCH_MAX_TILES_PER_RESERVATION` in
+//! `runtime/src/iree/hal/drivers/local_task/block_processor.c`). So with 2
+//! workers a dispatch of 24 equal workgroups runs as claims of 8, 8 and 8:
+//! one worker does 16 and the other waits after 8, a third of the
+//! dispatch's time lost. SmolLM2's step is full of such counts (its 576-row
+//! products as 18 workgroups of 32 rows, its decode attention as 24), so
+//! the emitter sizes workgroups ([`balanced_units`]) for the way they will
+//! be claimed.
+
+/// Workgroups a claim of IREE's CPU driver takes once a dispatch has at
+/// least this many a worker (and one a claim below that).
+const CLAIM: i64 = 8;
+
+/// The CPU workers the kernels' workgroups are cut for:
+/// `IREE_LLM_CPU_WORKERS` where it is a whole number of 1 or more (for a
+/// runtime given fewer workers, e.g. through `IREE_LLM_RUNTIME_FLAGS`, or
+/// graphs emitted for a machine with other cores), else the threads this
+/// process may run on: IREE's local-task device starts at most one worker
+/// for each (one a physical core by default), and the modules compiled for
+/// this host run there.
+pub(super) fn host_threads() -> i64 {
+    // Read once: every product of every graph asks.
+    static THREADS: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        let host = || std::thread::available_parallelism().map_or(2, |n| n.get() as i64);
+        match std::env::var("IREE_LLM_CPU_WORKERS") {
+            Err(_) => host(),
+            Ok(value) => workers(&value).unwrap_or_else(|| {
+                tracing::warn!("IREE_LLM_CPU_WORKERS={value}: use a whole number of 1 or more");
+                host()
+            }),
+        }
+    })
+}
+
+/// `IREE_LLM_CPU_WORKERS`'s value as a worker count.
+fn workers(value: &str) -> Option<i64> {
+    value.trim().parse::<i64>().ok().filter(|&n| n >= 1)
+}
+
+/// When `threads` equally fast workers are done with `units` of work cut
+/// into workgroups of `size` units (the last one shorter), claimed as
+/// IREE's driver claims them, each claim going to the worker free first.
+fn finish(units: i64, size: i64, threads: i64) -> i64 {
+    let workgroups = (units + size - 1) / size;
+    let claim = if workgroups < CLAIM * threads {
+        1
+    } else {
+        CLAIM
+    };
+    let mut busy = vec![0i64; threads.max(1) as usize];
+    let mut next = 0;
+    while next < workgroups {
+        let end = (next + claim).min(workgroups);
+        let work = (end * size).min(units) - next * size;
+        let free = busy.iter_mut().min().expect("at least one worker");
+        *free += work;
+        next = end;
+    }
+    busy.into_iter().max().unwrap_or(0)
+}
+
+/// Units of work per workgroup, at least `least`, for `units` units split
+/// over `threads` workers: the size whose workgroups, claimed as IREE's
+/// driver claims them, finish soonest; among sizes that finish together the
+/// smallest (the most workgroups), which leaves the most room for workers
+/// that are not equally fast. With 2 workers: 24 attention slots go as 12
+/// workgroups of 2 (claimed one at a time, 6 each) instead of 24 of 1
+/// (claimed 8 at a time, 16 and 8).
+pub(super) fn balanced_units(units: i64, least: i64, threads: i64) -> i64 {
+    let least = least.max(1);
+    if units <= least {
+        return least;
+    }
+    // Past one workgroup a worker, larger sizes only finish later.
+    let most = ((units + threads - 1) / threads).max(least);
+    (least..=most)
+        .min_by_key(|&size| (finish(units, size, threads), size))
+        .expect("least <= most")
+}
+
+/// `n` weight rows cut into one run a thread, in whole multiples of
+/// `unit`. For rows rounded to 8 bits by the row-major product: every
+/// workgroup first rounds all of x, and IREE runs each workgroup as a tile
+/// of its own, so 32-row workgroups (a SmolLM2 step's 6,396) cost about 3
+/// ms of CPU a step in those two alone; with one workgroup a thread a
+/// SmolLM2 B=1 step ran 1.24-1.40x faster (Zen 1, docs/performance.md).
+pub(super) fn rows_per_thread(n: i64, unit: i64, threads: i64) -> i64 {
+    let per = (n + threads - 1) / threads;
+    ((per + unit - 1) / unit).max(1) * unit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_count_is_a_whole_number_of_one_or_more() {
+        assert_eq!(workers("2"), Some(2));
+        assert_eq!(workers(" 16 "), Some(16));
+        for bad in ["", "0", "-1", "2.5", "two"] {
+            assert_eq!(workers(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_claim_is_one_workgroup_below_eight_a_worker_and_eight_from_there() {
+        // 24 workgroups of 1 on 2 workers: claims of 8, 8 and 8.
+        assert_eq!(finish(24, 1, 2), 16);
+        // 12 workgroups of 2: claims of one, 6 a worker.
+        assert_eq!(finish(24, 2, 2), 12);
+        // 15 workgroups: claims of one, 8 and 7.
+        assert_eq!(finish(15, 1, 2), 8);
+        // The last workgroup is shorter: 10 units in 4s are 4, 4 and 2.
+        assert_eq!(finish(10, 4, 2), 6);
+        assert_eq!(finish(7, 1, 1), 7);
+    }
+
+    #[test]
+    fn balanced_units_finish_no_later_than_any_other_size() {
+        for threads in [1, 2, 3, 4, 16] {
+            for units in [1, 2, 3, 7, 12, 18, 24, 30, 36, 60, 64, 96, 192, 1536] {
+                for least in [1, 2, 3] {
+                    let size = balanced_units(units, least, threads);
+                    assert!(size >= least, "{units} units, {threads} threads");
+                    let best = finish(units, size, threads);
+                    for other in least..=units.max(least) {
+                        assert!(
+                            best <= finish(units, other, threads),
+                            "{units} units, {threads} threads: size {size} finishes at {best}, \
+                             {other} at {}",
+                            finish(units, other, threads)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn smollm2_counts_on_two_workers_split_evenly() {
+        // Decode attention's 24 slots (B=8, 3 key/value heads): 12 of 2.
+        assert_eq!(balanced_units(24, 1, 2), 2);
+        // 576 rows in 16-row groups (the packed product): 12 of 48 rows.
+        assert_eq!(balanced_units(36, 2, 2), 3);
+        // 960 rows in 32s (its fused q, k, v): 10 of 96 rows.
+        assert_eq!(balanced_units(30, 1, 2), 3);
+        // Counts already even stay at the smallest size.
+        assert_eq!(balanced_units(64, 1, 2), 1);
+        assert_eq!(balanced_units(1536, 1, 2), 1);
+        // One worker: the smallest size.
+        assert_eq!(balanced_units(24, 1, 1), 1);
+    }
+
+    #[test]
+    fn rows_per_thread_covers_every_row_in_one_run_a_thread_of_whole_units() {
+        for (n, threads, per) in [
+            (576, 2, 288),
+            (960, 2, 480),
+            (49152, 2, 24576),
+            (576, 16, 64),
+        ] {
+            assert_eq!(
+                rows_per_thread(n, 32, threads),
+                per,
+                "n {n}, {threads} threads"
+            );
+        }
+        for n in [1, 31, 32, 33, 64, 100, 1536, 49153] {
+            for threads in [1, 2, 3, 16, 64] {
+                let per = rows_per_thread(n, 32, threads);
+                assert_eq!(per % 32, 0, "n {n}, {threads} threads");
+                let workgroups = (n + per - 1) / per;
+                assert!(
+                    workgroups <= threads,
+                    "n {n}: {workgroups} runs for {threads} threads"
+                );
+                assert!(workgroups * per >= n, "n {n}: rows left out");
+            }
+        }
+    }
+}
