@@ -52,11 +52,17 @@
 // or values are 16 KB at head_dim 64 in f32, so a block's stay in L1
 // while the query heads of its group take their turns.
 #define BLOCK 64
-// Blocks ahead whose keys and values a block prefetches. The hardware
-// prefetcher alone, or one block ahead, left a long window's reads at 8-11
-// GB/s (C harness, B=8 rows at position 1536, 30 layers, 2 threads, Zen 1:
-// none 52.5-56.0 ms, 1 block 49.5-52.2, 2 47.1-49.4, 4 43.6-44.7, 6
-// 49.0-50.6, 8 45.1-47.0).
+// Blocks ahead whose keys and values a block prefetches where they belong
+// to the workgroup's next slot, and how many of its first slot's blocks it
+// prefetches before it starts. Within a slot the hardware prefetcher alone
+// streams the rest: on the Zen 4 this was measured on (C harness, the 1B
+// preset's B=8 step at position 1536, 16 layers, 2 threads) prefetching 4
+// blocks ahead within the slot took 45.9-58.8 ms against 36.3-44.2 with
+// none, and 1 block ahead 51.1-52.1; at SmolLM2's short windows the
+// prefetch of the first and the next slot's blocks is what pays (position
+// 32: 1.11-1.15 ms against 1.17-1.31 with none). An earlier Zen 1 had
+// found 4 blocks ahead within the slot the best there (43.6-44.7 ms
+// against 52.5-56.0 with none, at 30 layers); that was not measured again.
 #define PREFETCH_BLOCKS 4
 // Query heads of one key/value head that share a pass over its keys and
 // values; more heads (g > 4) take more passes.

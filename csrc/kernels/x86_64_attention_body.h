@@ -135,7 +135,8 @@ INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos, size
 // The cached positions (at most a block) `ahead` blocks after block b of
 // slot s, counting the workgroup's slots [s, s_end) as one run of blocks (each
 // slot's last block ends with its own key, which is not in the cache):
-// what to prefetch while block b is multiplied. n = 0 when there is none.
+// what to prefetch while block b is multiplied. n = 0 when there is none,
+// and when that block is slot s's own and `own` is 0 (PREFETCH_BLOCKS).
 typedef struct {
   const KV_T* k;
   const KV_T* v;
@@ -145,12 +146,13 @@ typedef struct {
 INLINE KV_NAME(ahead_t) KV_NAME(ahead)(const KV_T* kv, const int32_t* pos, size_t layer,
                                        size_t slots, size_t hkv, size_t capacity,
                                        size_t window, size_t d, size_t s, size_t s_end,
-                                       size_t b, size_t ahead) {
+                                       size_t b, size_t ahead, int own) {
   KV_NAME(ahead_t) none = {0, 0, 0};
-  for (; s < s_end; ++s, b = 0) {
+  for (; s < s_end; ++s, b = 0, own = 1) {
     const KV_NAME(slot_t) sl = KV_NAME(slot_at)(kv, pos, layer, slots, hkv, capacity, window, d, s);
     const size_t blocks = sl.cached / BLOCK + 1;
     if (b + ahead < blocks) {
+      if (!own) return none;
       const size_t at = (b + ahead) * BLOCK;
       if (at >= sl.cached) return none;
       KV_NAME(ahead_t) a = {sl.keys + at * d, sl.vals + at * d,
@@ -194,7 +196,7 @@ void KV_ENTRY(
   // The workgroup's first blocks, which no earlier block prefetches.
   for (size_t i = 0; i < PREFETCH_BLOCKS; ++i)
     KV_NAME(prefetch_block)(
-        KV_NAME(ahead)(kv, pos, layer, slots, hkv, capacity, window, d, s0, s1, 0, i), d);
+        KV_NAME(ahead)(kv, pos, layer, slots, hkv, capacity, window, d, s0, s1, 0, i, 1), d);
   for (size_t wg = s0; wg < s1; ++wg) {
     const float* qw = q + q_offset + wg * g * d;
     float* ow = out + out_offset + wg * g * d;
@@ -221,13 +223,13 @@ void KV_ENTRY(
           kt[t] = at < cached ? sl.keys + at * d : own_k;
           vt[t] = at < cached ? sl.vals + at * d : own_v;
         }
-        // Cached positions PREFETCH_BLOCKS blocks ahead in the workgroup's
-        // run of blocks (into its next slot near a slot's end), fetched
-        // while this block is multiplied; by the first group of heads
-        // only, as later ones read what it read.
+        // Near a slot's end, the next slot's blocks PREFETCH_BLOCKS blocks
+        // ahead in the workgroup's run, fetched while this block is
+        // multiplied; by the first group of heads only, as later ones read
+        // what it read.
         const KV_NAME(ahead_t) a =
             j0 == 0 ? KV_NAME(ahead)(kv, pos, layer, slots, hkv, capacity, window, d, wg, s1,
-                                     b0 / BLOCK, PREFETCH_BLOCKS)
+                                     b0 / BLOCK, PREFETCH_BLOCKS, 0)
                     : (KV_NAME(ahead_t)){0, 0, 0};
         KV_NAME(block_heads)(nt, b0 == 0, qw, kt, vt, j0, gn, d, scale, acc, top, sum, a.k,
                              a.v, a.n);
