@@ -12,14 +12,15 @@
 // the step (docs/performance.md).
 //
 // A workgroup takes one or more (row, key/value head) slots, as many as
-// the emitter chose (`attention_slots_per_workgroup`): IREE's CPU driver
+// the emitter chose (src/emit/kernels/workgroups.rs): IREE's CPU driver
 // hands a dispatch's workgroups to its workers 8 at a time once there are
 // at least 8 a worker, so SmolLM2's 24 slots a B=8 step as 24 workgroups
 // went 16 to one worker and 8 to the other. Within a workgroup the slots'
 // blocks are one run for the prefetch, so the next slot's first blocks
 // arrive while this slot's last ones are multiplied (C harness, SmolLM2
 // B=8 at position 128, 30 layers, 2 threads, IREE's claims simulated:
-// 4.24-4.26 ms as 24 workgroups before, 2.80-2.87 ms as 12 of 2 slots).
+// 3.96-4.82 ms as 24 workgroups of the kernel before, 3.17-3.20 ms as 12
+// of 2 slots; docs/performance.md).
 //
 // What it computes is the graph's: for query head j of key/value head h of
 // row i, scores s_t = (q_j . K_t) * (1/sqrt(d)) over the cached positions
@@ -57,7 +58,7 @@
 // prefetches before it starts. Within a slot the hardware prefetcher alone
 // streams the rest: on the Zen 4 this was measured on (C harness, the 1B
 // preset's B=8 step at position 1536, 16 layers, 2 threads) prefetching 4
-// blocks ahead within the slot took 45.9-58.8 ms against 36.3-44.2 with
+// blocks ahead within the slot took 45.9-58.8 ms against 36.3-45.4 with
 // none, and 1 block ahead 51.1-52.1; at SmolLM2's short windows the
 // prefetch of the first and the next slot's blocks is what pays (position
 // 32: 1.11-1.15 ms against 1.17-1.31 with none). An earlier Zen 1 had
