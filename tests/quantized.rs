@@ -294,37 +294,8 @@ fn assert_steps_of_eight_rows_within(
     tol: f64,
     form: &str,
 ) {
-    let vocab = model.vocab();
-    let mut kv = model.new_kv_slots(STEP_ROWS).unwrap();
-    let (mut seqs, mut next, mut pos) = (Vec::new(), Vec::new(), Vec::new());
-    for i in 0..STEP_ROWS {
-        let p = prompt(3 + 2 * i, 60 + i as u32, vocab);
-        let mut seq = reference.new_sequence();
-        seq.forward(reference, &p).unwrap();
-        let logits = model.prefill_logits_at(&mut kv, i, &p).unwrap();
-        next.push(host_argmax(&logits));
-        pos.push(p.len());
-        seqs.push(seq);
-    }
-    let (mut worst, mut least) = (0f64, f64::INFINITY);
-    let mut logits = Vec::new();
-    for step in 0..3 {
-        model
-            .decode_logits(&mut kv, &next, &pos, &mut logits)
-            .unwrap();
-        for i in 0..STEP_ROWS {
-            let row = &logits[i * vocab..(i + 1) * vocab];
-            let want = seqs[i].forward(reference, &[next[i]]).unwrap();
-            let err = relative_error(row, &want);
-            assert!(
-                err <= tol,
-                "{form}, B={STEP_ROWS} step {step} row {i}: relative error {err:.2e}"
-            );
-            (worst, least) = (worst.max(err), least.min(err));
-            next[i] = host_argmax(row);
-            pos[i] += 1;
-        }
-    }
+    let lengths: Vec<usize> = (0..STEP_ROWS).map(|i| 3 + 2 * i).collect();
+    let (least, worst) = common::ragged_steps_within(model, reference, &lengths, 60, 3, tol, form);
     eprintln!("{form}, B={STEP_ROWS} steps: relative error {least:.2e} .. {worst:.2e}");
     assert!(
         least > 1e-5,
