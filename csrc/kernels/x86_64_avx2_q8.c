@@ -51,37 +51,33 @@ void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
 // ---- The product ------------------------------------------------------------
 //
 // A pass multiplies one half (8 weight rows) of a group of 16 by R rows of x
-// (R <= ROWS_AT_ONCE) over all blocks: the half's 8 unpacked value registers
-// and R accumulators stay in registers (16 ymm in all with the temporaries),
+// (R <= ROWS_AT_ONCE) over all blocks, keeping R accumulators in registers,
 // so 8 rows of x take two passes over the half, the second reading the
 // weights from L1 or L2.
 #define ROWS_AT_ONCE 4
 
-// The 8 registers of 4-bit values of block `qb`, half h: v[w] holds each
-// row's values 4w .. 4w + 3 (low nibbles of word w), v[4 + w] values
-// 16 + 4w .. 16 + 4w + 3 (high nibbles). For Q8_0 (values stored + 128),
-// part p's words 4p .. 4p + 3 split into low (v[w]) and high (v[4 + w])
-// nibbles of the same values.
-INLINE void half_values(const int format, const uint8_t* qb, int h, int p, __m256i v[8]) {
+// The low and high nibbles of one 32-byte word of a half: 8 weight rows, 4
+// bytes each.
+INLINE void nibbles(const uint8_t* word, __m256i* lo, __m256i* hi) {
   const __m256i low = _mm256_set1_epi8(0x0F);
-  const uint8_t* words = qb + (format == Q8_0 ? 256 * p : 0) + 32 * h;
-  for (int w = 0; w < 4; ++w) {
-    const __m256i both = _mm256_loadu_si256((const __m256i*)(words + 64 * w));
-    v[w] = _mm256_and_si256(both, low);
-    v[4 + w] = _mm256_and_si256(_mm256_srli_epi16(both, 4), low);
-  }
+  const __m256i both = _mm256_loadu_si256((const __m256i*)word);
+  *lo = _mm256_and_si256(both, low);
+  *hi = _mm256_and_si256(_mm256_srli_epi16(both, 4), low);
 }
 
-// sum over lanes' pairs: v[i] times x's word xw[i] broadcast, added in int16.
-INLINE __m256i pairs(const __m256i v[], const int32_t* xw, const int* which, int count) {
-  __m256i s = _mm256_maddubs_epi16(v[0], _mm256_set1_epi32(xw[which[0]]));
-  for (int i = 1; i < count; ++i)
-    s = _mm256_add_epi16(s, _mm256_maddubs_epi16(v[i], _mm256_set1_epi32(xw[which[i]])));
-  return s;
-}
+// Pins an int16 sum to a register at each update, so that GCC keeps the
+// order written: each row's sum one chain of additions, the products made
+// as they are needed. Unpinned, GCC made a block's products first and
+// spilled them. With 4-bit blocks in L2 on one thread: 166 GFLOP/s pinned,
+// 114 unpinned, 145 for the earlier code (all 8 registers of a block
+// unpacked first, spilling a few); Q8_0 95 against 62 (docs/performance.md,
+// twenty-first session).
+#define PIN(v) __asm__("" : "+x"(v))
 
 // acc[r] (r < R) += half h of one block of the group times rows r0 .. r0 + R
 // of x's group at block `xb`; d, m: the half's 8 scales and offsets as f32.
+// Words are unpacked one at a time and meet every row of x at once, each
+// row's int16 sum a chain of additions.
 INLINE void half_block(const int R, const int format, const uint8_t* qb, int h, int r0,
                        const int8_t* xb, __m256 d, __m256 m, __m256 acc[ROWS_AT_ONCE]) {
   const int32_t* x4 = (const int32_t*)xb;
@@ -92,19 +88,21 @@ INLINE void half_block(const int R, const int format, const uint8_t* qb, int h, 
   __m256i s[ROWS_AT_ONCE];
   if (format == Q8_0) {
     // Values + 128 are bytes, too wide for vpmaddubsw's int16 pairs (2 x 255
-    // x 127 > 32,767): their nibbles go separately, the high ones x 16.
-    static const int part0[4] = {0, 1, 2, 3}, part1[4] = {4, 5, 6, 7};
+    // x 127 > 32,767): their nibbles go separately, the high ones x 16. Word
+    // pw (part pw / 4 of the block) holds values 4pw .. 4pw + 3 of each row.
     __m256i lo[ROWS_AT_ONCE], hi[ROWS_AT_ONCE];
-    for (int p = 0; p < 2; ++p) {
-      __m256i v[8];
-      half_values(format, qb, h, p, v);
+#pragma GCC unroll 8
+    for (int pw = 0; pw < 8; ++pw) {
+      __m256i l, u;
+      nibbles(qb + 256 * (pw / 4) + 32 * h + 64 * (pw % 4), &l, &u);
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) {
-        const int32_t* xw = x4 + 8 * (r0 + r);
-        const __m256i l = pairs(v, xw, p ? part1 : part0, 4);
-        const __m256i u = pairs(v + 4, xw, p ? part1 : part0, 4);
-        lo[r] = p ? _mm256_add_epi16(lo[r], l) : l;
-        hi[r] = p ? _mm256_add_epi16(hi[r], u) : u;
+        const __m256i xw = _mm256_set1_epi32(x4[8 * (r0 + r) + pw]);
+        const __m256i a = _mm256_maddubs_epi16(l, xw), c = _mm256_maddubs_epi16(u, xw);
+        lo[r] = pw ? _mm256_add_epi16(lo[r], a) : a;
+        hi[r] = pw ? _mm256_add_epi16(hi[r], c) : c;
+        PIN(lo[r]);
+        PIN(hi[r]);
       }
     }
 #pragma GCC unroll 4
@@ -112,11 +110,24 @@ INLINE void half_block(const int R, const int format, const uint8_t* qb, int h, 
       s[r] = _mm256_add_epi32(_mm256_madd_epi16(lo[r], ones),
                               _mm256_madd_epi16(hi[r], _mm256_set1_epi16(16)));
   } else {
-    static const int all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-    __m256i v[8];
-    half_values(format, qb, h, 0, v);
+    // Word w's low nibbles are values 4w .. 4w + 3 of each row, its high
+    // nibbles values 16 + 4w .. 16 + 4w + 3.
+    __m256i s16[ROWS_AT_ONCE];
 #pragma GCC unroll 4
-    for (int r = 0; r < R; ++r) s[r] = _mm256_madd_epi16(pairs(v, x4 + 8 * (r0 + r), all, 8), ones);
+    for (int w = 0; w < 4; ++w) {
+      __m256i l, u;
+      nibbles(qb + 32 * h + 64 * w, &l, &u);
+#pragma GCC unroll 4
+      for (int r = 0; r < R; ++r) {
+        const int32_t* xw = x4 + 8 * (r0 + r);
+        const __m256i a = _mm256_maddubs_epi16(l, _mm256_set1_epi32(xw[w]));
+        s16[r] = _mm256_add_epi16(w ? _mm256_add_epi16(s16[r], a) : a,
+                                  _mm256_maddubs_epi16(u, _mm256_set1_epi32(xw[4 + w])));
+        PIN(s16[r]);
+      }
+    }
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) s[r] = _mm256_madd_epi16(s16[r], ones);
   }
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) {
@@ -129,11 +140,27 @@ INLINE void half_block(const int R, const int format, const uint8_t* qb, int h, 
   }
 }
 
+// What a pass prefetches: during its first `blocks` blocks, one block of a
+// group (all its lines) each, from `at` on.
+typedef struct {
+  const uint8_t* at;
+  size_t blocks;
+} Prefetch;
+
+// half_block with the block's scales and offsets read.
+INLINE void half_step(const int R, const int format, const uint8_t* qb, const uint16_t* db,
+                      const uint16_t* mb, int h, int r0, const int8_t* xb,
+                      __m256 acc[ROWS_AT_ONCE]) {
+  const __m256 ds = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)db));
+  const __m256 ms = format == Q4_1 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)mb)) : ds;
+  half_block(R, format, qb, h, r0, xb, ds, ms, acc);
+}
+
 // Half h of weight group g times rows r0 .. r0 + R of one group of x (`xg`)
 // over all blocks: y[r][16g + 8h .. + 8] set, rows n apart.
 INLINE void half_pass(const int R, const int format, const uint8_t* q, const uint16_t* d,
                       const uint16_t* m, size_t blocks, size_t g, int h, int r0,
-                      const int8_t* xg, float* y, size_t n, int prefetch) {
+                      const int8_t* xg, float* y, size_t n, Prefetch pf) {
   const size_t group_bytes = format == Q8_0 ? 512 : 256;
   const uint8_t* qb = q + g * blocks * group_bytes;
   const uint16_t* db = d + g * blocks * 16 + 8 * h;
@@ -141,18 +168,18 @@ INLINE void half_pass(const int R, const int format, const uint8_t* q, const uin
   __m256 acc[ROWS_AT_ONCE];
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) acc[r] = _mm256_setzero_ps();
-  const int8_t* xb = xg;
-  for (size_t j = 0; j < blocks; ++j, xb += GROUP_BLOCK_BYTES, qb += group_bytes) {
-    // The first pass over a group streams it from memory: 8 blocks ahead,
-    // as the VNNI kernel.
-    if (prefetch)
-      for (size_t b = 0; b < group_bytes; b += 64)
-        _mm_prefetch((const char*)(qb + 8 * group_bytes + b), _MM_HINT_T0);
-    const __m256 ds = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(db + 16 * j)));
-    const __m256 ms =
-        format == Q4_1 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(mb + 16 * j))) : ds;
-    half_block(R, format, qb, h, r0, xb, ds, ms, acc);
+  // Two loops, so that the blocks past the prefetches test nothing.
+  const size_t ahead = pf.blocks < blocks ? pf.blocks : blocks;
+  size_t j = 0;
+  for (; j < ahead; ++j) {
+    for (size_t b = 0; b < group_bytes; b += 64)
+      _mm_prefetch((const char*)(pf.at + j * group_bytes + b), _MM_HINT_T0);
+    half_step(R, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, h, r0,
+              xg + j * GROUP_BLOCK_BYTES, acc);
   }
+  for (; j < blocks; ++j)
+    half_step(R, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, h, r0,
+              xg + j * GROUP_BLOCK_BYTES, acc);
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) _mm256_storeu_ps(y + (r0 + r) * n + 16 * g + 8 * h, acc[r]);
 }
@@ -162,13 +189,13 @@ INLINE void half_pass(const int R, const int format, const uint8_t* q, const uin
 #define PASS_FN(FORMAT, R)                                                                   \
   static __attribute__((noinline)) void pass_##FORMAT##_##R(                                 \
       const uint8_t* q, const uint16_t* d, const uint16_t* m, size_t blocks, size_t g, int h, \
-      int r0, const int8_t* xg, float* y, size_t n, int prefetch) {                          \
-    half_pass(R, FORMAT, q, d, m, blocks, g, h, r0, xg, y, n, prefetch);                     \
+      int r0, const int8_t* xg, float* y, size_t n, Prefetch pf) {                           \
+    half_pass(R, FORMAT, q, d, m, blocks, g, h, r0, xg, y, n, pf);                           \
   }
 #define PASS_FNS(FORMAT) PASS_FN(FORMAT, 1) PASS_FN(FORMAT, 2) PASS_FN(FORMAT, 3) PASS_FN(FORMAT, 4)
 PASS_FNS(Q8_0) PASS_FNS(Q4_0) PASS_FNS(Q4_1)
 
-#define PASS_ARGS q, d, m, blocks, g, h, r0, xg, yb, n, prefetch
+#define PASS_ARGS q, d, m, blocks, g, h, r0, xg, yb, n, pf
 #define PASSES(FORMAT)                               \
   switch (R) {                                       \
     case 1: pass_##FORMAT##_1(PASS_ARGS); break;     \
@@ -196,16 +223,44 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
   y += y_offset;
   if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
   const size_t blocks = k / 32;
+  if (rows == 0 || blocks == 0) return;
   const size_t last = first + per < n ? first + per : n;
-  for (size_t g = first / 16; g < last / 16; ++g)
+  const size_t group_bytes = format == Q8_0 ? 512 : 256, groups = n / 16;
+  // A group of 16 weight rows takes `passes` passes: two halves, each
+  // ROWS_AT_ONCE rows of x at a time, and only the first reads it from
+  // memory. With two passes (up to 4 rows), the first streams the weights 8
+  // blocks ahead, on into the next group. With more, that left memory idle
+  // in the later passes: they now fetch the next group instead, a share of
+  // its blocks each, and only a workgroup's first group streams itself.
+  // Harness, SmolLM2's products at 8 rows, medians of 12: 12.7 ms, 13.3
+  // with the first pass alone prefetching, 15.4 before either change
+  // (docs/performance.md, twenty-first session).
+  // Prefetches go past the workgroup's rows (IREE hands a worker several
+  // workgroups in a row) but not past the matrix.
+  const size_t passes = 2 * ((rows + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE);
+  const size_t share = (blocks + passes - 2) / (passes - 1);
+  for (size_t g = first / 16; g < last / 16; ++g) {
+    const uint8_t* here = q + g * blocks * group_bytes;
+    const size_t left = (groups - g) * blocks;  // blocks from `here` to the matrix's end
+    size_t pass = 0;
     for (size_t base = 0; base < rows; base += GROUP_ROWS) {
       const int8_t* xg = x + (base / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
       float* yb = y + base * n;
       const int in_group = rows - base < GROUP_ROWS ? (int)(rows - base) : GROUP_ROWS;
       for (int h = 0; h < 2; ++h)
-        for (int r0 = 0; r0 < in_group; r0 += ROWS_AT_ONCE) {
+        for (int r0 = 0; r0 < in_group; r0 += ROWS_AT_ONCE, ++pass) {
           const int R = in_group - r0 < ROWS_AT_ONCE ? in_group - r0 : ROWS_AT_ONCE;
-          const int prefetch = base == 0 && h == 0 && r0 == 0;
+          // Blocks [from, from + count) counted from `here`.
+          size_t from = 0, count = 0;
+          if (pass == 0 && (passes == 2 || g == first / 16)) {
+            from = 8;
+            count = passes == 2 ? blocks : blocks > 8 ? blocks - 8 : 0;
+          } else if (pass > 0 && passes > 2) {
+            from = blocks + (pass - 1) * share;
+            count = share;
+          }
+          if (from + count > left) count = left > from ? left - from : 0;
+          const Prefetch pf = {here + from * group_bytes, count};
           switch (format) {
             case Q8_0: PASSES(Q8_0) break;
             case Q4_0: PASSES(Q4_0) break;
@@ -213,4 +268,5 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
           }
         }
     }
+  }
 }
