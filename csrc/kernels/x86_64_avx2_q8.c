@@ -74,70 +74,81 @@ INLINE void nibbles(const uint8_t* word, __m256i* lo, __m256i* hi) {
 // twenty-first session).
 #define PIN(v) __asm__("" : "+x"(v))
 
-// acc[r] (r < R) += half h of one block of the group times rows r0 .. r0 + R
-// of x's group at block `xb`; d, m: the half's 8 scales and offsets as f32.
-// Words are unpacked one at a time and meet every row of x at once, each
-// row's int16 sum a chain of additions.
-INLINE void half_block(const int R, const int format, const uint8_t* qb, int h, int r0,
-                       const int8_t* xb, __m256 d, __m256 m, __m256 acc[ROWS_AT_ONCE]) {
+// acc[e][r] (e < H, r < R) += half h + e of one block of the group times
+// rows r0 .. r0 + R of x's group at block `xb`; d[e], m[e]: the half's 8
+// scales and offsets as f32. Words are unpacked one at a time and meet
+// every row of x at once, each row's int16 sum a chain of additions; with
+// two halves (one row of x only) each broadcast word of x serves both.
+INLINE void block(const int R, const int H, const int format, const uint8_t* qb, int h, int r0,
+                  const int8_t* xb, const __m256 d[2], const __m256 m[2],
+                  __m256 acc[2][ROWS_AT_ONCE]) {
   const int32_t* x4 = (const int32_t*)xb;
   const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
   const float* xs = xd + XS;
   const int32_t* xqs = (const int32_t*)xd + XQS;
   const __m256i ones = _mm256_set1_epi16(1);
-  __m256i s[ROWS_AT_ONCE];
+  __m256i s[2][ROWS_AT_ONCE];
   if (format == Q8_0) {
     // Values + 128 are bytes, too wide for vpmaddubsw's int16 pairs (2 x 255
     // x 127 > 32,767): their nibbles go separately, the high ones x 16. Word
     // pw (part pw / 4 of the block) holds values 4pw .. 4pw + 3 of each row.
-    __m256i lo[ROWS_AT_ONCE], hi[ROWS_AT_ONCE];
+    __m256i lo[2][ROWS_AT_ONCE], hi[2][ROWS_AT_ONCE];
 #pragma GCC unroll 8
     for (int pw = 0; pw < 8; ++pw) {
-      __m256i l, u;
-      nibbles(qb + 256 * (pw / 4) + 32 * h + 64 * (pw % 4), &l, &u);
+      __m256i l[2], u[2];
+      for (int e = 0; e < H; ++e)
+        nibbles(qb + 256 * (pw / 4) + 32 * (h + e) + 64 * (pw % 4), &l[e], &u[e]);
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) {
         const __m256i xw = _mm256_set1_epi32(x4[8 * (r0 + r) + pw]);
-        const __m256i a = _mm256_maddubs_epi16(l, xw), c = _mm256_maddubs_epi16(u, xw);
-        lo[r] = pw ? _mm256_add_epi16(lo[r], a) : a;
-        hi[r] = pw ? _mm256_add_epi16(hi[r], c) : c;
-        PIN(lo[r]);
-        PIN(hi[r]);
+        for (int e = 0; e < H; ++e) {
+          const __m256i a = _mm256_maddubs_epi16(l[e], xw), c = _mm256_maddubs_epi16(u[e], xw);
+          lo[e][r] = pw ? _mm256_add_epi16(lo[e][r], a) : a;
+          hi[e][r] = pw ? _mm256_add_epi16(hi[e][r], c) : c;
+          PIN(lo[e][r]);
+          PIN(hi[e][r]);
+        }
       }
     }
+    for (int e = 0; e < H; ++e)
 #pragma GCC unroll 4
-    for (int r = 0; r < R; ++r)
-      s[r] = _mm256_add_epi32(_mm256_madd_epi16(lo[r], ones),
-                              _mm256_madd_epi16(hi[r], _mm256_set1_epi16(16)));
+      for (int r = 0; r < R; ++r)
+        s[e][r] = _mm256_add_epi32(_mm256_madd_epi16(lo[e][r], ones),
+                                   _mm256_madd_epi16(hi[e][r], _mm256_set1_epi16(16)));
   } else {
     // Word w's low nibbles are values 4w .. 4w + 3 of each row, its high
     // nibbles values 16 + 4w .. 16 + 4w + 3.
-    __m256i s16[ROWS_AT_ONCE];
+    __m256i s16[2][ROWS_AT_ONCE];
 #pragma GCC unroll 4
     for (int w = 0; w < 4; ++w) {
-      __m256i l, u;
-      nibbles(qb + 32 * h + 64 * w, &l, &u);
+      __m256i l[2], u[2];
+      for (int e = 0; e < H; ++e) nibbles(qb + 32 * (h + e) + 64 * w, &l[e], &u[e]);
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) {
         const int32_t* xw = x4 + 8 * (r0 + r);
-        const __m256i a = _mm256_maddubs_epi16(l, _mm256_set1_epi32(xw[w]));
-        s16[r] = _mm256_add_epi16(w ? _mm256_add_epi16(s16[r], a) : a,
-                                  _mm256_maddubs_epi16(u, _mm256_set1_epi32(xw[4 + w])));
-        PIN(s16[r]);
+        const __m256i xl = _mm256_set1_epi32(xw[w]), xu = _mm256_set1_epi32(xw[4 + w]);
+        for (int e = 0; e < H; ++e) {
+          const __m256i a = _mm256_maddubs_epi16(l[e], xl);
+          s16[e][r] = _mm256_add_epi16(w ? _mm256_add_epi16(s16[e][r], a) : a,
+                                       _mm256_maddubs_epi16(u[e], xu));
+          PIN(s16[e][r]);
+        }
       }
     }
+    for (int e = 0; e < H; ++e)
 #pragma GCC unroll 4
-    for (int r = 0; r < R; ++r) s[r] = _mm256_madd_epi16(s16[r], ones);
+      for (int r = 0; r < R; ++r) s[e][r] = _mm256_madd_epi16(s16[e][r], ones);
   }
+  for (int e = 0; e < H; ++e)
 #pragma GCC unroll 4
-  for (int r = 0; r < R; ++r) {
-    __m256i sr = s[r];
-    if (format != Q4_1) sr = _mm256_add_epi32(sr, _mm256_set1_epi32((format == Q8_0 ? -128 : -8) *
-                                                                    xqs[r0 + r]));
-    const __m256 dx = _mm256_mul_ps(d, _mm256_set1_ps(xd[r0 + r]));
-    acc[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sr), dx, acc[r]);
-    if (format == Q4_1) acc[r] = _mm256_fmadd_ps(m, _mm256_set1_ps(xs[r0 + r]), acc[r]);
-  }
+    for (int r = 0; r < R; ++r) {
+      __m256i sr = s[e][r];
+      if (format != Q4_1)
+        sr = _mm256_add_epi32(sr, _mm256_set1_epi32((format == Q8_0 ? -128 : -8) * xqs[r0 + r]));
+      const __m256 dx = _mm256_mul_ps(d[e], _mm256_set1_ps(xd[r0 + r]));
+      acc[e][r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sr), dx, acc[e][r]);
+      if (format == Q4_1) acc[e][r] = _mm256_fmadd_ps(m[e], _mm256_set1_ps(xs[r0 + r]), acc[e][r]);
+    }
 }
 
 // What a pass prefetches: during its first `blocks` blocks, one block of a
@@ -147,61 +158,75 @@ typedef struct {
   size_t blocks;
 } Prefetch;
 
-// half_block with the block's scales and offsets read.
-INLINE void half_step(const int R, const int format, const uint8_t* qb, const uint16_t* db,
-                      const uint16_t* mb, int h, int r0, const int8_t* xb,
-                      __m256 acc[ROWS_AT_ONCE]) {
-  const __m256 ds = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)db));
-  const __m256 ms = format == Q4_1 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)mb)) : ds;
-  half_block(R, format, qb, h, r0, xb, ds, ms, acc);
+// block() with the halves' scales and offsets read.
+INLINE void step(const int R, const int H, const int format, const uint8_t* qb,
+                 const uint16_t* db, const uint16_t* mb, int h, int r0, const int8_t* xb,
+                 __m256 acc[2][ROWS_AT_ONCE]) {
+  __m256 ds[2], ms[2];
+  for (int e = 0; e < H; ++e) {
+    ds[e] = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(db + 8 * e)));
+    ms[e] = format == Q4_1 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(mb + 8 * e))) : ds[e];
+  }
+  block(R, H, format, qb, h, r0, xb, ds, ms, acc);
 }
 
-// Half h of weight group g times rows r0 .. r0 + R of one group of x (`xg`)
-// over all blocks: y[r][16g + 8h .. + 8] set, rows n apart.
-INLINE void half_pass(const int R, const int format, const uint8_t* q, const uint16_t* d,
-                      const uint16_t* m, size_t blocks, size_t g, int h, int r0,
-                      const int8_t* xg, float* y, size_t n, Prefetch pf) {
+// Halves [h, h + H) of weight group g times rows r0 .. r0 + R of one group
+// of x (`xg`) over all blocks: y[r][16g + 8h .. + 8H] set, rows n apart.
+// H is 2 only for a single row of x, whose one chain of accumulation left a
+// half's pass waiting on latency: two halves in one pass, sharing each
+// broadcast of x, took 3.22 ms against 3.84 for Q4_1 and 5.24 against 6.04
+// for Q8_0 (harness, one row, weights in L2, one thread, medians; docs/
+// performance.md, twenty-first session).
+INLINE void pass(const int R, const int H, const int format, const uint8_t* q, const uint16_t* d,
+                 const uint16_t* m, size_t blocks, size_t g, int h, int r0, const int8_t* xg,
+                 float* y, size_t n, Prefetch pf) {
   const size_t group_bytes = format == Q8_0 ? 512 : 256;
   const uint8_t* qb = q + g * blocks * group_bytes;
   const uint16_t* db = d + g * blocks * 16 + 8 * h;
   const uint16_t* mb = m + g * blocks * 16 + 8 * h;
-  __m256 acc[ROWS_AT_ONCE];
+  __m256 acc[2][ROWS_AT_ONCE];
+  for (int e = 0; e < H; ++e)
 #pragma GCC unroll 4
-  for (int r = 0; r < R; ++r) acc[r] = _mm256_setzero_ps();
+    for (int r = 0; r < R; ++r) acc[e][r] = _mm256_setzero_ps();
   // Two loops, so that the blocks past the prefetches test nothing.
   const size_t ahead = pf.blocks < blocks ? pf.blocks : blocks;
   size_t j = 0;
   for (; j < ahead; ++j) {
     for (size_t b = 0; b < group_bytes; b += 64)
       _mm_prefetch((const char*)(pf.at + j * group_bytes + b), _MM_HINT_T0);
-    half_step(R, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, h, r0,
-              xg + j * GROUP_BLOCK_BYTES, acc);
+    step(R, H, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, h, r0,
+         xg + j * GROUP_BLOCK_BYTES, acc);
   }
   for (; j < blocks; ++j)
-    half_step(R, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, h, r0,
-              xg + j * GROUP_BLOCK_BYTES, acc);
+    step(R, H, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, h, r0,
+         xg + j * GROUP_BLOCK_BYTES, acc);
+  for (int e = 0; e < H; ++e)
 #pragma GCC unroll 4
-  for (int r = 0; r < R; ++r) _mm256_storeu_ps(y + (r0 + r) * n + 16 * g + 8 * h, acc[r]);
+    for (int r = 0; r < R; ++r)
+      _mm256_storeu_ps(y + (r0 + r) * n + 16 * g + 8 * (h + e), acc[e][r]);
 }
 
-// One pass as a function of its own for each row count and format, so that
+// One pass as a function of its own for each shape and format, so that
 // each copy's registers are allocated for it alone.
-#define PASS_FN(FORMAT, R)                                                                   \
-  static __attribute__((noinline)) void pass_##FORMAT##_##R(                                 \
+#define PASS_FN(FORMAT, R, H)                                                                \
+  static __attribute__((noinline)) void pass_##FORMAT##_##R##_##H(                           \
       const uint8_t* q, const uint16_t* d, const uint16_t* m, size_t blocks, size_t g, int h, \
       int r0, const int8_t* xg, float* y, size_t n, Prefetch pf) {                           \
-    half_pass(R, FORMAT, q, d, m, blocks, g, h, r0, xg, y, n, pf);                           \
+    pass(R, H, FORMAT, q, d, m, blocks, g, h, r0, xg, y, n, pf);                             \
   }
-#define PASS_FNS(FORMAT) PASS_FN(FORMAT, 1) PASS_FN(FORMAT, 2) PASS_FN(FORMAT, 3) PASS_FN(FORMAT, 4)
+#define PASS_FNS(FORMAT) \
+  PASS_FN(FORMAT, 1, 2) PASS_FN(FORMAT, 1, 1) PASS_FN(FORMAT, 2, 1) PASS_FN(FORMAT, 3, 1) \
+  PASS_FN(FORMAT, 4, 1)
 PASS_FNS(Q8_0) PASS_FNS(Q4_0) PASS_FNS(Q4_1)
 
 #define PASS_ARGS q, d, m, blocks, g, h, r0, xg, yb, n, pf
-#define PASSES(FORMAT)                               \
-  switch (R) {                                       \
-    case 1: pass_##FORMAT##_1(PASS_ARGS); break;     \
-    case 2: pass_##FORMAT##_2(PASS_ARGS); break;     \
-    case 3: pass_##FORMAT##_3(PASS_ARGS); break;     \
-    default: pass_##FORMAT##_4(PASS_ARGS); break;    \
+#define PASSES(FORMAT)                                             \
+  switch (rows == 1 ? 0 : R) {                                     \
+    case 0: pass_##FORMAT##_1_2(PASS_ARGS); break;                 \
+    case 1: pass_##FORMAT##_1_1(PASS_ARGS); break;                 \
+    case 2: pass_##FORMAT##_2_1(PASS_ARGS); break;                 \
+    case 3: pass_##FORMAT##_3_1(PASS_ARGS); break;                 \
+    default: pass_##FORMAT##_4_1(PASS_ARGS); break;                \
   }
 
 // x: `rows` rows quantized by iree_llm_quantize_rows_workgroup; q, d, m: W
@@ -237,8 +262,8 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
   // (docs/performance.md, twenty-first session).
   // Prefetches go past the workgroup's rows (IREE hands a worker several
   // workgroups in a row) but not past the matrix.
-  const size_t passes = 2 * ((rows + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE);
-  const size_t share = (blocks + passes - 2) / (passes - 1);
+  const size_t passes = rows == 1 ? 1 : 2 * ((rows + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE);
+  const size_t share = passes > 2 ? (blocks + passes - 2) / (passes - 1) : 0;
   for (size_t g = first / 16; g < last / 16; ++g) {
     const uint8_t* here = q + g * blocks * group_bytes;
     const size_t left = (groups - g) * blocks;  // blocks from `here` to the matrix's end
@@ -247,14 +272,14 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
       const int8_t* xg = x + (base / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
       float* yb = y + base * n;
       const int in_group = rows - base < GROUP_ROWS ? (int)(rows - base) : GROUP_ROWS;
-      for (int h = 0; h < 2; ++h)
+      for (int h = 0; h < 2; h += rows == 1 ? 2 : 1)
         for (int r0 = 0; r0 < in_group; r0 += ROWS_AT_ONCE, ++pass) {
           const int R = in_group - r0 < ROWS_AT_ONCE ? in_group - r0 : ROWS_AT_ONCE;
           // Blocks [from, from + count) counted from `here`.
           size_t from = 0, count = 0;
-          if (pass == 0 && (passes == 2 || g == first / 16)) {
+          if (pass == 0 && (passes <= 2 || g == first / 16)) {
             from = 8;
-            count = passes == 2 ? blocks : blocks > 8 ? blocks - 8 : 0;
+            count = passes <= 2 ? blocks : blocks > 8 ? blocks - 8 : 0;
           } else if (pass > 0 && passes > 2) {
             from = blocks + (pass - 1) * share;
             count = share;
