@@ -53,7 +53,8 @@ void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
 // A pass multiplies one half (8 weight rows) of a group of 16 by R rows of x
 // (R <= ROWS_AT_ONCE) over all blocks, keeping R accumulators in registers,
 // so 8 rows of x take two passes over the half, the second reading the
-// weights from L1 or L2.
+// weights from L1 or L2. A single row of x takes both halves in one pass
+// (pass() below).
 #define ROWS_AT_ONCE 4
 
 // The low and high nibbles of one 32-byte word of a half: 8 weight rows, 4
