@@ -222,7 +222,7 @@ PASS_FNS(Q8_0) PASS_FNS(Q4_0) PASS_FNS(Q4_1)
 
 #define PASS_ARGS q, d, m, blocks, g, h, r0, xg, yb, n, pf
 #define PASSES(FORMAT)                                             \
-  switch (rows == 1 ? 0 : R) {                                     \
+  switch (H == 2 ? 0 : R) {                                        \
     case 0: pass_##FORMAT##_1_2(PASS_ARGS); break;                 \
     case 1: pass_##FORMAT##_1_1(PASS_ARGS); break;                 \
     case 2: pass_##FORMAT##_2_1(PASS_ARGS); break;                 \
@@ -249,7 +249,6 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
   y += y_offset;
   if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
   const size_t blocks = k / 32;
-  if (rows == 0 || blocks == 0) return;
   const size_t last = first + per < n ? first + per : n;
   const size_t group_bytes = format == Q8_0 ? 512 : 256, groups = n / 16;
   // A group of 16 weight rows takes `passes` passes: two halves, each
@@ -263,7 +262,9 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
   // (docs/performance.md, twenty-first session).
   // Prefetches go past the workgroup's rows (IREE hands a worker several
   // workgroups in a row) but not past the matrix.
-  const size_t passes = rows == 1 ? 1 : 2 * ((rows + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE);
+  // Halves of a group a pass takes: both for a single row of x (pass()).
+  const int H = rows == 1 ? 2 : 1;
+  const size_t passes = (2 / H) * ((rows + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE);
   const size_t share = passes > 2 ? (blocks + passes - 2) / (passes - 1) : 0;
   for (size_t g = first / 16; g < last / 16; ++g) {
     const uint8_t* here = q + g * blocks * group_bytes;
@@ -273,7 +274,7 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
       const int8_t* xg = x + (base / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
       float* yb = y + base * n;
       const int in_group = rows - base < GROUP_ROWS ? (int)(rows - base) : GROUP_ROWS;
-      for (int h = 0; h < 2; h += rows == 1 ? 2 : 1)
+      for (int h = 0; h < 2; h += H)
         for (int r0 = 0; r0 < in_group; r0 += ROWS_AT_ONCE, ++pass) {
           const int R = in_group - r0 < ROWS_AT_ONCE ? in_group - r0 : ROWS_AT_ONCE;
           // Blocks [from, from + count) counted from `here`.
