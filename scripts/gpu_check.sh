@@ -16,7 +16,7 @@
 #                           the GPU machine compiles the modules for its own
 #                           CPU (local-task) and for CUDA itself
 # Run there from the repository root with .gpu carried:
-#   scripts/gpu_check.sh [--quick | --attention]
+#   scripts/gpu_check.sh [--quick | --attention | --decode]
 # Everything printed goes to $OUT/gpu_check.log (or /tmp/gpu-out), written as
 # it runs, so a run cut short still returns what it finished. The machine's own
 # python3 provides torch and transformers.
@@ -33,10 +33,14 @@ if [ "${1:-}" = --pack ]; then
   xz -T2 -6 -f .gpu/iree-llm
   # The CUDA kernel's test against an f64 product (tests/cuda_rows.rs),
   # which only a GPU can run.
-  CARGO_TARGET_DIR="$target" cargo test --release --features cuda --test cuda_rows --no-run
-  test_bin="$(ls -t "$target"/release/deps/cuda_rows-* | grep -v '\.d$' | head -1)"
-  strip -o .gpu/cuda_rows_test "$test_bin"
-  xz -T2 -6 -f .gpu/cuda_rows_test
+  # The CUDA kernels' tests (tests/cuda_rows.rs, tests/cuda_attention.rs),
+  # which only a GPU can run.
+  for t in cuda_rows cuda_attention; do
+    CARGO_TARGET_DIR="$target" cargo test --release --features cuda --test "$t" --no-run
+    test_bin="$(ls -t "$target"/release/deps/"$t"-* | grep -v '\.d$' | head -1)"
+    strip -o ".gpu/${t}_test" "$test_bin"
+    xz -T2 -6 -f ".gpu/${t}_test"
+  done
   libs="$(echo .venv/lib/python3*/site-packages/iree/compiler/_mlir_libs)"
   cp "$libs/iree-compile" "$libs/iree-lld" .gpu/
   strip -o .gpu/libIREECompiler.so "$libs/libIREECompiler.so"
@@ -81,12 +85,16 @@ B="$IREE_LLM"
   "$B" devices
 }
 
-# First the cheapest end-to-end proof that the CUDA path runs at all.
-step "the CUDA kernel of few-row products against an f64 product"
-if [ -f .gpu/cuda_rows_test.xz ]; then
-  xz -dc .gpu/cuda_rows_test.xz > "$work/bin/cuda_rows_test" && chmod +x "$work/bin/cuda_rows_test"
-  timeout 120 "$work/bin/cuda_rows_test" --ignored --test-threads=1 2>&1 | tail -5
-fi
+# First the cheapest end-to-end proof that the CUDA path runs at all: the
+# hand-written kernels against f64 references. A kernel that fails its test
+# stops the run (its figures would mean nothing).
+for t in cuda_rows cuda_attention; do
+  [ -f ".gpu/${t}_test.xz" ] || continue
+  step "tests/$t.rs on the GPU"
+  xz -dc ".gpu/${t}_test.xz" > "$work/bin/${t}_test" && chmod +x "$work/bin/${t}_test"
+  (cd "$work" && timeout 240 "$work/bin/${t}_test" --ignored --test-threads=1 --nocapture) 2>&1 | tail -8
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { step "tests/$t.rs failed: stopping"; exit 1; }
+done
 
 # `--attention`: only the decode attention's forms, decode alone at both
 # windows of context 2048, alternating (broadcast copies each head's cached
@@ -101,9 +109,38 @@ if [ "${1:-}" = --attention ]; then
     IREE_LLM_GPU_ATTENTION=$form timeout 60 "$B" graph-bench --model "$work/llama-1b" --device cuda \
       --context 2048 --batch 1,8 --prefill --iterations 5 2>&1 | grep -E '^(loaded|decode)'
   done
-  step "llama-3.2-1b, split at every window: greedy parity local-task against cuda"
-  IREE_LLM_GPU_ATTENTION=split timeout 120 "$B" bench --model "$work/llama-1b" \
+  form="${PARITY_FORM:-split}"
+  step "llama-3.2-1b, attention form $form: greedy parity local-task against cuda"
+  IREE_LLM_GPU_ATTENTION=$form timeout 120 "$B" bench --model "$work/llama-1b" \
     --devices local-task,cuda --batch 8 --requests 16 --max-tokens 32 2>&1 | grep -E 'parity|cross-device'
+  step done
+  exit 0
+fi
+
+# `--decode`: the 1B preset's decode steps only: PyTorch eager beside
+# graph-bench (5 iterations; prompts of 256 too, since the script times
+# both), the step as the engine runs it (sampled on the device, token ids
+# read back) against the logits step, and a B=8 decode step's kernels under
+# ncu, where the step's time beyond B=1's goes.
+if [ "${1:-}" = --decode ]; then
+  "$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1
+  step "llama-3.2-1b: PyTorch eager and graph-bench on cuda"
+  timeout 200 scripts/torch_compare.sh "$work/llama-1b" --device cuda --dtypes bfloat16 --context 2048 \
+    --batch 1,4,8 --position 128 --prefill 256 --iterations 5 2>&1
+  step "llama-3.2-1b: logits read back against sampled on the device"
+  timeout 120 "$B" graph-bench --model "$work/llama-1b" --device cuda --context 2048 --batch 1,8 \
+    --prefill --sampling --iterations 10 2>&1 | grep -E '^(decode|sampling|  host)'
+  NCU="$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)"
+  if [ -n "$NCU" ]; then
+    step "llama-3.2-1b: B=8 decode steps' kernels under ncu"
+    timeout 150 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
+      "$B" graph-bench --model "$work/llama-1b" --device cuda --context 256 --batch 8 --prefill \
+      --iterations 1 2> "$logs/ncu_decode.err" | grep -E '^"' > "$out/ncu_decode8.csv"
+    python3 scripts/ncu_summary.py "$out/ncu_decode8.csv" --top 25 2>&1
+  fi
+  step "engine on cuda, B=8 at saturation"
+  timeout 120 "$B" bench --model "$work/llama-1b" --device cuda --batch 8 --requests 32 --max-tokens 128 \
+    --no-parity 2>&1
   step done
   exit 0
 fi

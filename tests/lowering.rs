@@ -121,12 +121,12 @@ fn graphs_with_16_bit_weights_compile_for_cpu_cuda_and_metal() {
 /// Checks the stream IR of `kind` for in-place caches. The capacity is
 /// chosen so no other tensor of tiny has the cache's byte size.
 fn assert_caches_in_place(kind: GraphKind) {
-    assert_caches_in_place_with(kind, GroupedQueries::Stacked);
+    assert_caches_in_place_with(kind, GroupedQueries::Stacked, DeviceKind::Cpu);
 }
 
 /// [`assert_caches_in_place`] for graphs whose decode attention takes the
-/// form `attention`.
-fn assert_caches_in_place_with(kind: GraphKind, attention: GroupedQueries) {
+/// form `attention`, compiled for `device`.
+fn assert_caches_in_place_with(kind: GraphKind, attention: GroupedQueries, device: DeviceKind) {
     let capacity = 96;
     let m = LlamaShape::from(&Preset::Tiny.config());
     let kv_bytes: i64 = m.kv_shape(kind.slots(), capacity).iter().product::<i64>() * 4;
@@ -137,7 +137,7 @@ fn assert_caches_in_place_with(kind: GraphKind, attention: GroupedQueries) {
     let input = dir.path().join("g.mlir");
     std::fs::write(&input, &graph.mlir).unwrap();
     let ir = common::compiler()
-        .compile_to_text(&input, &Target::new(DeviceKind::Cpu), "stream")
+        .compile_to_text(&input, &Target::new(device), "stream")
         .unwrap();
     let start = ir
         .find(&format!("util.func public @{}(", graph.name()))
@@ -193,7 +193,7 @@ fn decode_graphs_update_every_cache_in_place() {
 }
 
 /// The decode attention's GPU forms (`GroupedQueries`; CUDA's default is
-/// broadcast) lower for CUDA, and their graphs keep the cache in place.
+/// its kernel) lower for CUDA, and their graphs keep the cache in place.
 #[test]
 fn decode_graphs_in_the_gpu_attention_forms_compile_for_cuda_in_place() {
     let m = LlamaShape::from(&Preset::Tiny.config());
@@ -204,8 +204,12 @@ fn decode_graphs_in_the_gpu_attention_forms_compile_for_cuda_in_place() {
         output: Output::Logits,
         window: Some(64),
     };
-    for attention in [GroupedQueries::Broadcast, GroupedQueries::Split] {
-        assert_caches_in_place_with(kind, attention);
+    for attention in [
+        GroupedQueries::Broadcast,
+        GroupedQueries::Split,
+        GroupedQueries::Kernel,
+    ] {
+        assert_caches_in_place_with(kind, attention, DeviceKind::Cuda);
         let mut plan = iree_llm::emit::EmitPlan::new(128, &[4]).unwrap();
         plan.attention = attention;
         let graph = emit_graph(&m, &plan.graph_config(), kind);
@@ -220,18 +224,15 @@ fn decode_graphs_in_the_gpu_attention_forms_compile_for_cuda_in_place() {
     }
 }
 
-/// CUDA's decode attention is broadcast over windows of up to 256 positions
-/// and split past them (`GroupedQueries::ByWindow`, measured on an H100):
+/// Where CUDA's kernel does not take the shape, its decode attention is
+/// broadcast over windows of up to 256 positions and split past them
+/// (`GroupedQueries::ByWindow`, measured on an H100):
 /// the graph holds the broadcast copy of each head's cached rows, g per
 /// head, only for the short window.
 #[test]
 fn cuda_decode_attention_broadcasts_short_windows_and_splits_long_ones() {
     let m = LlamaShape::from(&Preset::Tiny.config());
     assert!(m.group() > 1, "the tiny preset shares key/value heads");
-    assert_eq!(
-        GroupedQueries::for_target(DeviceKind::Cuda),
-        GroupedQueries::ByWindow
-    );
     let capacity = 1024;
     let mut plan = iree_llm::emit::EmitPlan::new(capacity, &[4]).unwrap();
     plan.attention = GroupedQueries::ByWindow;

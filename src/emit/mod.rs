@@ -20,6 +20,7 @@
 
 pub mod builder;
 pub mod chunks;
+pub mod cuda_attention;
 pub mod cuda_rows;
 pub mod kernels;
 pub mod llama;
@@ -122,7 +123,8 @@ pub struct EmitPlan {
     #[serde(default, skip_serializing_if = "WideRows::is_f32")]
     pub wide: WideRows,
     /// How a decode step's attention multiplies each key/value head's
-    /// queries with the cache: stacked for the CPU, broadcast for CUDA.
+    /// queries with the cache: stacked for the CPU, CUDA's own kernel
+    /// (broadcast or split where it does not take the shape) for CUDA.
     #[serde(default, skip_serializing_if = "GroupedQueries::is_stacked")]
     pub attention: GroupedQueries,
 }

@@ -1,12 +1,13 @@
 //! A decode step's attention: every row's query heads against its slot's
-//! cached keys and values (through the hand-written CPU kernel, or in
-//! StableHLO over the window, masked), and the write of the rows' new keys
-//! and values into the caches.
+//! cached keys and values (through the hand-written CPU or CUDA kernel, or
+//! in StableHLO over the window, masked), and the write of the rows' new
+//! keys and values into the caches.
 
 use super::{
     FuncBuilder, GraphConfig, LlamaShape, Value, as_cached, from_cache, gpu_form_from_env, to_cache,
 };
 use crate::emit::builder::Cmp;
+use crate::emit::cuda_attention::{self, AttentionShape};
 use crate::emit::kernels;
 use crate::types::DType;
 
@@ -47,8 +48,13 @@ pub enum GroupedQueries {
     /// copy of each into the concatenation.
     Split,
     /// `Broadcast` for windows of up to [`BROADCAST_UP_TO`] positions,
-    /// `Split` for longer ones (CUDA's default).
+    /// `Split` for longer ones.
     ByWindow,
+    /// CUDA's default: the hand-written kernel
+    /// ([`crate::emit::cuda_attention`]), which reads only each row's cached
+    /// positions below its own; `ByWindow` where it does not take the
+    /// shape (an f16 cache, a window whose scores overflow shared memory).
+    Kernel,
 }
 
 /// The longest window [`GroupedQueries::ByWindow`] gives the broadcast form:
@@ -62,14 +68,14 @@ impl GroupedQueries {
     }
 
     /// The form for graphs compiled for `kind`: stacked on the CPU and on
-    /// Metal (not measured there), by window on CUDA.
-    /// `$IREE_LLM_GPU_ATTENTION` (stacked, broadcast, split or by-window)
-    /// overrides it for a GPU, for measuring.
+    /// Metal (not measured there), the kernel on CUDA.
+    /// `$IREE_LLM_GPU_ATTENTION` (stacked, broadcast, split, by-window or
+    /// kernel) overrides it for a GPU, for measuring.
     pub fn for_target(kind: crate::types::DeviceKind) -> Self {
         use crate::types::DeviceKind;
         let measured = match kind {
             DeviceKind::Cpu => return GroupedQueries::Stacked,
-            DeviceKind::Cuda => GroupedQueries::ByWindow,
+            DeviceKind::Cuda => GroupedQueries::Kernel,
             DeviceKind::Metal => GroupedQueries::Stacked,
         };
         let forms = [
@@ -77,15 +83,18 @@ impl GroupedQueries {
             ("broadcast", GroupedQueries::Broadcast),
             ("split", GroupedQueries::Split),
             ("by-window", GroupedQueries::ByWindow),
+            ("kernel", GroupedQueries::Kernel),
         ];
         gpu_form_from_env("IREE_LLM_GPU_ATTENTION", measured, &forms)
     }
 
-    /// The form a graph whose attention reads `window` cached positions
-    /// takes: [`ByWindow`](GroupedQueries::ByWindow) resolved, the others as
-    /// they are.
+    /// The StableHLO form a graph whose attention reads `window` cached
+    /// positions takes: [`ByWindow`](GroupedQueries::ByWindow) resolved (and
+    /// [`Kernel`](GroupedQueries::Kernel) as `ByWindow`, where the kernel
+    /// does not take the shape), the others as they are.
     pub fn for_window(self, window: i64) -> Self {
         match self {
+            GroupedQueries::Kernel => GroupedQueries::ByWindow.for_window(window),
             GroupedQueries::ByWindow if window <= BROADCAST_UP_TO => GroupedQueries::Broadcast,
             GroupedQueries::ByWindow => GroupedQueries::Split,
             form => form,
@@ -109,9 +118,11 @@ pub(super) struct DecodeAttention {
 
 /// How a decode step's attention is computed.
 enum DecodeForm {
-    /// The decode attention kernel ([`kernels::decode_attention`]), which
-    /// reads each row's cached positions below `pos`.
+    /// The CPU's decode attention kernel ([`kernels::decode_attention`]),
+    /// which reads each row's cached positions below `pos`.
     Kernel { pos: Value },
+    /// CUDA's ([`cuda_attention::decode_attention`]), the same call.
+    CudaKernel { pos: Value },
     /// StableHLO over the whole window, positions at or past `pos` masked:
     /// the mask, its fill and the scores' scale, shared by every layer.
     Masked {
@@ -132,8 +143,20 @@ impl DecodeAttention {
         pos: &Value,
     ) -> Self {
         let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
+        let cuda = AttentionShape {
+            slots: b * hkv,
+            kv_heads: hkv,
+            group: g,
+            head_dim: d,
+            capacity: cfg.capacity,
+            window,
+        };
         let form = if kernels::takes_decode_attention(cfg.kernels, g, d) {
             DecodeForm::Kernel { pos: pos.clone() }
+        } else if cfg.attention == GroupedQueries::Kernel
+            && cuda_attention::takes(&cuda, cfg.kv_cache)
+        {
+            DecodeForm::CudaKernel { pos: pos.clone() }
         } else {
             f.comment("each row sees the cached keys before its position: s < pos[i]");
             let bh = b * hkv;
@@ -186,6 +209,9 @@ impl DecodeAttention {
         let o = match &self.form {
             DecodeForm::Kernel { pos } => {
                 kernels::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)
+            }
+            DecodeForm::CudaKernel { pos } => {
+                cuda_attention::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)
             }
             DecodeForm::Masked { .. } => self.masked(f, l, kv, [q, k, v]),
         };
@@ -270,7 +296,9 @@ impl DecodeAttention {
                 let p = f.dot_general(&one, &each, (&[0], &[0]), (&[2], cache_k));
                 f.reshape(&p, &[bh, g, out])
             }
-            GroupedQueries::ByWindow => unreachable!("resolved by for_window in new()"),
+            GroupedQueries::ByWindow | GroupedQueries::Kernel => {
+                unreachable!("resolved by for_window in new()")
+            }
             GroupedQueries::Split => {
                 let parts: Vec<Value> = (0..g)
                     .map(|j| {
