@@ -16,7 +16,7 @@
 #                           the GPU machine compiles the modules for its own
 #                           CPU (local-task) and for CUDA itself
 # Run there from the repository root with .gpu carried:
-#   scripts/gpu_check.sh [--quick | --attention | --decode]
+#   scripts/gpu_check.sh [--quick | --attention | --decode | --prompts | --rows-split | --smollm2]
 # Everything printed goes to $OUT/gpu_check.log (or /tmp/gpu-out), written as
 # it runs, so a run cut short still returns what it finished. The machine's own
 # python3 provides torch and transformers.
@@ -33,9 +33,9 @@ if [ "${1:-}" = --pack ]; then
   xz -T2 -6 -f .gpu/iree-llm
   # The CUDA kernel's test against an f64 product (tests/cuda_rows.rs),
   # which only a GPU can run.
-  # The CUDA kernels' tests (tests/cuda_rows.rs, tests/cuda_attention.rs),
+  # The CUDA kernels' tests (tests/cuda_rows.rs, tests/cuda_graphs.rs),
   # which only a GPU can run.
-  for t in cuda_rows cuda_attention; do
+  for t in cuda_rows cuda_graphs; do
     CARGO_TARGET_DIR="$target" cargo test --release --features cuda --test "$t" --no-run
     test_bin="$(ls -t "$target"/release/deps/"$t"-* | grep -v '\.d$' | head -1)"
     strip -o ".gpu/${t}_test" "$test_bin"
@@ -88,8 +88,9 @@ B="$IREE_LLM"
 # First the cheapest end-to-end proof that the CUDA path runs at all: the
 # hand-written kernels against f64 references. A kernel that fails its test
 # stops the run (its figures would mean nothing).
-for t in cuda_rows cuda_attention; do
-  [ -f ".gpu/${t}_test.xz" ] || continue
+# (SKIP_TESTS=1 skips them, for a second mode in the same call.)
+for t in cuda_rows cuda_graphs; do
+  [ -f ".gpu/${t}_test.xz" ] && [ -z "${SKIP_TESTS:-}" ] || continue
   step "tests/$t.rs on the GPU"
   xz -dc ".gpu/${t}_test.xz" > "$work/bin/${t}_test" && chmod +x "$work/bin/${t}_test"
   (cd "$work" && timeout 240 "$work/bin/${t}_test" --ignored --test-threads=1 --nocapture) 2>&1 | tail -8
@@ -113,6 +114,52 @@ if [ "${1:-}" = --attention ]; then
   step "llama-3.2-1b, attention form $form: greedy parity local-task against cuda"
   IREE_LLM_GPU_ATTENTION=$form timeout 120 "$B" bench --model "$work/llama-1b" \
     --devices local-task,cuda --batch 8 --requests 16 --max-tokens 32 2>&1 | grep -E 'parity|cross-device'
+  step done
+  exit 0
+fi
+
+# `--prompts`: the prompt products' forms (IREE_LLM_GPU_WIDE_ROWS: the
+# exact bf16 terms, CUDA's default, against bf16 rows, opt-in), alternating,
+# then the engine at saturation in each (prefill calls are its overhead).
+if [ "${1:-}" = --prompts ]; then
+  "$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1
+  step "llama-3.2-1b: prompt products' forms, alternating"
+  for form in ${WIDE_FORMS:-bf16-terms bf16 bf16-terms bf16}; do
+    echo "-- IREE_LLM_GPU_WIDE_ROWS=$form"
+    IREE_LLM_GPU_WIDE_ROWS=$form timeout 90 "$B" graph-bench --model "$work/llama-1b" --device cuda \
+      --context 2048 --batch 8 --prefill 16,256 --iterations 5 2>&1 | grep -E '^(loaded|prefill|decode)'
+  done
+  for form in bf16-terms bf16; do
+    step "engine on cuda, B=8 at saturation, IREE_LLM_GPU_WIDE_ROWS=$form"
+    IREE_LLM_GPU_WIDE_ROWS=$form timeout 120 "$B" bench --model "$work/llama-1b" --device cuda --batch 8 \
+      --requests 32 --max-tokens 128 --no-parity 2>&1 | grep -E 'at saturation|where the time|prefill chunks'
+  done
+  step done
+  exit 0
+fi
+
+# `--rows-split`: the few-row kernel's splits (IREE_LLM_GPU_ROWS_SPLIT),
+# decode alone, alternating.
+if [ "${1:-}" = --rows-split ]; then
+  "$B" synth --preset llama-3.2-1b --out "$work/llama-1b" 2>&1
+  step "llama-3.2-1b: the few-row kernel's splits, alternating"
+  for split in ${SPLITS:-by-outputs warp by-outputs warp}; do
+    echo "-- IREE_LLM_GPU_ROWS_SPLIT=$split"
+    IREE_LLM_GPU_ROWS_SPLIT=$split timeout 60 "$B" graph-bench --model "$work/llama-1b" --device cuda \
+      --context 2048 --batch 1,8 --prefill --iterations 10 2>&1 | grep -E '^(loaded|decode)'
+  done
+  step done
+  exit 0
+fi
+
+# `--smollm2`: SmolLM2-135M's shape (random bf16 weights), PyTorch eager
+# beside graph-bench.
+if [ "${1:-}" = --smollm2 ]; then
+  python3 scripts/hf_random_model.py --shape smollm2-135m --out "$work/smollm2" 2>&1 \
+    | grep -v 'Writing model shards'
+  step "SmolLM2-135M shape: PyTorch eager and graph-bench on cuda"
+  timeout 150 scripts/torch_compare.sh "$work/smollm2" --device cuda --dtypes bfloat16 --context 2048 \
+    --batch 1,4,8 --position 128 --prefill 128 --iterations 5 2>&1 | grep -v '^{'
   step done
   exit 0
 fi

@@ -480,6 +480,33 @@ fn every_form_of_the_decode_attention_matches_the_f64_reference() {
     }
 }
 
+/// The opt-in bf16 form of prompt products (`WideRows::Bf16`: rows rounded
+/// to bf16, one contraction, PyTorch's precision) stays within the bf16
+/// tolerance of the CPU's bf16 kernels, and is not the exact form. IREE's
+/// code runs it here; on CUDA it goes to the matrix units.
+#[test]
+fn prompt_products_with_bf16_rows_stay_within_the_bf16_tolerance() {
+    use iree_llm::emit::{Kernels, NarrowRows, WideRows};
+    const BF16_TOLERANCE: f64 = 2e-2;
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let mut model = common::load_opts(&dir, "local-task", CAPACITY, logits_graphs(&[1]), |o| {
+        o.narrow = Some(NarrowRows::Reduce);
+        o.wide = Some(WideRows::Bf16);
+        o.kernels = Some(Kernels::Portable);
+    });
+    assert_eq!(model.manifest().plan.wide, WideRows::Bf16);
+    // Prompts of more than 8 rows take the form; decode steps stay exact.
+    common::assert_inexact_form_within(
+        &mut model,
+        &reference,
+        &[(17, 71), (40, 72)],
+        4,
+        BF16_TOLERANCE,
+        "bf16 prompt rows",
+    );
+}
+
 /// Every way of writing a product of a few rows (`NarrowRows`: the GPU
 /// forms as well as the CPU's padded one) computes the model's logits: run
 /// here on local-task against the f64 reference, at the exact tolerance.

@@ -259,6 +259,12 @@ pub enum WideRows {
     /// f32 (see `bf16_terms_product`): IREE 3.13 runs bf16 contractions on
     /// CUDA's matrix units and f32 ones without them.
     Bf16Terms,
+    /// The rows rounded to bf16 (to nearest, ties to even) and one bf16
+    /// contraction accumulated in f32: PyTorch's precision for a bf16
+    /// model, a third of the terms' work, not exact. Opt-in on a GPU
+    /// (`IREE_LLM_GPU_WIDE_ROWS=bf16`); docs/performance.md gives its
+    /// measured error.
+    Bf16,
 }
 
 impl WideRows {
@@ -267,8 +273,9 @@ impl WideRows {
     }
 
     /// The form for graphs compiled for `kind`: three bf16 terms on CUDA,
-    /// f32 elsewhere. `$IREE_LLM_GPU_WIDE_ROWS` (f32 or bf16-terms)
-    /// overrides it for a GPU, for measuring.
+    /// f32 elsewhere. `$IREE_LLM_GPU_WIDE_ROWS` (f32, bf16-terms or bf16)
+    /// overrides it for a GPU: bf16 to trade exactness for speed, the
+    /// others for measuring.
     pub fn for_target(kind: crate::types::DeviceKind) -> Self {
         use crate::types::DeviceKind;
         let measured = match kind {
@@ -279,7 +286,11 @@ impl WideRows {
         gpu_form_from_env(
             "IREE_LLM_GPU_WIDE_ROWS",
             measured,
-            &[("f32", WideRows::F32), ("bf16-terms", WideRows::Bf16Terms)],
+            &[
+                ("f32", WideRows::F32),
+                ("bf16-terms", WideRows::Bf16Terms),
+                ("bf16", WideRows::Bf16),
+            ],
         )
     }
 }
@@ -720,8 +731,15 @@ const MIN_MATMUL_ROWS: i64 = 8;
 /// weights, not the extra rows, decide the cost.
 fn linear_dense(f: &mut FuncBuilder, x: &Value, w: &Value, form: &Rows) -> Value {
     let rows = x.shape()[0];
-    if form.wide == WideRows::Bf16Terms && w.elem() == DType::BF16 && rows > MIN_MATMUL_ROWS {
-        return bf16_terms_product(f, x, w);
+    if w.elem() == DType::BF16 && rows > MIN_MATMUL_ROWS {
+        match form.wide {
+            WideRows::Bf16Terms => return bf16_terms_product(f, x, w),
+            WideRows::Bf16 => {
+                let x = f.convert(x, DType::BF16);
+                return f.dot_general_as(&x, w, (&[], &[]), (&[1], &[1]), DType::F32);
+            }
+            WideRows::F32 => {}
+        }
     }
     let narrow = match form.narrow {
         NarrowRows::CudaKernel if super::cuda_rows::takes(x, w) => {

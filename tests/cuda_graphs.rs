@@ -1,16 +1,21 @@
-//! CUDA's decode attention kernel (`emit::cuda_attention`): CUDA's decode
-//! graphs call it once a layer where it takes the shape, and whole decode
-//! steps through it match the f64 reference, rows at ragged positions on
-//! both sides of the 256 positions one pass of its threads scores.
+//! CUDA's own forms of a graph, checked where they can be:
+//! - the decode attention kernel (`emit::cuda_attention`): CUDA's decode
+//!   graphs call it once a layer where it takes the shape, and whole decode
+//!   steps through it match the f64 reference, rows at ragged positions on
+//!   both sides of the 256 positions one pass of its threads scores;
+//! - prompt products with rows rounded to bf16 (`WideRows::Bf16`, opt-in)
+//!   stay within the bf16 tolerance on the GPU's matrix units.
 //!
-//! The kernel runs only on an NVIDIA GPU, so the reference test is ignored
-//! here; run it where one is, with a `--features cuda` build:
-//! `cargo test --release --features cuda --test cuda_attention -- --ignored`.
+//! The kernels run only on an NVIDIA GPU, so those tests are ignored here;
+//! run them where one is, with a `--features cuda` build:
+//! `cargo test --release --features cuda --test cuda_graphs -- --ignored`.
 
 mod common;
 
 use iree_llm::config::ModelConfig;
-use iree_llm::emit::{EmitPlan, GraphKind, GroupedQueries, LlamaShape, Output, emit_graph};
+use iree_llm::emit::{
+    EmitPlan, GraphKind, GroupedQueries, LlamaShape, Output, WideRows, emit_graph,
+};
 use iree_llm::types::{DType, DeviceKind};
 use iree_llm::weights::DType as WeightDType;
 
@@ -93,4 +98,29 @@ fn decode_steps_through_the_kernel_match_the_f64_reference_on_a_gpu() {
         );
         eprintln!("{name}: relative error of the logits {least:.2e} .. {worst:.2e}");
     }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU and a --features cuda build (see the module doc)"]
+fn prompts_with_bf16_rows_stay_within_the_bf16_tolerance_on_a_gpu() {
+    // As tests/graphs.rs does on the CPU, with bf16 weights (the form
+    // applies to bf16 weights only) and the 1B preset's heads.
+    let (_, config) = configs().pop().unwrap();
+    let dir = common::variant_dir("cuda-bf16-rows", &config, WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let plan = EmitPlan::new(CAPACITY, &[1]).unwrap();
+    let mut graphs = plan.prefill_kinds(1, Output::Logits);
+    graphs.extend(plan.decode_kinds(1, Output::Logits));
+    let mut model = common::load_opts(&dir, "cuda", CAPACITY, graphs, |o| {
+        o.wide = Some(WideRows::Bf16)
+    });
+    assert_eq!(model.manifest().plan.wide, WideRows::Bf16);
+    common::assert_inexact_form_within(
+        &mut model,
+        &reference,
+        &[(17, 71), (200, 72)],
+        4,
+        2e-2,
+        "bf16 prompt rows on cuda",
+    );
 }
