@@ -136,6 +136,17 @@ pub fn decode_attention(
     )
 }
 
+/// `reg` combined over the warp's 32 lanes by `op` (`add` or `max`), in
+/// every lane, through `tmp`.
+fn over_warp(l: &mut dyn FnMut(&str), op: &str, reg: &str, tmp: &str) {
+    for off in [16, 8, 4, 2, 1] {
+        l(&format!(
+            "    shfl.sync.bfly.b32 {tmp}, {reg}, {off}, 31, -1;"
+        ));
+        l(&format!("    {op}.f32 {reg}, {reg}, {tmp};"));
+    }
+}
+
 fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
@@ -292,10 +303,7 @@ pub fn ptx(s: &AttentionShape) -> String {
             ));
             l("    fma.rn.f32 %f1, %f2, %f3, %f1;");
         }
-        for off in [16, 8, 4, 2, 1] {
-            l(&format!("    shfl.sync.bfly.b32 %f2, %f1, {off}, 31, -1;"));
-            l("    add.f32 %f1, %f1, %f2;");
-        }
+        over_warp(&mut l, "add", "%f1", "%f2");
         l(&format!("    mul.f32 %f1, %f1, {scale};"));
         l("    setp.ne.u32 %p2, %r2, 0;");
         l("    shl.b32 %r16, %r14, 2;");
@@ -365,12 +373,7 @@ pub fn ptx(s: &AttentionShape) -> String {
     l("    setp.ne.u32 %p4, %r2, 0;");
     l(&format!("    mul.lo.u32 %r19, %r3, {};", 4 * g));
     for j in 0..g {
-        for off in [16, 8, 4, 2, 1] {
-            l(&format!(
-                "    shfl.sync.bfly.b32 %f0, %m{j}, {off}, 31, -1;"
-            ));
-            l(&format!("    max.f32 %m{j}, %m{j}, %f0;"));
-        }
+        over_warp(&mut l, "max", &format!("%m{j}"), "%f0");
     }
     l("    add.u32 %r20, %r19, %r10;");
     for j in 0..g {
@@ -407,12 +410,7 @@ pub fn ptx(s: &AttentionShape) -> String {
     l("    bra EXPS;");
     l("EXPED:");
     for j in 0..g {
-        for off in [16, 8, 4, 2, 1] {
-            l(&format!(
-                "    shfl.sync.bfly.b32 %f0, %z{j}, {off}, 31, -1;"
-            ));
-            l(&format!("    add.f32 %z{j}, %z{j}, %f0;"));
-        }
+        over_warp(&mut l, "add", &format!("%z{j}"), "%f0");
     }
     l("    add.u32 %r20, %r19, %r11;");
     for j in 0..g {
@@ -550,28 +548,8 @@ mod tests {
         assert!(text.contains("setp.lt.u32 %p0, %r1, 192;"));
     }
 
-    /// ptxas from the `nvidia-cuda-nvcc-cu12` wheel that `scripts/bootstrap.sh
-    /// --cuda` installs into .venv.
-    fn ptxas() -> std::path::PathBuf {
-        let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/lib");
-        std::fs::read_dir(&venv)
-            .ok()
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path().join("site-packages/nvidia/cuda_nvcc/bin/ptxas"))
-            .find(|p| p.is_file())
-            .unwrap_or_else(|| {
-                panic!(
-                    "no ptxas in {}: run scripts/bootstrap.sh --cuda",
-                    venv.display()
-                )
-            })
-    }
-
     #[test]
     fn ptxas_accepts_the_kernel_for_the_presets_and_smollm2_without_spilling() {
-        let dir = tempfile::tempdir().unwrap();
         // The 1B preset, SmolLM2-135M, the tiny preset, heads of 128.
         for (g, d) in [(4, 64), (3, 64), (2, 16), (4, 128), (8, 128)] {
             for window in [64, 256, 1024, 2048] {
@@ -586,16 +564,7 @@ mod tests {
                 if !takes(&s, DType::F32) {
                     continue;
                 }
-                let path = dir.path().join(format!("{}.ptx", s.name()));
-                std::fs::write(&path, ptx(&s)).unwrap();
-                let out = std::process::Command::new(ptxas())
-                    .args(["-arch=sm_80", "-v", "-o"])
-                    .arg(dir.path().join("out.cubin"))
-                    .arg(&path)
-                    .output()
-                    .unwrap();
-                let log = String::from_utf8_lossy(&out.stderr);
-                assert!(out.status.success(), "ptxas rejected {s:?}: {log}");
+                let log = crate::emit::ptxas::assemble(&format!("{s:?}"), &ptx(&s));
                 assert!(
                     log.contains(" 0 bytes spill stores"),
                     "{s:?} spills registers: {log}"

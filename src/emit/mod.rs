@@ -24,6 +24,8 @@ pub mod cuda_attention;
 pub mod cuda_rows;
 pub mod kernels;
 pub mod llama;
+#[cfg(test)]
+mod ptxas;
 pub mod sample;
 pub mod vnni_layout;
 
