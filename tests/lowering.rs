@@ -301,6 +301,18 @@ fn decode_graphs_carrying_a_chunk_update_the_cache_in_place() {
             chunk_window: 0,
         });
     }
+    // CUDA's: the decode rows through its attention kernel (which reads
+    // the cache the chunk then writes).
+    assert_caches_in_place_with(
+        GraphKind::DecodeChunk {
+            batch: 4,
+            window: Some(64),
+            tokens: 24,
+            chunk_window: 0,
+        },
+        GroupedQueries::Kernel,
+        DeviceKind::Cuda,
+    );
 }
 
 /// The tiny model's graphs with every matrix in blocks (Q4_1-style, the
