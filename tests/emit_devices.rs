@@ -45,7 +45,7 @@ fn graphs_emitted_for_cuda_take_the_forms_the_runtime_compiles_for_cuda() {
     let cuda_plan = plan(cuda.path());
     assert_eq!(cuda_plan["narrow"], "cuda-kernel");
     assert_eq!(cuda_plan["wide"], "bf16-terms");
-    assert_eq!(cuda_plan["attention"], "by-window");
+    assert_eq!(cuda_plan["attention"], "kernel");
 
     // And the graphs differ where the forms do: a decode step's attention.
     let decode = "decode_ragged_logits_b4.mlir";
