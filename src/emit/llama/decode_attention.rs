@@ -69,8 +69,8 @@ impl GroupedQueries {
 
     /// The form for graphs compiled for `kind`: stacked on the CPU and on
     /// Metal (not measured there), the kernel on CUDA.
-    /// `$IREE_LLM_GPU_ATTENTION` (stacked, broadcast, split, by-window or
-    /// kernel) overrides it for a GPU, for measuring.
+    /// `$IREE_LLM_GPU_ATTENTION` (stacked, broadcast, split, by-window or,
+    /// on CUDA, kernel) overrides it for a GPU, for measuring.
     pub fn for_target(kind: crate::types::DeviceKind) -> Self {
         use crate::types::DeviceKind;
         let measured = match kind {
@@ -78,14 +78,22 @@ impl GroupedQueries {
             DeviceKind::Cuda => GroupedQueries::Kernel,
             DeviceKind::Metal => GroupedQueries::Stacked,
         };
-        let forms = [
+        gpu_form_from_env("IREE_LLM_GPU_ATTENTION", measured, &Self::named_for(kind))
+    }
+
+    /// The forms `$IREE_LLM_GPU_ATTENTION` may name for graphs compiled for
+    /// `kind`: the kernel is PTX, so only CUDA's graphs can call it.
+    fn named_for(kind: crate::types::DeviceKind) -> Vec<(&'static str, Self)> {
+        let mut forms = vec![
             ("stacked", GroupedQueries::Stacked),
             ("broadcast", GroupedQueries::Broadcast),
             ("split", GroupedQueries::Split),
             ("by-window", GroupedQueries::ByWindow),
-            ("kernel", GroupedQueries::Kernel),
         ];
-        gpu_form_from_env("IREE_LLM_GPU_ATTENTION", measured, &forms)
+        if kind == crate::types::DeviceKind::Cuda {
+            forms.push(("kernel", GroupedQueries::Kernel));
+        }
+        forms
     }
 
     /// The StableHLO form a graph whose attention reads `window` cached
@@ -348,5 +356,36 @@ impl DecodeAttention {
         }
         let idx = f.reshape(&idx, &[layers * 2 * bh, 4]);
         f.scatter_rows(&kv, &idx, &rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::DeviceKind;
+
+    #[test]
+    fn only_cuda_graphs_may_name_the_attention_kernel() {
+        let names = |kind| -> Vec<&str> {
+            GroupedQueries::named_for(kind)
+                .iter()
+                .map(|(n, _)| *n)
+                .collect()
+        };
+        assert!(names(DeviceKind::Cuda).contains(&"kernel"));
+        assert!(!names(DeviceKind::Metal).contains(&"kernel"));
+        assert!(names(DeviceKind::Metal).contains(&"by-window"));
+    }
+
+    #[test]
+    fn where_the_kernel_does_not_take_a_shape_the_window_decides_the_form() {
+        assert_eq!(
+            GroupedQueries::Kernel.for_window(256),
+            GroupedQueries::Broadcast
+        );
+        assert_eq!(
+            GroupedQueries::Kernel.for_window(2048),
+            GroupedQueries::Split
+        );
     }
 }
