@@ -10,7 +10,10 @@
 # about 50 MB, under the 64 MiB a device call carries with the tree):
 #   iree-llm.xz             a `--features cuda` release build, stripped
 #   cuda_rows_test.xz       tests/cuda_rows.rs built the same way: the CUDA
-#                           kernel's outputs against an f64 product
+#                           few-row kernel's outputs against an f64 product
+#   cuda_graphs_test.xz     tests/cuda_graphs.rs: decode steps through CUDA's
+#                           attention kernel, and prompts with bf16 rows,
+#                           against the f64 reference
 #   iree-compile, iree-lld, libIREECompiler.so.xz   the compiler of .venv
 #                           (its library stripped) and the linker of CPU modules, so
 #                           the GPU machine compiles the modules for its own
