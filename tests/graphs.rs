@@ -367,6 +367,36 @@ fn bf16_activations_hold_their_tolerance_when_k_spans_several_of_the_kernels_spa
     );
 }
 
+/// The exact bf16 rows kernel (`x86_64_matmul.c`, two rows of x or more)
+/// takes k ROWS_CHUNK = 2048 values at a time and adds the chunks' sums
+/// into y, and its register tile holds 8 rows of x in the AVX-512 build
+/// (4 in the AVX2 one): prompts of 9 and 30 tokens and ragged steps of 4
+/// and 8 rows through a down projection with k = 4608 (two whole chunks
+/// and a part) keep the exact tolerance against the f64 reference.
+#[test]
+fn bf16_rows_keep_the_exact_tolerance_across_chunks_of_k_and_partial_tiles() {
+    let mut config = iree_llm::preset::Preset::Tiny.config();
+    config.intermediate_size = 4608;
+    let dir = common::variant_dir("wide-mlp", &config, WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let mut model = load(&dir, "local-task", CAPACITY, logits_graphs(&[1, 4, 8]));
+    for (len, seed) in [(9, 71), (30, 72)] {
+        let case = format!("exact bf16 rows, k = 4608, prompt of {len}");
+        common::prefill_and_decode_error(&mut model, &reference, len, seed, 2, 1e-4, &case);
+    }
+    for lengths in [&[3usize, 17, 5, 40][..], &[2, 9, 33, 4, 21, 12, 7, 50]] {
+        common::ragged_steps_within(
+            &mut model,
+            &reference,
+            lengths,
+            73,
+            3,
+            1e-4,
+            "exact bf16 rows",
+        );
+    }
+}
+
 #[test]
 fn the_kv_cache_keeps_its_device_buffer_across_calls() {
     let dir = common::tiny_dir(WeightDType::F32);

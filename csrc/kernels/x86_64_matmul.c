@@ -809,11 +809,164 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // (prefetcht0) it gained at most 7% there, and on Zen 1 it was slower;
 // into L2 the reads overlap. One group ahead: two or three did no better.
 // docs/performance.md has the figures of each step.
-#define ROWS_TILE_W 3
-#define ROWS_TILE_X 4
 // Values of k a pass over a group of x rows takes (with the group sized
 // as many_rows sizes its own, so the rows of x stay in L2).
 #define ROWS_CHUNK 2048
+
+#if VLEN == 16
+// The AVX-512 build: 32 values of a weight row loaded as sixteen 32-bit
+// lanes widen the same way, so x comes reordered in groups of 32 (the 16
+// at even positions, then the 16 at odd ones), and the 32 zmm registers
+// hold a tile of 3 weight rows by 8 rows of x: 24 accumulators, 3 widened
+// weight vectors and one x vector. A B=8 step is one tile of x rows, so
+// each weight row is read from memory once and widened once for all 8.
+// IREE 3.13's own code for the same product (f32 after widening) ran a
+// 1B B=8 step at 1.7x the memory floor on Zen 5; docs/performance.md has
+// this tile's figures.
+#define ROWS_TILE_W 3
+#define ROWS_TILE_X 8
+
+// WR weight rows (<= ROWS_TILE_W; row stride k) times XR rows of x (<=
+// ROWS_TILE_X, reordered in 32s) over `len` values (a multiple of 32);
+// y[r * n + a] set, or added to when `accumulate`. With `prefetch` the
+// next tile's weight rows are fetched into L2 on the way, a line of each
+// per step, as the AVX2 tile below does and for the same reason.
+INLINE void rows_tile(const int WR, const int XR, const uint16_t* w, const float* x, size_t k,
+                      size_t len, float* y, size_t n, int accumulate, int prefetch) {
+  __m512 acc[ROWS_TILE_W][ROWS_TILE_X];
+  for (int a = 0; a < WR; ++a)
+    for (int r = 0; r < XR; ++r) acc[a][r] = _mm512_setzero_ps();
+  const __m512i high = _mm512_set1_epi32((int)0xFFFF0000u);
+  for (size_t e = 0; e < len; e += 32) {
+    if (prefetch)
+      for (int a = 0; a < WR; ++a)
+        _mm_prefetch((const char*)(w + (ROWS_TILE_W + a) * k + e), _MM_HINT_T1);
+    __m512 wv[ROWS_TILE_W];
+    for (int a = 0; a < WR; ++a)
+      wv[a] = _mm512_castsi512_ps(
+          _mm512_slli_epi32(_mm512_loadu_si512((const void*)(w + a * k + e)), 16));
+    for (int r = 0; r < XR; ++r) {
+      __m512 xv = _mm512_loadu_ps(x + r * k + e);
+      __asm__("" : "+v"(xv));  // one load for WR products (see panel_tile)
+      for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_fmadd_ps(wv[a], xv, acc[a][r]);
+    }
+    for (int a = 0; a < WR; ++a)
+      wv[a] = _mm512_castsi512_ps(
+          _mm512_and_si512(_mm512_loadu_si512((const void*)(w + a * k + e)), high));
+    for (int r = 0; r < XR; ++r) {
+      __m512 xv = _mm512_loadu_ps(x + r * k + e + 16);
+      __asm__("" : "+v"(xv));
+      for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_fmadd_ps(wv[a], xv, acc[a][r]);
+    }
+  }
+  for (int a = 0; a < WR; ++a) {
+    if (XR == ROWS_TILE_X) {
+      store_sums8(acc[a], y + a, n, accumulate);
+      continue;
+    }
+    for (int r = 0; r < XR; ++r) {
+      const float v = _mm512_reduce_add_ps(acc[a][r]);
+      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
+    }
+  }
+}
+
+// The full tile in registers, in assembly as the AVX2 one is: GCC kept the
+// 28 vectors in registers but not the 8 rows' and 6 weight rows' pointers,
+// reloading them from the stack every step, and spilled one weight vector.
+// zmm0-23 are the accumulators (x row r, weight row a in zmm(3r + a)),
+// zmm24-26 the three widened weight vectors, zmm27 the x vector they meet,
+// zmm28 the mask of high halves. Every address is a base that advances a
+// step at a time plus a multiple of a row's stride: weight rows at
+// w0 + {0, 1, 2} * kb (kb = 2k bytes), the next tile's at pf + {0, 1, 2} * kb,
+// x rows at x0 + {0, 1, 2, 4} * xs, x2 + 4 * xs and x3 + {0, 2, 4} * xs
+// (xs = 4k bytes, x2 and x3 rows 2 and 3).
+#define W3(op) op("(%[w0])", 24) op("(%[w0],%[kb],1)", 25) op("(%[w0],%[kb],2)", 26)
+#define EVEN(src, r) "vpslld $16, " src ", %%zmm" #r "\n\t"
+#define ODD(src, r) "vpandd " src ", %%zmm28, %%zmm" #r "\n\t"
+#define XROW3(addr, a0, a1, a2)                  \
+  "vmovups " addr ", %%zmm27\n\t"               \
+  "vfmadd231ps %%zmm24, %%zmm27, %%zmm" #a0 "\n\t" \
+  "vfmadd231ps %%zmm25, %%zmm27, %%zmm" #a1 "\n\t" \
+  "vfmadd231ps %%zmm26, %%zmm27, %%zmm" #a2 "\n\t"
+#define XROWS(off)                                                                    \
+  XROW3(off "(%[x0])", 0, 1, 2) XROW3(off "(%[x0],%[xs],1)", 3, 4, 5)                \
+      XROW3(off "(%[x2])", 6, 7, 8) XROW3(off "(%[x3])", 9, 10, 11)                  \
+          XROW3(off "(%[x0],%[xs],4)", 12, 13, 14) XROW3(off "(%[x3],%[xs],2)", 15, 16, 17) \
+              XROW3(off "(%[x2],%[xs],4)", 18, 19, 20) XROW3(off "(%[x3],%[xs],4)", 21, 22, 23)
+#define STEP_32                                                                       \
+  W3(EVEN) XROWS("0") W3(ODD) XROWS("64")                                             \
+  "add $64, %[w0]\n\t" "add $64, %[pf]\n\t" "add $128, %[x0]\n\t"                   \
+  "add $128, %[x2]\n\t" "add $128, %[x3]\n\t" "sub $32, %[left]\n\t"
+#define NEXT_ROWS                                                                     \
+  "prefetcht1 (%[pf])\n\t" "prefetcht1 (%[pf],%[kb],1)\n\t" "prefetcht1 (%[pf],%[kb],2)\n\t"
+#define ZERO_ACC(r) "vpxord %%xmm" #r ", %%xmm" #r ", %%xmm" #r "\n\t"
+#define ZERO_ACCUMULATORS                                                                  \
+  ZERO_ACC(0) ZERO_ACC(1) ZERO_ACC(2) ZERO_ACC(3) ZERO_ACC(4) ZERO_ACC(5) ZERO_ACC(6)      \
+  ZERO_ACC(7) ZERO_ACC(8) ZERO_ACC(9) ZERO_ACC(10) ZERO_ACC(11) ZERO_ACC(12) ZERO_ACC(13)  \
+  ZERO_ACC(14) ZERO_ACC(15) ZERO_ACC(16) ZERO_ACC(17) ZERO_ACC(18) ZERO_ACC(19)            \
+  ZERO_ACC(20) ZERO_ACC(21) ZERO_ACC(22) ZERO_ACC(23)
+#define STORE_ACC(r) "vmovups %%zmm" #r ", " #r "*64(%[out])\n\t"
+#define STORE_ACCUMULATORS                                                                     \
+  STORE_ACC(0) STORE_ACC(1) STORE_ACC(2) STORE_ACC(3) STORE_ACC(4) STORE_ACC(5) STORE_ACC(6)   \
+  STORE_ACC(7) STORE_ACC(8) STORE_ACC(9) STORE_ACC(10) STORE_ACC(11) STORE_ACC(12)             \
+  STORE_ACC(13) STORE_ACC(14) STORE_ACC(15) STORE_ACC(16) STORE_ACC(17) STORE_ACC(18)          \
+  STORE_ACC(19) STORE_ACC(20) STORE_ACC(21) STORE_ACC(22) STORE_ACC(23)
+#define TILE_OPERANDS                                                                          \
+  : [w0] "+r"(w0), [pf] "+r"(pf), [x0] "+r"(x0), [x2] "+r"(x2), [x3] "+r"(x3), [left] "+r"(left) \
+  : [kb] "r"(kb), [xs] "r"(xs), [mask] "m"(high_halves), [out] "r"(out)                       \
+  : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",    \
+    "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18",   \
+    "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28"
+
+static const uint32_t high_halves[16] __attribute__((aligned(64))) = {
+    0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u,
+    0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u,
+    0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u, 0xFFFF0000u};
+
+static __attribute__((noinline)) void rows_tile_3x8(const uint16_t* w, const float* x, size_t k,
+                                                    size_t len, float* y, size_t n,
+                                                    int accumulate, int prefetch) {
+  __m512 out[ROWS_TILE_W * ROWS_TILE_X];
+  const char* w0 = (const char*)w;
+  const char* pf = (const char*)(w + ROWS_TILE_W * k);
+  const char* x0 = (const char*)x;
+  const char* x2 = (const char*)(x + 2 * k);
+  const char* x3 = (const char*)(x + 3 * k);
+  const size_t kb = 2 * k, xs = 4 * k;
+  size_t left = len;  // a multiple of 32, at least 32
+  if (prefetch)
+    __asm__ volatile("vmovdqa32 %[mask], %%zmm28\n\t" ZERO_ACCUMULATORS
+                     "1:\n\t" NEXT_ROWS STEP_32 "jnz 1b\n\t" STORE_ACCUMULATORS TILE_OPERANDS);
+  else
+    __asm__ volatile("vmovdqa32 %[mask], %%zmm28\n\t" ZERO_ACCUMULATORS
+                     "1:\n\t" STEP_32 "jnz 1b\n\t" STORE_ACCUMULATORS TILE_OPERANDS);
+  for (int a = 0; a < ROWS_TILE_W; ++a) {
+    __m512 v[ROWS_TILE_X];
+    for (int r = 0; r < ROWS_TILE_X; ++r) v[r] = out[r * ROWS_TILE_W + a];
+    store_sums8(v, y + a, n, accumulate);
+  }
+}
+
+#define ROWS_TILE_FN(WR, XR)                                                                \
+  static __attribute__((noinline)) void rows_tile_##WR##x##XR(                             \
+      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc, \
+      int prefetch) {                                                                       \
+    rows_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                   \
+  }
+#define ROWS_TILE_FNS(WR)                                                                   \
+  ROWS_TILE_FN(WR, 1) ROWS_TILE_FN(WR, 2) ROWS_TILE_FN(WR, 3) ROWS_TILE_FN(WR, 4)           \
+      ROWS_TILE_FN(WR, 5) ROWS_TILE_FN(WR, 6) ROWS_TILE_FN(WR, 7) ROWS_TILE_FN(WR, 8)
+ROWS_TILE_FNS(1) ROWS_TILE_FNS(2) ROWS_TILE_FN(3, 1) ROWS_TILE_FN(3, 2) ROWS_TILE_FN(3, 3)
+    ROWS_TILE_FN(3, 4) ROWS_TILE_FN(3, 5) ROWS_TILE_FN(3, 6) ROWS_TILE_FN(3, 7)
+#define ROWS_TILE(WR, XR) \
+  case WR * 16 + XR: rows_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
+#define ROWS_TILES(WR)                                                                 \
+  ROWS_TILE(WR, 1) ROWS_TILE(WR, 2) ROWS_TILE(WR, 3) ROWS_TILE(WR, 4) ROWS_TILE(WR, 5) \
+      ROWS_TILE(WR, 6) ROWS_TILE(WR, 7) ROWS_TILE(WR, 8)
+#else
+#define ROWS_TILE_W 3
+#define ROWS_TILE_X 4
 
 // WR weight rows (<= ROWS_TILE_W; row stride k) times XR rows of x (<=
 // ROWS_TILE_X, reordered as above) over `len` values; y[r * n + a] set, or
@@ -936,6 +1089,7 @@ ROWS_TILE_FNS(1) ROWS_TILE_FNS(2) ROWS_TILE_FN(3, 1) ROWS_TILE_FN(3, 2) ROWS_TIL
 #define ROWS_TILE(WR, XR) \
   case WR * 16 + XR: rows_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
 #define ROWS_TILES(WR) ROWS_TILE(WR, 1) ROWS_TILE(WR, 2) ROWS_TILE(WR, 3) ROWS_TILE(WR, 4)
+#endif
 
 // One workgroup: y = x . W^T for weight rows [first, first + count).
 // x [rows, k] f32 in the order above, w [n, k] bf16, y [rows, n] f32.

@@ -653,7 +653,7 @@ pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         w.shape()
     );
     let x = if Object::exact_for_host() == Object::Avx2 {
-        pairs_split(f, x)
+        pairs_split(f, x, 16)
     } else {
         x.clone()
     };
@@ -700,20 +700,13 @@ pub fn takes_bf16(x: &Value, w: &Value) -> bool {
 }
 
 /// Whether [`bf16_rows`] takes `x` [rows, k] times `w` [n, k]: two rows or
-/// more, bf16 weights, k in whole groups of 32, on a host whose exact
-/// kernels are the AVX2 build. There, on the 1B preset (Zen 1,
-/// docs/performance.md), it ran B=2 and B=4 steps 1.4x, B=8 steps 1.3x
-/// and prompts of 16 and 256 tokens 1.5x and 1.7x faster than IREE 3.13's
-/// code. With AVX-512 IREE's code was the faster one at 8 rows against an
-/// earlier kernel of another shape and this one has not been measured, so
-/// those hosts keep IREE's.
+/// more, bf16 weights, k in whole groups of 32. On the 1B preset (Zen 1,
+/// docs/performance.md) the AVX2 build ran B=2 and B=4 steps 1.4x, B=8
+/// steps 1.3x and prompts of 16 and 256 tokens 1.5x and 1.7x faster than
+/// IREE 3.13's code; the AVX-512 build's figures are there too.
 pub fn takes_bf16_rows(x: &Value, w: &Value) -> bool {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
-    w.elem() == DType::BF16
-        && rows >= 2
-        && k % 32 == 0
-        && w.shape()[1] == k
-        && Object::exact_for_host() == Object::Avx2
+    w.elem() == DType::BF16 && rows >= 2 && k % 32 == 0 && w.shape()[1] == k
 }
 
 /// `x . W^T` [rows, n] for rows `x` [rows, k] and a dense bf16 weight W
@@ -728,7 +721,7 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         x.shape(),
         w.shape()
     );
-    let x = pairs_split(f, x);
+    let x = pairs_split(f, x, pairs_group());
     let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
     f.dispatch_extern(
         &EXPORTS[8].callee(),
@@ -739,18 +732,28 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     )
 }
 
-/// `x` [rows, k] (k a multiple of 16) with every 16 values of a row
-/// reordered: the 8 at even positions, then the 8 at odd ones, the order in
-/// which the AVX2 bf16 kernels meet them (eight 32-bit lanes of weights
-/// hold the pairs, widened by a shift and by a mask). A permutation of the
-/// product's terms, so the sums are the same products in another order.
-/// IREE fuses it into the norms and the SiLU product that make most x's;
-/// the attention's output, a kernel's, takes a transpose of its own (the
-/// 1B preset's B=8 step compiled to 282 dispatches, 200 before, all of it
-/// inside the step times of docs/performance.md).
-fn pairs_split(f: &mut FuncBuilder, x: &Value) -> Value {
+/// Values of x [`bf16_rows`] splits into even and odd halves: a register
+/// of weights, 16 of them in the AVX2 build and 32 in the AVX-512 one.
+fn pairs_group() -> i64 {
+    if Object::exact_for_host() == Object::Avx512 {
+        32
+    } else {
+        16
+    }
+}
+
+/// `x` [rows, k] (k a multiple of `group`) with every `group` values of a
+/// row reordered: the half at even positions, then the half at odd ones,
+/// the order in which the bf16 kernels meet them (a register of 32-bit
+/// lanes of weights holds the pairs, widened by a shift and by a mask). A
+/// permutation of the product's terms, so the sums are the same products
+/// in another order. IREE fuses it into the norms and the SiLU product that
+/// make most x's; the attention's output, a kernel's, takes a transpose of
+/// its own (the 1B preset's B=8 step compiled to 282 dispatches, 200
+/// before, all of it inside the step times of docs/performance.md).
+fn pairs_split(f: &mut FuncBuilder, x: &Value, group: i64) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
-    let pairs = f.reshape(x, &[rows, k / 16, 8, 2]);
+    let pairs = f.reshape(x, &[rows, k / group, group / 2, 2]);
     let split = f.transpose(&pairs, &[0, 1, 3, 2]);
     f.reshape(&split, &[rows, k])
 }
