@@ -1122,7 +1122,7 @@ mod tests {
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn several_rows_of_bf16_weights_call_the_rows_kernel_where_the_exact_build_is_avx2() {
+    fn several_rows_of_bf16_weights_call_the_rows_kernel() {
         use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
         let graph = |kernels, kind| tiny_bf16_graph(kernels, &[4], kind);
@@ -1138,24 +1138,15 @@ mod tests {
             output: Output::Logits,
         };
         let layers = PRODUCTS_PER_LAYER * cfg.num_hidden_layers;
-        let avx2 = Object::exact_for_host() == Object::Avx2;
         // Four rows: every product and the output head; a prompt: every
         // product (the head takes its last row alone).
-        assert_eq!(
-            calls(&graph(Kernels::X86_64, decode(4))),
-            if avx2 { layers + 1 } else { 0 }
-        );
-        assert_eq!(
-            calls(&graph(Kernels::X86_64, prefill)),
-            if avx2 { layers } else { 0 }
-        );
+        assert_eq!(calls(&graph(Kernels::X86_64, decode(4))), layers + 1);
+        assert_eq!(calls(&graph(Kernels::X86_64, prefill)), layers);
         // One row keeps the one-row kernel; portable graphs call none.
         assert_eq!(calls(&graph(Kernels::X86_64, decode(1))), 0);
         assert_eq!(calls(&graph(Kernels::Portable, decode(4))), 0);
-        if avx2 {
-            let mlir = graph(Kernels::X86_64, decode(4));
-            assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_rows"));
-        }
+        let mlir = graph(Kernels::X86_64, decode(4));
+        assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_rows"));
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
