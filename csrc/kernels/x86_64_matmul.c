@@ -782,7 +782,9 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // The same contraction for rows of x [rows, k] and a dense bf16 weight W
 // [n, k] (k a multiple of 32), exactly, for a batched decode step or a
 // prompt. x comes reordered (src/emit/kernels/mod.rs, `bf16_rows`): in every 16
-// values of a row, the 8 at even positions, then the 8 at odd ones. Why:
+// values of a row, the 8 at even positions, then the 8 at odd ones (the
+// AVX-512 build: in every 32, the 16 at even positions, then the 16 at
+// odd ones; its tile is described below). Why:
 // 16 bf16 weights loaded as eight 32-bit lanes hold the pairs (w[2j] low,
 // w[2j+1] high), so a shift left by 16 gives the even weights as f32 and a
 // mask of the high halves the odd ones, one instruction per 8 weights that
@@ -820,9 +822,12 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // hold a tile of 3 weight rows by 8 rows of x: 24 accumulators, 3 widened
 // weight vectors and one x vector. A B=8 step is one tile of x rows, so
 // each weight row is read from memory once and widened once for all 8.
-// IREE 3.13's own code for the same product (f32 after widening) ran a
-// 1B B=8 step at 1.7x the memory floor on Zen 5; docs/performance.md has
-// this tile's figures.
+// Before it these hosts took IREE 3.13's own code for the product (f32
+// after widening): on Zen 5, 1B steps of 4 and 8 rows took 119-124 and
+// 98-104 ms against 67-69 and 92-95 ms with this tile (graph-bench, the
+// two binaries alternating). The prefetch of the next tile is worth as
+// much: without it B=4 took 86-88 and B=8 109-122 ms against 70-72 and
+// 71-72; two tiles ahead, B=8 took 95-100 ms.
 #define ROWS_TILE_W 3
 #define ROWS_TILE_X 8
 
