@@ -830,52 +830,81 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // 71-72; two tiles ahead, B=8 took 95-100 ms.
 #define ROWS_TILE_W 3
 #define ROWS_TILE_X 8
+#else
+#define ROWS_TILE_W 3
+#define ROWS_TILE_X 4
+#endif
+
+// Vectors of 32-bit lanes holding pairs of bf16 weights, and their two
+// halves widened to f32: the even weights by a shift, the odd by a mask.
+#if VLEN == 16
+typedef __m512i bf16_pairs;
+#define pairs_load(p) _mm512_loadu_si512((const void*)(p))
+#define pairs_even(v) _mm512_castsi512_ps(_mm512_slli_epi32(v, 16))
+#define pairs_odd(v, high) _mm512_castsi512_ps(_mm512_and_si512(v, high))
+#define pairs_high() _mm512_set1_epi32((int)0xFFFF0000u)
+#else
+typedef __m256i bf16_pairs;
+#define pairs_load(p) _mm256_loadu_si256((const __m256i*)(p))
+#define pairs_even(v) _mm256_castsi256_ps(_mm256_slli_epi32(v, 16))
+#define pairs_odd(v, high) _mm256_castsi256_ps(_mm256_and_si256(v, high))
+#define pairs_high() _mm256_set1_epi32((int)0xFFFF0000u)
+#endif
 
 // WR weight rows (<= ROWS_TILE_W; row stride k) times XR rows of x (<=
-// ROWS_TILE_X, reordered in 32s) over `len` values (a multiple of 32);
-// y[r * n + a] set, or added to when `accumulate`. With `prefetch` the
-// next tile's weight rows are fetched into L2 on the way, a line of each
-// per step, as the AVX2 tile below does and for the same reason.
+// ROWS_TILE_X, reordered as above) over `len` values (a multiple of 32);
+// y[r * n + a] set, or added to when `accumulate`. A step takes 2 * VLEN
+// values: the even weights against x's first VLEN, the odd its next VLEN.
+// With `prefetch` one line (32 values) of each of the next tile's rows is
+// fetched into L2 per 32 values; past the weight's end a prefetch does not
+// fault.
 INLINE void rows_tile(const int WR, const int XR, const uint16_t* w, const float* x, size_t k,
                       size_t len, float* y, size_t n, int accumulate, int prefetch) {
-  __m512 acc[ROWS_TILE_W][ROWS_TILE_X];
+  vec acc[ROWS_TILE_W][ROWS_TILE_X];
   for (int a = 0; a < WR; ++a)
-    for (int r = 0; r < XR; ++r) acc[a][r] = _mm512_setzero_ps();
-  const __m512i high = _mm512_set1_epi32((int)0xFFFF0000u);
-  for (size_t e = 0; e < len; e += 32) {
-    if (prefetch)
+    for (int r = 0; r < XR; ++r) acc[a][r] = v_zero();
+  const bf16_pairs high = pairs_high();
+  for (size_t e = 0; e < len; e += 2 * VLEN) {
+    if (prefetch && (e & 31) == 0)
       for (int a = 0; a < WR; ++a)
         _mm_prefetch((const char*)(w + (ROWS_TILE_W + a) * k + e), _MM_HINT_T1);
-    __m512 wv[ROWS_TILE_W];
-    for (int a = 0; a < WR; ++a)
-      wv[a] = _mm512_castsi512_ps(
-          _mm512_slli_epi32(_mm512_loadu_si512((const void*)(w + a * k + e)), 16));
+    vec wv[ROWS_TILE_W];
+    for (int a = 0; a < WR; ++a) wv[a] = pairs_even(pairs_load(w + a * k + e));
     for (int r = 0; r < XR; ++r) {
-      __m512 xv = _mm512_loadu_ps(x + r * k + e);
+      vec xv = v_load(x + r * k + e);
       __asm__("" : "+v"(xv));  // one load for WR products (see panel_tile)
-      for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_fmadd_ps(wv[a], xv, acc[a][r]);
+      for (int a = 0; a < WR; ++a) acc[a][r] = v_fmadd(wv[a], xv, acc[a][r]);
     }
-    for (int a = 0; a < WR; ++a)
-      wv[a] = _mm512_castsi512_ps(
-          _mm512_and_si512(_mm512_loadu_si512((const void*)(w + a * k + e)), high));
+    for (int a = 0; a < WR; ++a) wv[a] = pairs_odd(pairs_load(w + a * k + e), high);
     for (int r = 0; r < XR; ++r) {
-      __m512 xv = _mm512_loadu_ps(x + r * k + e + 16);
+      vec xv = v_load(x + r * k + e + VLEN);
       __asm__("" : "+v"(xv));
-      for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_fmadd_ps(wv[a], xv, acc[a][r]);
+      for (int a = 0; a < WR; ++a) acc[a][r] = v_fmadd(wv[a], xv, acc[a][r]);
     }
   }
-  for (int a = 0; a < WR; ++a) {
-    if (XR == ROWS_TILE_X) {
-      store_sums8(acc[a], y + a, n, accumulate);
-      continue;
-    }
-    for (int r = 0; r < XR; ++r) {
-      const float v = _mm512_reduce_add_ps(acc[a][r]);
+#if VLEN == 16
+  if (XR == ROWS_TILE_X) {
+    for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
+    return;
+  }
+#endif
+  for (int r = 0; r < XR; ++r)
+    for (int a = 0; a < WR; ++a) {
+      const float v = v_hsum(acc[a][r]);
       y[r * n + a] = accumulate ? y[r * n + a] + v : v;
     }
-  }
 }
 
+#define ROWS_TILE_FN(WR, XR)                                                                \
+  static __attribute__((noinline)) void rows_tile_##WR##x##XR(                             \
+      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc, \
+      int prefetch) {                                                                       \
+    rows_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                   \
+  }
+#define ROWS_TILE(WR, XR) \
+  case WR * 16 + XR: rows_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
+
+#if VLEN == 16
 // The full tile in registers, in assembly as the AVX2 one is: GCC kept the
 // 28 vectors in registers but not the 8 rows' and 6 weight rows' pointers,
 // reloading them from the stack every step, and spilled one weight vector.
@@ -953,66 +982,15 @@ static __attribute__((noinline)) void rows_tile_3x8(const uint16_t* w, const flo
   }
 }
 
-#define ROWS_TILE_FN(WR, XR)                                                                \
-  static __attribute__((noinline)) void rows_tile_##WR##x##XR(                             \
-      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc, \
-      int prefetch) {                                                                       \
-    rows_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                   \
-  }
 #define ROWS_TILE_FNS(WR)                                                                   \
   ROWS_TILE_FN(WR, 1) ROWS_TILE_FN(WR, 2) ROWS_TILE_FN(WR, 3) ROWS_TILE_FN(WR, 4)           \
       ROWS_TILE_FN(WR, 5) ROWS_TILE_FN(WR, 6) ROWS_TILE_FN(WR, 7) ROWS_TILE_FN(WR, 8)
 ROWS_TILE_FNS(1) ROWS_TILE_FNS(2) ROWS_TILE_FN(3, 1) ROWS_TILE_FN(3, 2) ROWS_TILE_FN(3, 3)
     ROWS_TILE_FN(3, 4) ROWS_TILE_FN(3, 5) ROWS_TILE_FN(3, 6) ROWS_TILE_FN(3, 7)
-#define ROWS_TILE(WR, XR) \
-  case WR * 16 + XR: rows_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
 #define ROWS_TILES(WR)                                                                 \
   ROWS_TILE(WR, 1) ROWS_TILE(WR, 2) ROWS_TILE(WR, 3) ROWS_TILE(WR, 4) ROWS_TILE(WR, 5) \
       ROWS_TILE(WR, 6) ROWS_TILE(WR, 7) ROWS_TILE(WR, 8)
 #else
-#define ROWS_TILE_W 3
-#define ROWS_TILE_X 4
-
-// WR weight rows (<= ROWS_TILE_W; row stride k) times XR rows of x (<=
-// ROWS_TILE_X, reordered as above) over `len` values; y[r * n + a] set, or
-// added to when `accumulate`.
-INLINE void rows_tile(const int WR, const int XR, const uint16_t* w, const float* x, size_t k,
-                      size_t len, float* y, size_t n, int accumulate, int prefetch) {
-  __m256 acc[ROWS_TILE_W][ROWS_TILE_X];
-  for (int a = 0; a < WR; ++a)
-    for (int r = 0; r < XR; ++r) acc[a][r] = _mm256_setzero_ps();
-  const __m256i high = _mm256_set1_epi32((int)0xFFFF0000u);
-  for (size_t e = 0; e < len; e += 16) {
-    // One line (32 values) of each of the next group's rows per two steps;
-    // past the weight's end a prefetch does not fault.
-    if (prefetch && (e & 31) == 0)
-      for (int a = 0; a < WR; ++a)
-        _mm_prefetch((const char*)(w + (ROWS_TILE_W + a) * k + e), _MM_HINT_T1);
-    __m256 wv[ROWS_TILE_W];
-    for (int a = 0; a < WR; ++a)
-      wv[a] = _mm256_castsi256_ps(
-          _mm256_slli_epi32(_mm256_loadu_si256((const __m256i*)(w + a * k + e)), 16));
-    for (int r = 0; r < XR; ++r) {
-      __m256 xv = _mm256_loadu_ps(x + r * k + e);
-      __asm__("" : "+v"(xv));  // one load for WR products (see panel_tile)
-      for (int a = 0; a < WR; ++a) acc[a][r] = _mm256_fmadd_ps(wv[a], xv, acc[a][r]);
-    }
-    for (int a = 0; a < WR; ++a)
-      wv[a] = _mm256_castsi256_ps(
-          _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(w + a * k + e)), high));
-    for (int r = 0; r < XR; ++r) {
-      __m256 xv = _mm256_loadu_ps(x + r * k + e + 8);
-      __asm__("" : "+v"(xv));
-      for (int a = 0; a < WR; ++a) acc[a][r] = _mm256_fmadd_ps(wv[a], xv, acc[a][r]);
-    }
-  }
-  for (int r = 0; r < XR; ++r)
-    for (int a = 0; a < WR; ++a) {
-      const float v = hsum8(acc[a][r]);
-      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
-    }
-}
-
 // The full tile in registers: ymm0-11 the accumulators (x row r, weight row
 // a in ymm(3r + a)), ymm12-14 the three widened weight vectors, ymm15 the
 // x vector they meet. The mask comes from memory, as no register is left.
@@ -1082,17 +1060,9 @@ static __attribute__((noinline)) void rows_tile_3x4(const uint16_t* w, const flo
     }
 }
 
-#define ROWS_TILE_FN(WR, XR)                                                                \
-  static __attribute__((noinline)) void rows_tile_##WR##x##XR(                             \
-      const uint16_t* w, const float* x, size_t k, size_t len, float* y, size_t n, int acc, \
-      int prefetch) {                                                                       \
-    rows_tile(WR, XR, w, x, k, len, y, n, acc, prefetch);                                   \
-  }
 #define ROWS_TILE_FNS(WR) \
   ROWS_TILE_FN(WR, 1) ROWS_TILE_FN(WR, 2) ROWS_TILE_FN(WR, 3) ROWS_TILE_FN(WR, 4)
 ROWS_TILE_FNS(1) ROWS_TILE_FNS(2) ROWS_TILE_FN(3, 1) ROWS_TILE_FN(3, 2) ROWS_TILE_FN(3, 3)
-#define ROWS_TILE(WR, XR) \
-  case WR * 16 + XR: rows_tile_##WR##x##XR(wc, xr, k, len, yr, n, c > 0, fetch); break;
 #define ROWS_TILES(WR) ROWS_TILE(WR, 1) ROWS_TILE(WR, 2) ROWS_TILE(WR, 3) ROWS_TILE(WR, 4)
 #endif
 
