@@ -130,9 +130,17 @@ fn ragged_steps_over_an_f16_cache_reproduce_each_slots_single_sequence() {
         for i in 0..batch {
             let row = &logits[i * vocab..(i + 1) * vocab];
             let want: Vec<f64> = singles[i][step + 1].iter().map(|&v| v as f64).collect();
+            // Within the exact tolerance, not closer: batched rows take the
+            // rows kernel and single rows the one-row kernel, which sum the
+            // same f32 products in other orders, and a last-bit difference
+            // in a key or value can round to the neighbouring f16 in the
+            // cache (2^-11 relative). Measured on Zen 5: 1.04e-5 in one slot
+            // from its third step, the others within 5e-7; with an f32
+            // cache the same steps agree within 3.2e-7. A wrong slot is off
+            // by orders of magnitude more.
             let err = relative_error(row, &want);
             assert!(
-                err <= 1e-5,
+                err <= 1e-4,
                 "slot {i} step {step}: the batched step differs from the single sequence by {err:.2e}"
             );
             next[i] = host_argmax(row);
