@@ -151,10 +151,10 @@ fn single_sequence(
     (out, all)
 }
 
-#[test]
 /// Batched rows of bf16 weights take the rows kernel and single rows the
 /// one-row kernel on x86-64: the same f32 products summed in other orders,
 /// so they agree as closely as f32 weights do.
+#[test]
 fn ragged_decode_reproduces_each_slots_single_sequence_result() {
     for dtype in [WeightDType::F32, WeightDType::BF16] {
         ragged_decode_reproduces_single_sequences(dtype);
