@@ -814,14 +814,18 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 // Values of k a pass over a group of x rows takes (with the group sized
 // as many_rows sizes its own, so the rows of x stay in L2).
 #define ROWS_CHUNK 2048
-// Values of k a pass over every weight tile of a workgroup takes when all
-// rows of x are one tile's (a decode step of up to 8 rows): that span of
-// the rows stays in L1 (32 KB for 8 rows of f32) while the tiles pass over
-// it, where each tile over the full k read x from L2 again (64 KB for 8
-// rows at k = 2048, above Zen 5's 48 KB L1). Zen 5, 1B preset, graph-bench
-// three rounds alternating: B=8 64.9-69.5 ms against 88.5-96.0 over the
-// full k; spans of 512 took 73.3-80.0 (a tile's sums are reduced and added
-// to y once per span); B=4 (16 KB of x at k = 1024) unchanged.
+// The AVX-512 build instead takes k a span at a time, and within a span a
+// tile of x rows at a time, passing every weight tile of the workgroup
+// over it: that span of 8 rows (32 KB of f32) stays in L1 while the tiles
+// pass, where a tile over the full k read x from L2 again for every 3
+// weight rows (64 KB for 8 rows at k = 2048, above Zen 5's 48 KB L1). The
+// workgroup's weights for a span (64 KB for 32 rows) stay in L2 for the
+// later tiles of x rows. Zen 5, 1B preset, graph-bench, the two orders
+// alternating: B=8 64.9-69.5 ms against 88.5-96.0 (three rounds); a
+// 256-token prompt 1,339-1,380 ms against 1,708-1,722, 16 tokens 100-106
+// against 133-135 (two rounds); B=4 (16 KB of x at k = 1024) unchanged.
+// Spans of 512 made B=8 73.3-80.0 ms: a tile's sums are reduced and added
+// to y once per span.
 #define ROWS_SPAN 1024
 
 #if VLEN == 16
@@ -1088,26 +1092,27 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
   size_t last = first + count;
   if (last > n) last = n;
 #if VLEN == 16
-  if (rows <= ROWS_TILE_X) {
-    // One tile of x rows: span by span, every weight tile over each span.
-    // (The AVX2 build's 4 rows at k = 2048 are 32 KB, and it was not
-    // measured on an AVX2-only host, so it keeps the full k.)
-    const size_t span = k < ROWS_SPAN ? k : ROWS_SPAN;
-    const int xn = (int)rows;
-    const int fetch = 1;
-    for (size_t c = 0; c < k; c += span) {
-      const size_t len = k - c < span ? k - c : span;
+  // Span by span of k (ROWS_SPAN); within a span, tile of x rows by tile
+  // of x rows, every weight tile over each.
+  const size_t span = k < ROWS_SPAN ? k : ROWS_SPAN;
+  for (size_t c = 0; c < k; c += span) {
+    const size_t len = k - c < span ? k - c : span;
+    for (size_t r = 0; r < rows; r += ROWS_TILE_X) {
+      const int xn = rows - r < ROWS_TILE_X ? (int)(rows - r) : ROWS_TILE_X;
+      // The first tile of x rows reads the span's weights from memory.
+      const int fetch = r == 0;
       for (size_t i = first; i < last; i += ROWS_TILE_W) {
         const int wr = last - i < ROWS_TILE_W ? (int)(last - i) : ROWS_TILE_W;
         const uint16_t* wc = w + i * k + c;
-        const float* xr = x + c;
-        float* yr = y + i;
+        const float* xr = x + r * k + c;
+        float* yr = y + r * n + i;
         switch (wr * 16 + xn) { ROWS_TILES(1) ROWS_TILES(2) ROWS_TILES(3) }
       }
     }
-    return;
   }
-#endif
+#else
+  // Groups of x rows over chunks of k (ROWS_CHUNK): the spans above were
+  // not measured on an AVX2-only host.
   const size_t chunk = k < ROWS_CHUNK ? k : ROWS_CHUNK;
   size_t group = X_GROUP_BYTES / (chunk * sizeof(float)) / ROWS_TILE_X * ROWS_TILE_X;
   if (group < 16) group = 16;
@@ -1131,4 +1136,5 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
       }
     }
   }
+#endif
 }
