@@ -53,12 +53,16 @@ INLINE void store_sums(const int WR, const int XR, const __m512 acc[TILE_W][TILE
 
 // WR weight rows (at w, row stride ws) times XR rows of x (at x, stride xs)
 // over `len` values: y[r * n + a] = sum_e w[a, e] * x[r, e], or added to y
-// when `accumulate`. With `prefetch` the weight rows two tiles on (rows
-// WR * 2.. at the same stride) are fetched into L2 on the way: each row is
-// a short stream (4 KB at k = 2048) that the hardware prefetcher picks up
-// only after its first misses. Measured on Zen 4, one thread, weights
-// streamed from memory: 1.3x (k = 2048) and 1.7x (k = 8192) the speed
-// without; one tile on or into L1 gained less.
+// when `accumulate`. With `prefetch` each row's values PREFETCH_AHEAD on
+// are fetched into L1 on the way, and past the end of `len` the next
+// tile's rows (rows WR.. at the same stride): each row is a short stream
+// (4 KB at k = 2048) that the hardware prefetcher picks up only after its
+// first misses. Measured on Zen 4, one thread, weights streamed from
+// memory: fetching two tiles on into L2 ran 1.3x (k = 2048) and 1.7x (k =
+// 8192) the speed of no prefetch. On Zen 5, 2 threads, a C harness of a
+// 1B B=8 step's products: 47-48 ms with 1,024 values ahead into L1, 50-51
+// into L2, 55-59 with 512 or 2,048 ahead, 52-75 two tiles on into L2.
+#define PREFETCH_AHEAD 1024
 INLINE void tile(const int WR, const int XR, const int prefetch, const uint16_t* w, size_t ws,
                  const uint16_t* x, size_t xs, size_t len, float* y, size_t n,
                  int accumulate) {
@@ -70,8 +74,11 @@ INLINE void tile(const int WR, const int XR, const int prefetch, const uint16_t*
     __m512bh wv[TILE_W];
     for (int a = 0; a < WR; ++a) wv[a] = load32(w + a * ws + e, 32);
     if (prefetch)
-      for (int a = 0; a < WR; ++a)
-        _mm_prefetch((const char*)(w + (2 * WR + a) * ws + e), _MM_HINT_T1);
+      for (int a = 0; a < WR; ++a) {
+        const size_t ahead = e + PREFETCH_AHEAD;
+        const uint16_t* p = ahead < len ? w + a * ws + ahead : w + (WR + a) * ws + (ahead - len);
+        _mm_prefetch((const char*)p, _MM_HINT_T0);
+      }
     for (int r = 0; r < XR; ++r) {
       const __m512bh xv = load32(x + r * xs + e, 32);
       for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_dpbf16_ps(acc[a][r], wv[a], xv);
