@@ -61,7 +61,8 @@ INLINE void store_sums(const int WR, const int XR, const __m512 acc[TILE_W][TILE
 // memory: fetching two tiles on into L2 ran 1.3x (k = 2048) and 1.7x (k =
 // 8192) the speed of no prefetch. On Zen 5, 2 threads, a C harness of a
 // 1B B=8 step's products: 47-48 ms with 1,024 values ahead into L1, 50-51
-// into L2, 55-59 with 512 or 2,048 ahead, 52-75 two tiles on into L2.
+// into L2, 55-66 with 512 or 2,048 ahead, 53-63 one tile on into L2 (in
+// earlier rounds one and two tiles on, as it was, both took 70-88).
 #define PREFETCH_AHEAD 1024
 INLINE void tile(const int WR, const int XR, const int prefetch, const uint16_t* w, size_t ws,
                  const uint16_t* x, size_t xs, size_t len, float* y, size_t n,
