@@ -433,6 +433,25 @@ INLINE void dequantize_panel(const int format, const void* q, size_t row_bytes, 
   }
 }
 
+// The sums of a register tile's accumulators (weight row a, x row r in
+// acc[a][r]): y[r * n + a] set, or added to when `accumulate`. Both tile
+// forms below end here.
+INLINE void store_tile_sums(const int WR, const int XR, const vec acc[PANEL_ROWS][TILE_X],
+                            float* y, size_t n, int accumulate) {
+#if VLEN == 16
+  // Full tiles reduce their eight rows' vectors together.
+  if (XR == 8) {
+    for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
+    return;
+  }
+#endif
+  for (int r = 0; r < XR; ++r)
+    for (int a = 0; a < WR; ++a) {
+      const float v = v_hsum(acc[a][r]);
+      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
+    }
+}
+
 // WR panel rows (<= PANEL_ROWS) times XR rows of x (<= TILE_X) over `len`
 // values; y[r * n + a] is set, or added to when `accumulate`.
 INLINE void panel_tile(const int WR, const int XR, const float* panel, const float* x, size_t k,
@@ -452,18 +471,7 @@ INLINE void panel_tile(const int WR, const int XR, const float* panel, const flo
       for (int a = 0; a < WR; ++a) acc[a][r] = v_fmadd(w[a], xv, acc[a][r]);
     }
   }
-#if VLEN == 16
-  // Full tiles reduce their eight rows' vectors together.
-  if (XR == 8) {
-    for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
-    return;
-  }
-#endif
-  for (int r = 0; r < XR; ++r)
-    for (int a = 0; a < WR; ++a) {
-      const float v = v_hsum(acc[a][r]);
-      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
-    }
+  store_tile_sums(WR, XR, acc, y, n, accumulate);
 }
 
 // Each tile shape is a function of its own: inlined into the kernel's three
@@ -848,6 +856,8 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 #define ROWS_TILE_W 3
 #define ROWS_TILE_X 4
 #endif
+// Its sums go through store_tile_sums, sized for the panel tiles.
+_Static_assert(ROWS_TILE_W == PANEL_ROWS && ROWS_TILE_X == TILE_X, "one tile shape");
 
 // Vectors of 32-bit lanes holding pairs of bf16 weights, and their two
 // halves widened to f32: the even weights by a shift, the odd by a mask.
@@ -896,17 +906,7 @@ INLINE void rows_tile(const int WR, const int XR, const uint16_t* w, const float
       for (int a = 0; a < WR; ++a) acc[a][r] = v_fmadd(wv[a], xv, acc[a][r]);
     }
   }
-#if VLEN == 16
-  if (XR == ROWS_TILE_X) {
-    for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
-    return;
-  }
-#endif
-  for (int r = 0; r < XR; ++r)
-    for (int a = 0; a < WR; ++a) {
-      const float v = v_hsum(acc[a][r]);
-      y[r * n + a] = accumulate ? y[r * n + a] + v : v;
-    }
+  store_tile_sums(WR, XR, acc, y, n, accumulate);
 }
 
 #define ROWS_TILE_FN(WR, XR)                                                                \
