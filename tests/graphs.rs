@@ -376,12 +376,13 @@ fn bf16_activations_hold_their_tolerance_when_k_spans_several_of_the_kernels_spa
     );
 }
 
-/// The exact bf16 rows kernel (`x86_64_matmul.c`, two rows of x or more)
-/// takes k ROWS_CHUNK = 2048 values at a time and adds the chunks' sums
-/// into y, and its register tile holds 8 rows of x in the AVX-512 build
-/// (4 in the AVX2 one): prompts of 9 and 30 tokens and ragged steps of 4
-/// and 8 rows through a down projection with k = 4608 (two whole chunks
-/// and a part) keep the exact tolerance against the f64 reference.
+/// The exact bf16 kernels take k a part at a time and add the parts' sums
+/// into y: the AVX-512 build's panel kernel (`x86_64_avx512_panels.h`, every
+/// product) in spans of 1,024 with tiles of up to 8 rows of x, the AVX2
+/// build's rows kernel (two rows of x or more) in chunks of 2,048 with
+/// tiles of 4. Prompts of 9 and 30 tokens and ragged steps of 4 and 8 rows
+/// through a down projection with k = 4608 (whole parts and a last partial
+/// one) keep the exact tolerance against the f64 reference.
 #[test]
 fn bf16_rows_keep_the_exact_tolerance_across_chunks_of_k_and_partial_tiles() {
     let mut config = iree_llm::preset::Preset::Tiny.config();
@@ -404,6 +405,68 @@ fn bf16_rows_keep_the_exact_tolerance_across_chunks_of_k_and_partial_tiles() {
             "exact bf16 rows",
         );
     }
+}
+
+/// With the AVX-512 build of the exact kernels every bf16 matrix is kept
+/// in panels of 16 rows (`emit::panels`), the embedding table too: its rows
+/// are gathered from that layout and, tied, it is also the output head. A
+/// tied bf16 model keeps the exact tolerance against the f64 reference
+/// through prompts (gathered rows, tiles of several x rows), single-row
+/// steps and ragged batched steps.
+#[test]
+fn a_tied_bf16_embedding_in_panels_gathers_its_rows_and_heads_the_logits() {
+    use iree_llm::emit::Kernels;
+    if !iree_llm::emit::kernels::packs_bf16_panels(Kernels::X86_64) {
+        eprintln!("not run: this CPU or build has no AVX-512 panel kernel");
+        return;
+    }
+    let dir = common::variant_dir("tied-mha", &common::tied_mha_config(), WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let mut model = common::load_opts(
+        &dir,
+        "local-task",
+        CAPACITY,
+        logits_graphs(&[1, 4, 8]),
+        |o| o.kernels = Some(Kernels::X86_64),
+    );
+    let params = &model.manifest().params;
+    // Every bf16 tensor but the norms' vectors (the RoPE tables are f32).
+    let matrices: Vec<_> = params
+        .iter()
+        .filter(|p| p.dtype == iree_llm::DType::BF16 && p.shape.len() > 1)
+        .collect();
+    assert_eq!(
+        matrices.len(),
+        1 + 2 * 4,
+        "the embedding, and 4 matrices a layer"
+    );
+    for p in &matrices {
+        assert!(
+            p.bf16_panels && p.shape.len() == 4,
+            "{} {:?} is in panels",
+            p.name,
+            p.shape
+        );
+    }
+    assert!(
+        params
+            .iter()
+            .any(|p| p.name == iree_llm::checkpoint::EMBEDDING && p.bf16_panels),
+        "the embedding table is in panels"
+    );
+    for (len, seed) in [(1, 81), (17, 82), (40, 83)] {
+        let case = format!("tied bf16 in panels, prompt of {len}");
+        common::prefill_and_decode_error(&mut model, &reference, len, seed, 4, 1e-4, &case);
+    }
+    common::ragged_steps_within(
+        &mut model,
+        &reference,
+        &[3, 17, 5, 40, 2, 9, 33, 4],
+        84,
+        3,
+        1e-4,
+        "tied bf16 in panels",
+    );
 }
 
 #[test]

@@ -1138,3 +1138,7 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
   }
 #endif
 }
+
+#if VLEN == 16
+#include "x86_64_avx512_panels.h"
+#endif

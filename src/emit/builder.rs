@@ -639,6 +639,45 @@ impl FuncBuilder {
         )
     }
 
+    /// Rows `idx` [M] (i32) of a matrix laid out in panels
+    /// ([`crate::emit::panels`]), `table` [n/16, k/2, 16, 2]: [M, k] in the
+    /// table's element type. One gather: row r is panel r / 16, lane r % 16,
+    /// every pair of that lane.
+    pub fn gather_panel_rows(&mut self, table: &Value, idx: &Value) -> Value {
+        assert_eq!(
+            table.ty.rank(),
+            4,
+            "gather_panel_rows table {:?}",
+            table.shape()
+        );
+        assert_eq!(
+            idx.ty.rank(),
+            1,
+            "gather_panel_rows indices {:?}",
+            idx.shape()
+        );
+        let (m, panel) = (idx.shape()[0], table.shape()[2]);
+        let (pairs, k) = (table.shape()[1], table.shape()[1] * table.shape()[3]);
+        let panels = self.splat_int(panel, &[m], DType::I32);
+        let which = self.div(idx, &panels);
+        let lanes = self.splat_int(panel - 1, &[m], DType::I32);
+        let lane = self.and(idx, &lanes);
+        let which = self.reshape(&which, &[m, 1]);
+        let lane = self.reshape(&lane, &[m, 1]);
+        let starts = self.concatenate(&[which, lane], 1);
+        let ty = table.ty.with_shape(&[m, pairs, 2]);
+        let rows = self.emit(
+            ty.clone(),
+            format!(
+                "\"stablehlo.gather\"({}, {}) {{dimension_numbers = #stablehlo.gather<offset_dims = [1, 2], \
+                 collapsed_slice_dims = [0, 2], start_index_map = [0, 2], index_vector_dim = 1>, \
+                 slice_sizes = array<i64: 1, {pairs}, 1, 2>, indices_are_sorted = false}} : ({}, {}) -> {ty}",
+                table.name, starts.name, table.ty, starts.ty
+            ),
+        );
+        self.reshape(&rows, &[m, k])
+    }
+
     // ---- calls into hand-written executables ------------------------------------------
 
     /// `flow.dispatch` of an export of an executable declared in the same

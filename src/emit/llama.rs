@@ -311,6 +311,10 @@ pub struct ParamSpec {
     /// ([`crate::emit::vnni_layout`]); the loader's layout otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub vnni_layout: bool,
+    /// A dense bf16 matrix laid out in panels for the exact AVX-512 kernel
+    /// ([`crate::emit::panels`]); row by row otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bf16_panels: bool,
 }
 
 impl ParamSpec {
@@ -344,6 +348,21 @@ struct GraphTensor {
     blocks: Option<BlockFormat>,
     /// Its blocks are laid out for the VNNI kernel ([`vnni_layout`]).
     vnni_layout: bool,
+    /// A dense bf16 matrix laid out in panels ([`bf16_panels`]).
+    bf16_panels: bool,
+}
+
+/// Whether a dense matrix of `shape` is laid out in panels
+/// ([`crate::emit::panels`]): bf16 weights, with kernels that read that
+/// layout for every product ([`kernels::packs_bf16_panels`]), the
+/// embedding table too (its rows are gathered from that layout,
+/// [`embed_rows`]), so a tied output head takes the same kernel.
+fn bf16_panels(cfg: &GraphConfig, shape: &[i64], blocks: Option<BlockFormat>) -> bool {
+    blocks.is_none()
+        && cfg.weights == DType::BF16
+        && kernels::packs_bf16_panels(cfg.kernels)
+        && shape.len() == 2
+        && super::panels::fits(shape[0] as usize, shape[1] as usize)
 }
 
 /// Whether a block matrix of `rows` rows is laid out for the VNNI kernel:
@@ -378,6 +397,7 @@ fn graph_tensors(m: &LlamaShape, cfg: &GraphConfig) -> Vec<GraphTensor> {
                 let rows = tensors[i..i + parts.len()].iter().map(|(_, s)| s[0]).sum();
                 out.push(GraphTensor {
                     vnni_layout: vnni_layout(cfg, rows, blocks),
+                    bf16_panels: bf16_panels(cfg, &[rows, shape[1]], blocks),
                     name: stacked,
                     shape: vec![rows, shape[1]],
                     stacks: parts.clone(),
@@ -393,6 +413,7 @@ fn graph_tensors(m: &LlamaShape, cfg: &GraphConfig) -> Vec<GraphTensor> {
             stacks: Vec::new(),
             blocks,
             vnni_layout: vnni_layout(cfg, shape[0], blocks),
+            bf16_panels: bf16_panels(cfg, shape, blocks),
         });
         i += 1;
     }
@@ -410,15 +431,21 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
         stacks,
         blocks,
         vnni_layout,
+        bf16_panels,
     } in graph_tensors(m, cfg)
     {
         match blocks {
             None => v.push(ParamSpec {
                 name,
-                shape,
+                shape: if bf16_panels {
+                    super::panels::shape(shape[0], shape[1])
+                } else {
+                    shape
+                },
                 dtype: cfg.weights,
                 stacks,
                 vnni_layout: false,
+                bf16_panels,
             }),
             Some(format) => {
                 let (rows, blocks) = (shape[0], shape[1] / BLOCK);
@@ -429,6 +456,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
                         dtype: cfg.weights,
                         stacks: stacks.clone(),
                         vnni_layout: false,
+                        bf16_panels: false,
                     });
                 }
                 let q_bytes = format.q_bytes(!cfg.kernels.is_portable());
@@ -446,6 +474,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
                         dtype,
                         stacks: stacks.clone(),
                         vnni_layout,
+                        bf16_panels: false,
                     });
                 }
             }
@@ -458,6 +487,7 @@ pub fn param_specs(m: &LlamaShape, cfg: &GraphConfig) -> Vec<ParamSpec> {
             dtype: DType::F32,
             stacks: Vec::new(),
             vnni_layout: false,
+            bf16_panels: false,
         });
     }
     v
@@ -495,6 +525,9 @@ struct Rows {
 enum Weight {
     /// Dense values (a bf16 weight times one row may take a kernel).
     Dense(Value, Rows),
+    /// A dense bf16 matrix laid out in panels ([`crate::emit::panels`]),
+    /// [n/16, k/2, 16, 2]: every product takes the panel kernel.
+    Panels(Value, Rows),
     /// Values `q` [rows, cols/32, 32 or 16 (packed nibbles)] i8, scales `d`
     /// [rows, cols/32] f16 and optional offsets `m` like `d`, and the same
     /// values `dense` where a graph reads them (see [`keeps_dense_copy`]).
@@ -514,14 +547,16 @@ enum Weight {
 impl Weight {
     fn rows(&self) -> Rows {
         match self {
-            Weight::Dense(_, rows) | Weight::Blocks { rows, .. } => *rows,
+            Weight::Dense(_, rows) | Weight::Panels(_, rows) | Weight::Blocks { rows, .. } => *rows,
         }
     }
 
     /// The same weight with rows before `split` multiplied on their own.
     fn split_at(mut self, split: i64) -> Self {
         match &mut self {
-            Weight::Dense(_, rows) | Weight::Blocks { rows, .. } => rows.split = Some(split),
+            Weight::Dense(_, rows) | Weight::Panels(_, rows) | Weight::Blocks { rows, .. } => {
+                rows.split = Some(split)
+            }
         }
         self
     }
@@ -530,7 +565,9 @@ impl Weight {
     fn dense(self) -> Value {
         match self {
             Weight::Dense(v, _) => v,
-            Weight::Blocks { .. } => panic!("only matrices are block-quantized"),
+            Weight::Panels(..) | Weight::Blocks { .. } => {
+                panic!("only matrices are block-quantized or in panels")
+            }
         }
     }
 }
@@ -631,6 +668,7 @@ impl<I: Iterator<Item = Value>> ParamReader<I> {
     fn weight(&mut self) -> Weight {
         let t = self.tensors.pop_front().expect("tensor list");
         match t.blocks {
+            None if t.bf16_panels => Weight::Panels(self.arg(), self.rows),
             None => Weight::Dense(self.arg(), self.rows),
             Some(format) => Weight::Blocks {
                 format,
@@ -845,6 +883,7 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
 fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     let kernels = w.rows().kernels;
     match w {
+        Weight::Panels(w, _) => kernels::bf16_panels(f, x, w),
         Weight::Dense(w, _) if kernels.bf16_activations() && w.elem() == DType::BF16 => {
             kernels::bf16_matmul(f, x, w)
         }
@@ -956,6 +995,10 @@ fn embed_rows(f: &mut FuncBuilder, table: &Weight, ids: &Value) -> Value {
     match table {
         Weight::Dense(t, _) => {
             let x = f.gather_rows(t, ids);
+            f.convert(&x, DType::F32)
+        }
+        Weight::Panels(t, _) => {
+            let x = f.gather_panel_rows(t, ids);
             f.convert(&x, DType::F32)
         }
         Weight::Blocks {

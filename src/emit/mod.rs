@@ -24,6 +24,7 @@ pub mod cuda_attention;
 pub mod cuda_rows;
 pub mod kernels;
 pub mod llama;
+pub mod panels;
 #[cfg(test)]
 mod ptxas;
 pub mod sample;

@@ -670,6 +670,14 @@ fn param_bytes<'w>(
         }
         Cow::Owned(stacked)
     };
+    if spec.bf16_panels {
+        // The whole (stacked) matrix, permuted into panels.
+        let panel = crate::emit::panels::PANEL;
+        let (rows, cols) = (spec.shape[0] as usize * panel, spec.shape[1] as usize * 2);
+        return Ok(Cow::Owned(crate::emit::panels::relayout(
+            &bytes, rows, cols,
+        )));
+    }
     if !spec.vnni_layout {
         return Ok(bytes);
     }

@@ -242,7 +242,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 9] = [
+const EXPORTS: [Export; 10] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -338,6 +338,16 @@ const EXPORTS: [Export; 9] = [
         name: "bf16_rows",
         source: Source::Exact,
         symbol: "iree_llm_bf16_rows_workgroup",
+        bindings: &["f32", "bf16", "f32"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    // y = x . W^T for a dense bf16 W laid out in panels (`emit::panels`)
+    // and any number of rows x, exactly: x, w, y; rows of x, n, k.
+    Export {
+        name: "bf16_panels",
+        source: Source::Exact,
+        symbol: "iree_llm_bf16_panels_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["rows", "n", "k"],
         split: Split::PerCall,
@@ -664,6 +674,41 @@ pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         &[x, w.clone()],
         &[n, k, per],
         TensorType::new(&[1, n], DType::F32),
+    )
+}
+
+/// Whether graphs with `kernels` keep dense bf16 matrices in panels
+/// ([`super::panels`]): the exact kernels and the 8-bit form (whose dense
+/// products are the exact kernels') in the AVX-512 build, where the panel
+/// kernel replaces both the one-row and the several-row product. The
+/// bf16-activation form's kernel reads rows, and so does the AVX2 build.
+pub fn packs_bf16_panels(kernels: Kernels) -> bool {
+    matches!(kernels, Kernels::X86_64 | Kernels::X86_64Q8)
+        && Object::exact_for_host() == Object::Avx512
+}
+
+/// `x . W^T` [rows, n] for rows `x` [rows, k] (any number) and a dense bf16
+/// weight W [n, k] laid out in panels, `w` [n/16, k/2, 16, 2]
+/// ([`super::panels`]), exactly, in the AVX-512 build's kernel.
+pub fn bf16_panels(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let panel = super::panels::PANEL as i64;
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0] * panel;
+    assert!(
+        w.elem() == DType::BF16 && w.shape().len() == 4 && w.shape()[1] * 2 == k,
+        "bf16 panels kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
+    // Whole panels per workgroup: the unit is a multiple of the panel.
+    const _: () = assert!(ROWS_PER_WORKGROUP % super::panels::PANEL as i64 == 0);
+    let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
+    f.dispatch_extern(
+        &EXPORTS[9].callee(),
+        &[n, per],
+        &[x.clone(), w.clone()],
+        &[rows, n, k, per],
+        TensorType::new(&[rows, n], DType::F32),
     )
 }
 
@@ -1097,6 +1142,18 @@ mod tests {
             .count()
     }
 
+    /// The exact kernels' export for `rows` rows times a bf16 weight: the
+    /// panel kernel for every product where the AVX-512 build keeps the
+    /// weights in panels, else the one-row or the rows kernel.
+    #[cfg(iree_llm_x86_64_kernels)]
+    fn exact_bf16_export(rows: i64) -> &'static str {
+        match rows {
+            _ if packs_bf16_panels(Kernels::X86_64) => "bf16_panels",
+            1 => "bf16_matvec",
+            _ => "bf16_rows",
+        }
+    }
+
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn one_row_of_bf16_weights_calls_the_bf16_kernel_and_only_its_executable_is_declared() {
@@ -1110,14 +1167,24 @@ mod tests {
             };
             tiny_bf16_graph(Kernels::X86_64, &[4], decode)
         };
-        let calls = |mlir: &str| kernel_calls(mlir, "bf16_matvec");
+        let export = exact_bf16_export(1);
         // One row: every product of each layer and the output head.
         let one = graph(1);
-        assert_eq!(calls(&one), PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1);
-        assert!(one.contains("stream.executable private @iree_llm_kernels_bf16_matvec"));
-        assert!(!one.contains("stream.executable private @iree_llm_kernels_blocks_matmul"));
-        // Four rows: IREE's matmul.
-        assert_eq!(calls(&graph(4)), 0);
+        assert_eq!(
+            kernel_calls(&one, export),
+            PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1
+        );
+        for declared in EXPORTS.iter().map(|e| e.name) {
+            assert_eq!(
+                one.contains(&format!(
+                    "stream.executable private @iree_llm_kernels_{declared} "
+                )),
+                declared == export || declared == "decode_attention",
+                "{declared} is declared only if called"
+            );
+        }
+        // Four rows never take the one-row kernel.
+        assert_eq!(kernel_calls(&graph(4), "bf16_matvec"), 0);
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
@@ -1126,7 +1193,8 @@ mod tests {
         use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
         let graph = |kernels, kind| tiny_bf16_graph(kernels, &[4], kind);
-        let calls = |mlir: &str| kernel_calls(mlir, "bf16_rows");
+        let export = exact_bf16_export(4);
+        let calls = |mlir: &str| kernel_calls(mlir, export);
         let decode = |batch| GraphKind::Decode {
             batch,
             output: Output::Logits,
@@ -1139,14 +1207,21 @@ mod tests {
         };
         let layers = PRODUCTS_PER_LAYER * cfg.num_hidden_layers;
         // Four rows: every product and the output head; a prompt: every
-        // product (the head takes its last row alone).
+        // product, and the head's last row alone where one row takes the
+        // same kernel.
         assert_eq!(calls(&graph(Kernels::X86_64, decode(4))), layers + 1);
-        assert_eq!(calls(&graph(Kernels::X86_64, prefill)), layers);
-        // One row keeps the one-row kernel; portable graphs call none.
-        assert_eq!(calls(&graph(Kernels::X86_64, decode(1))), 0);
+        let head = usize::from(export == exact_bf16_export(1));
+        assert_eq!(calls(&graph(Kernels::X86_64, prefill)), layers + head);
+        // One row never takes the rows kernel; portable graphs call none.
+        assert_eq!(
+            kernel_calls(&graph(Kernels::X86_64, decode(1)), "bf16_rows"),
+            0
+        );
         assert_eq!(calls(&graph(Kernels::Portable, decode(4))), 0);
         let mlir = graph(Kernels::X86_64, decode(4));
-        assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_rows"));
+        assert!(mlir.contains(&format!(
+            "stream.executable private @iree_llm_kernels_{export}"
+        )));
     }
 
     #[cfg(iree_llm_x86_64_kernels)]

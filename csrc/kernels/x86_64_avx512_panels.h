@@ -1,0 +1,126 @@
+// Dense bf16 weights laid out in panels (src/emit/panels.rs), exactly:
+// y = x . W^T for rows of x [rows, k] f32 and W [n, k] bf16 stored as
+// [n/16][k/2][16] 32-bit lanes, lane r of pair j holding row r's values
+// (w[2j] low, w[2j+1] high). Included by x86_64_matmul.c in its AVX-512
+// build only.
+//
+// Why the layout: a zmm loaded from a panel is 16 weight rows' pairs, so a
+// shift left by 16 gives their even values as f32 and a mask of the high
+// halves their odd ones, and each meets one broadcast value of a row of x.
+// The sums are then 16 output rows wide and go to y as they are: no
+// horizontal sums (the row-major tile reduced 24 vectors per span), and each
+// panel is one linear stream to prefetch. In a C harness of a 1B B=8 step
+// (docs/performance.md) this took 37.8-39.9 ms against 44.2-45.8 with the
+// weights in L2, and 52.5-54.7 against 61.1-66.7 streamed.
+
+#define PANEL 16
+// Pairs ahead of the one being read that each panel's stream fetches into
+// L1 (64 pairs: 4 KB a panel). No prefetch: 89-110 ms in the harness; 256
+// pairs ahead: 58.5-61.1.
+#define PANELS_AHEAD 64
+
+// One tile: P panels (16 P weight rows) by R rows of x, over pairs [j0, j1)
+// of k. `w` is the first panel, `pk` the lanes of one panel (k / 2 * 16);
+// x [R, k] at its row stride k; y [R, n] at the tile's first output row.
+// `add` adds the sums to y (a later span), `fetch` prefetches the panels.
+INLINE void panels_tile(const uint32_t* w, size_t pk, const int P, const float* x, size_t k,
+                        const int R, size_t j0, size_t j1, float* y, size_t n, int add,
+                        int fetch) {
+  // Few accumulators: the odd values get their own, so that no chain of
+  // dependent FMAs is longer than the latency they hide.
+  const int split = R * P <= 8;
+  __m512 even[8][4], odd[8][4];
+  for (int r = 0; r < R; ++r)
+    for (int p = 0; p < P; ++p) even[r][p] = odd[r][p] = _mm512_setzero_ps();
+  const __m512i high = _mm512_set1_epi32((int)0xFFFF0000u);
+  for (size_t j = j0; j < j1; ++j) {
+    __m512 we[4], wo[4];
+    for (int p = 0; p < P; ++p) {
+      const uint32_t* lanes = w + p * pk + j * PANEL;
+      if (fetch) _mm_prefetch((const char*)(lanes + PANELS_AHEAD * PANEL), _MM_HINT_T0);
+      const __m512i v = _mm512_loadu_si512(lanes);
+      we[p] = _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
+      wo[p] = _mm512_castsi512_ps(_mm512_and_si512(v, high));
+    }
+    for (int r = 0; r < R; ++r) {
+      const __m512 xe = _mm512_set1_ps(x[r * k + 2 * j]);
+      const __m512 xo = _mm512_set1_ps(x[r * k + 2 * j + 1]);
+      for (int p = 0; p < P; ++p) {
+        even[r][p] = _mm512_fmadd_ps(we[p], xe, even[r][p]);
+        if (split)
+          odd[r][p] = _mm512_fmadd_ps(wo[p], xo, odd[r][p]);
+        else
+          even[r][p] = _mm512_fmadd_ps(wo[p], xo, even[r][p]);
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int p = 0; p < P; ++p) {
+      __m512 s = split ? _mm512_add_ps(even[r][p], odd[r][p]) : even[r][p];
+      float* out = y + r * n + p * PANEL;
+      if (add) s = _mm512_add_ps(_mm512_loadu_ps(out), s);
+      _mm512_storeu_ps(out, s);
+    }
+}
+
+// The tiles the workgroup calls, each its own function with P and R fixed
+// (so the accumulators stay in registers).
+#define PANELS_TILE_FN(P, R)                                                                   \
+  static __attribute__((noinline)) void panels_tile_##P##x##R(                                \
+      const uint32_t* w, size_t pk, const float* x, size_t k, size_t j0, size_t j1, float* y, \
+      size_t n, int add, int fetch) {                                                         \
+    panels_tile(w, pk, P, x, k, R, j0, j1, y, n, add, fetch);                                  \
+  }
+#define PANELS_TILE_FNS(P)                                                                     \
+  PANELS_TILE_FN(P, 1) PANELS_TILE_FN(P, 2) PANELS_TILE_FN(P, 3) PANELS_TILE_FN(P, 4)          \
+      PANELS_TILE_FN(P, 5) PANELS_TILE_FN(P, 6) PANELS_TILE_FN(P, 7) PANELS_TILE_FN(P, 8)
+PANELS_TILE_FNS(1) PANELS_TILE_FNS(2) PANELS_TILE_FNS(4)
+#define PANELS_CASE(P, R)                                                                      \
+  case P * 16 + R:                                                                             \
+    panels_tile_##P##x##R(wp, pk, xr, k, j0, j1, yr, n, c > 0, fetch);                         \
+    break;
+#define PANELS_CASES(P)                                                                        \
+  PANELS_CASE(P, 1) PANELS_CASE(P, 2) PANELS_CASE(P, 3) PANELS_CASE(P, 4) PANELS_CASE(P, 5)    \
+      PANELS_CASE(P, 6) PANELS_CASE(P, 7) PANELS_CASE(P, 8)
+
+// Panels a tile takes for R rows of x: 16 accumulators at most.
+INLINE int panels_for_rows(int rows) { return rows <= 4 ? 4 : 2; }
+
+// One workgroup: y = x . W^T for weight rows [first, first + count), first
+// and n multiples of 16. x [rows, k] f32, w the panels, y [rows, n] f32.
+// k is taken a span (ROWS_SPAN values) at a time, as the row-major tile
+// does: within a span one tile of x rows at a time, every panel of the
+// workgroup over it, so the span of x stays in L1 and, for a prompt's later
+// tiles of x rows, the span's panels in L2.
+void iree_llm_bf16_panels_workgroup(const float* restrict x, size_t x_offset,
+                                    const uint32_t* restrict w, size_t w_offset,
+                                    float* restrict y, size_t y_offset, size_t rows, size_t n,
+                                    size_t k, size_t first, size_t count) {
+  x += x_offset;
+  // The binding is bf16: its offset counts halves of a lane.
+  w = (const uint32_t*)((const uint16_t*)w + w_offset);
+  y += y_offset;
+  size_t last = first + count;
+  if (last > n) last = n;
+  const size_t pk = k / 2 * PANEL;
+  const size_t span = k < ROWS_SPAN ? k : ROWS_SPAN;
+  for (size_t c = 0; c < k; c += span) {
+    const size_t len = k - c < span ? k - c : span;
+    const size_t j0 = c / 2, j1 = (c + len) / 2;
+    for (size_t r = 0; r < rows; r += 8) {
+      const int xn = rows - r < 8 ? (int)(rows - r) : 8;
+      // The first tile of x rows reads the span's panels from memory.
+      const int fetch = r == 0;
+      const int most = panels_for_rows(xn);
+      for (size_t i = first; i < last;) {
+        const size_t left = (last - i) / PANEL;
+        const int P = left >= (size_t)most ? most : left >= 2 ? 2 : 1;
+        const uint32_t* wp = w + i / PANEL * pk;
+        const float* xr = x + r * k;
+        float* yr = y + r * n + i;
+        switch (P * 16 + xn) { PANELS_CASES(1) PANELS_CASES(2) PANELS_CASES(4) }
+        i += (size_t)P * PANEL;
+      }
+    }
+  }
+}
