@@ -384,3 +384,5 @@ void iree_llm_blocks_bf16_workgroup(const uint16_t* restrict x, size_t x_offset,
   else
     blocks_rows(Q4_1, x, rows, k, qb, d, m, y, n, first, last);
 }
+
+#include "x86_64_avx512_bf16_panels.h"

@@ -883,6 +883,7 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
 fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     let kernels = w.rows().kernels;
     match w {
+        Weight::Panels(w, _) if kernels.bf16_activations() => kernels::bf16_panels_bf16(f, x, w),
         Weight::Panels(w, _) => kernels::bf16_panels(f, x, w),
         Weight::Dense(w, _) if kernels.bf16_activations() && w.elem() == DType::BF16 => {
             kernels::bf16_matmul(f, x, w)

@@ -11,7 +11,10 @@
 //! them by block weights laid out for it (`emit::vnni_layout`) with
 //! `vpdpbusd` (opt-in, not exact); `x86_64_avx2_q8.c` is its twin for CPUs
 //! with AVX2 alone (`vpmaddubsw`: the same exports, the same results bit
-//! for bit). build.rs
+//! for bit). On CPUs with AVX-512 every dense bf16 matrix is laid out in
+//! panels of 16 rows (`emit::panels`, [`packs_bf16_panels`]) and every
+//! product of it, exact or with bf16 activations, takes a panel kernel
+//! (`x86_64_avx512_panels.h`, `x86_64_avx512_bf16_panels.h`). build.rs
 //! compiles each file freestanding; the objects are embedded in this
 //! binary, a graph that calls a kernel declares it as a `stream.executable`
 //! naming its object
@@ -242,7 +245,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 10] = [
+const EXPORTS: [Export; 11] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -349,6 +352,16 @@ const EXPORTS: [Export; 10] = [
         source: Source::Exact,
         symbol: "iree_llm_bf16_panels_workgroup",
         bindings: &["f32", "bf16", "f32"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    // The same with rows of x rounded to bf16 (`vdpbf16ps`): x, w, y; rows
+    // of x, n, k.
+    Export {
+        name: "bf16_panels_bf16",
+        source: Source::Bf16,
+        symbol: "iree_llm_bf16_panels_bf16_workgroup",
+        bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
         split: Split::PerCall,
     },
@@ -680,17 +693,33 @@ pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// Whether graphs with `kernels` keep dense bf16 matrices in panels
 /// ([`super::panels`]): the exact kernels and the 8-bit form (whose dense
 /// products are the exact kernels') in the AVX-512 build, where the panel
-/// kernel replaces both the one-row and the several-row product. The
-/// bf16-activation form's kernel reads rows, and so does the AVX2 build.
+/// kernel replaces both the one-row and the several-row product, and the
+/// bf16-activation form (AVX512-BF16 CPUs only), whose every product of a
+/// dense bf16 weight takes its own panel kernel. The AVX2 build reads rows.
 pub fn packs_bf16_panels(kernels: Kernels) -> bool {
-    matches!(kernels, Kernels::X86_64 | Kernels::X86_64Q8)
-        && Object::exact_for_host() == Object::Avx512
+    match kernels {
+        Kernels::X86_64 | Kernels::X86_64Q8 => Object::exact_for_host() == Object::Avx512,
+        Kernels::X86_64Bf16 => true,
+        Kernels::Portable => false,
+    }
 }
 
 /// `x . W^T` [rows, n] for rows `x` [rows, k] (any number) and a dense bf16
 /// weight W [n, k] laid out in panels, `w` [n/16, k/2, 16, 2]
 /// ([`super::panels`]), exactly, in the AVX-512 build's kernel.
 pub fn bf16_panels(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    panels_product(f, &EXPORTS[9], x.clone(), w)
+}
+
+/// The same product with the rows of `x` rounded to bf16 here, through the
+/// AVX512-BF16 panel kernel ([`Kernels::X86_64Bf16`]).
+pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let xb = f.convert(x, DType::BF16);
+    panels_product(f, &EXPORTS[10], xb, w)
+}
+
+/// `x . W^T` through a panel kernel `export`, which takes x as given.
+fn panels_product(f: &mut FuncBuilder, export: &Export, x: Value, w: &Value) -> Value {
     let panel = super::panels::PANEL as i64;
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let n = w.shape()[0] * panel;
@@ -704,9 +733,9 @@ pub fn bf16_panels(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     const _: () = assert!(ROWS_PER_WORKGROUP % super::panels::PANEL as i64 == 0);
     let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
     f.dispatch_extern(
-        &EXPORTS[9].callee(),
+        &export.callee(),
         &[n, per],
-        &[x.clone(), w.clone()],
+        &[x, w.clone()],
         &[rows, n, k, per],
         TensorType::new(&[rows, n], DType::F32),
     )
@@ -1230,7 +1259,8 @@ mod tests {
         use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
         let graph = |kernels, kind| tiny_bf16_graph(kernels, &[8], kind);
-        let calls = |mlir: &str| kernel_calls(mlir, "bf16_matmul");
+        // The tiny preset's matrices are whole panels: all in that layout.
+        let calls = |mlir: &str| kernel_calls(mlir, "bf16_panels_bf16");
         for batch in [1, 8] {
             let decode = GraphKind::Decode {
                 batch,
@@ -1244,8 +1274,10 @@ mod tests {
                 PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1,
                 "B={batch}"
             );
-            assert!(!mlir.contains("@bf16_matvec["), "B={batch}");
-            assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_matmul"));
+            for exact in ["bf16_matvec", "bf16_rows", "bf16_panels", "bf16_matmul"] {
+                assert_eq!(kernel_calls(&mlir, exact), 0, "B={batch}: {exact}");
+            }
+            assert!(mlir.contains("stream.executable private @iree_llm_kernels_bf16_panels_bf16"));
             // The exact kernels never call it.
             assert_eq!(calls(&graph(Kernels::X86_64, decode)), 0);
         }

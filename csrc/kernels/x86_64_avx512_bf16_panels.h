@@ -1,0 +1,107 @@
+// Dense bf16 weights laid out in panels (src/emit/panels.rs) times rows of
+// x rounded to bf16: y = x . W^T for x [rows, k] bf16 and W [n, k] stored as
+// [n/16][k/2][16] 32-bit lanes, lane r of pair j holding row r's values
+// (w[2j] low, w[2j+1] high). Included by x86_64_avx512_bf16.c.
+//
+// A vector loaded from a panel is already what `vdpbf16ps` takes: 16 pairs,
+// one a weight row. Against a broadcast pair of x (x[2j], x[2j+1]) it adds
+// w[2j] x[2j] + w[2j+1] x[2j+1] to 16 output rows' sums at once: one
+// instruction per panel and row of x, nothing widened, no sums across lanes
+// (the row-major tile reduces 24 vectors per span).
+
+#define BF16_PANEL 16
+// Pairs ahead of the one being read that each panel's stream fetches into
+// L1 (4 KB a panel), as the exact panel kernel does.
+#define BF16_PANELS_AHEAD 64
+// Values of k a span: x rows of the span (8 x 2 KB in bf16) stay in L1, and
+// for a prompt the workgroup's panels for the span (64 KB for 32 rows) in
+// L2 while its later tiles of x rows pass.
+#define BF16_PANELS_SPAN 1024
+
+// One tile: P panels by R rows of x over pairs [j0, j1) of k; `pk` is the
+// lanes of one panel (k / 2 * 16), x [R, k] bf16 at stride k, y [R, n] at
+// the tile's first output row. `add` adds the sums to y, `fetch` prefetches.
+INLINE void bf16_panels_tile(const uint32_t* w, size_t pk, const int P, const uint16_t* x,
+                             size_t k, const int R, size_t j0, size_t j1, float* y, size_t n,
+                             int add, int fetch) {
+  __m512 acc[8][4];
+  for (int r = 0; r < R; ++r)
+    for (int p = 0; p < P; ++p) acc[r][p] = _mm512_setzero_ps();
+  for (size_t j = j0; j < j1; ++j) {
+    __m512bh wv[4];
+    for (int p = 0; p < P; ++p) {
+      const uint32_t* lanes = w + p * pk + j * BF16_PANEL;
+      if (fetch) _mm_prefetch((const char*)(lanes + BF16_PANELS_AHEAD * BF16_PANEL), _MM_HINT_T0);
+      wv[p] = (__m512bh)_mm512_loadu_si512(lanes);
+    }
+    for (int r = 0; r < R; ++r) {
+      uint32_t pair;
+      __builtin_memcpy(&pair, x + r * k + 2 * j, sizeof pair);
+      const __m512bh xv = (__m512bh)_mm512_set1_epi32((int)pair);
+      for (int p = 0; p < P; ++p) acc[r][p] = _mm512_dpbf16_ps(acc[r][p], wv[p], xv);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int p = 0; p < P; ++p) {
+      float* out = y + r * n + p * BF16_PANEL;
+      const __m512 s = add ? _mm512_add_ps(_mm512_loadu_ps(out), acc[r][p]) : acc[r][p];
+      _mm512_storeu_ps(out, s);
+    }
+}
+
+#define BF16_PANELS_TILE_FN(P, R)                                                              \
+  static __attribute__((noinline)) void bf16_panels_tile_##P##x##R(                           \
+      const uint32_t* w, size_t pk, const uint16_t* x, size_t k, size_t j0, size_t j1,         \
+      float* y, size_t n, int add, int fetch) {                                                \
+    bf16_panels_tile(w, pk, P, x, k, R, j0, j1, y, n, add, fetch);                             \
+  }
+#define BF16_PANELS_TILE_FNS(P)                                                                \
+  BF16_PANELS_TILE_FN(P, 1) BF16_PANELS_TILE_FN(P, 2) BF16_PANELS_TILE_FN(P, 3)                \
+  BF16_PANELS_TILE_FN(P, 4) BF16_PANELS_TILE_FN(P, 5) BF16_PANELS_TILE_FN(P, 6)                \
+  BF16_PANELS_TILE_FN(P, 7) BF16_PANELS_TILE_FN(P, 8)
+BF16_PANELS_TILE_FNS(1) BF16_PANELS_TILE_FNS(2) BF16_PANELS_TILE_FNS(4)
+#define BF16_PANELS_CASE(P, R)                                                                 \
+  case P * 16 + R:                                                                             \
+    bf16_panels_tile_##P##x##R(wp, pk, xr, k, j0, j1, yr, n, c > 0, fetch);                    \
+    break;
+#define BF16_PANELS_CASES(P)                                                                   \
+  BF16_PANELS_CASE(P, 1) BF16_PANELS_CASE(P, 2) BF16_PANELS_CASE(P, 3) BF16_PANELS_CASE(P, 4)  \
+  BF16_PANELS_CASE(P, 5) BF16_PANELS_CASE(P, 6) BF16_PANELS_CASE(P, 7) BF16_PANELS_CASE(P, 8)
+
+// One workgroup: y = x . W^T for weight rows [first, first + count), first
+// and n multiples of 16. x [rows, k] bf16, w the panels, y [rows, n] f32.
+// Span by span of k; within a span one tile of x rows at a time, every
+// panel of the workgroup over it (2 panels for 5-8 rows of x, 4 for fewer:
+// at most 16 accumulators).
+void iree_llm_bf16_panels_bf16_workgroup(const uint16_t* restrict x, size_t x_offset,
+                                         const uint32_t* restrict w, size_t w_offset,
+                                         float* restrict y, size_t y_offset, size_t rows,
+                                         size_t n, size_t k, size_t first, size_t count) {
+  x += x_offset;
+  // The binding is bf16: its offset counts halves of a lane.
+  w = (const uint32_t*)((const uint16_t*)w + w_offset);
+  y += y_offset;
+  size_t last = first + count;
+  if (last > n) last = n;
+  const size_t pk = k / 2 * BF16_PANEL;
+  const size_t span = k < BF16_PANELS_SPAN ? k : BF16_PANELS_SPAN;
+  for (size_t c = 0; c < k; c += span) {
+    const size_t len = k - c < span ? k - c : span;
+    const size_t j0 = c / 2, j1 = (c + len) / 2;
+    for (size_t r = 0; r < rows; r += 8) {
+      const int xn = rows - r < 8 ? (int)(rows - r) : 8;
+      // The first tile of x rows reads the span's panels from memory.
+      const int fetch = r == 0;
+      const int most = xn <= 4 ? 4 : 2;
+      for (size_t i = first; i < last;) {
+        const size_t left = (last - i) / BF16_PANEL;
+        const int P = left >= (size_t)most ? most : left >= 2 ? 2 : 1;
+        const uint32_t* wp = w + i / BF16_PANEL * pk;
+        const uint16_t* xr = x + r * k;
+        float* yr = y + r * n + i;
+        switch (P * 16 + xn) { BF16_PANELS_CASES(1) BF16_PANELS_CASES(2) BF16_PANELS_CASES(4) }
+        i += (size_t)P * BF16_PANEL;
+      }
+    }
+  }
+}
