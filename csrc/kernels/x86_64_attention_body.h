@@ -121,14 +121,21 @@ typedef struct {
   size_t cached;
 } KV_NAME(slot_t);
 
-INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos, size_t layer,
-                                        size_t slots, size_t hkv, size_t capacity,
-                                        size_t window, size_t d, size_t wg) {
-  int64_t p = pos[wg / hkv];
+// Unit wg's keys, values and cached positions: in a decode step (`prompt`
+// null) row wg / hkv at pos[row], in cache slot wg; in a prompt, row wg / hkv
+// is position row of the prompt's slot *prompt, whose keys and values the
+// graph has already written into the cache (its own are read as the
+// step's, below).
+INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos,
+                                        const int32_t* prompt, size_t layer, size_t slots,
+                                        size_t hkv, size_t capacity, size_t window, size_t d,
+                                        size_t wg) {
+  int64_t p = prompt ? (int64_t)(wg / hkv) : pos[wg / hkv];
   if (p < 0) p = 0;
   if (p > (int64_t)window) p = (int64_t)window;
-  KV_NAME(slot_t) s = {kv + ((layer * 2 + 0) * slots + wg) * capacity * d,
-                       kv + ((layer * 2 + 1) * slots + wg) * capacity * d, (size_t)p};
+  const size_t at = prompt ? (size_t)*prompt * hkv + wg % hkv : wg;
+  KV_NAME(slot_t) s = {kv + ((layer * 2 + 0) * slots + at) * capacity * d,
+                       kv + ((layer * 2 + 1) * slots + at) * capacity * d, (size_t)p};
   return s;
 }
 
@@ -143,13 +150,15 @@ typedef struct {
   int n;
 } KV_NAME(ahead_t);
 
-INLINE KV_NAME(ahead_t) KV_NAME(ahead)(const KV_T* kv, const int32_t* pos, size_t layer,
-                                       size_t slots, size_t hkv, size_t capacity,
-                                       size_t window, size_t d, size_t s, size_t s_end,
-                                       size_t b, size_t ahead, int own) {
+INLINE KV_NAME(ahead_t) KV_NAME(ahead)(const KV_T* kv, const int32_t* pos,
+                                       const int32_t* prompt, size_t layer, size_t slots,
+                                       size_t hkv, size_t capacity, size_t window, size_t d,
+                                       size_t s, size_t s_end, size_t b, size_t ahead,
+                                       int own) {
   KV_NAME(ahead_t) none = {0, 0, 0};
   for (; s < s_end; ++s, b = 0, own = 1) {
-    const KV_NAME(slot_t) sl = KV_NAME(slot_at)(kv, pos, layer, slots, hkv, capacity, window, d, s);
+    const KV_NAME(slot_t) sl =
+        KV_NAME(slot_at)(kv, pos, prompt, layer, slots, hkv, capacity, window, d, s);
     const size_t blocks = sl.cached / BLOCK + 1;
     if (b + ahead < blocks) {
       if (!own) return none;
@@ -171,40 +180,41 @@ INLINE void KV_NAME(prefetch_block)(KV_NAME(ahead_t) a, size_t d) {
   }
 }
 
-// One workgroup: the slots [first, first + per), slot wg being row
+// One workgroup: the units [first, first + per) of n, unit wg being row
 // wg / hkv's key/value head wg % hkv, one after the other.
 // q [rows, hkv, g, d]; kv [layers, 2, slots, capacity, d] (slot i * hkv + h
 // of layer `layer`: its keys, then its values); k, v [rows, hkv, d] (the
-// step's own, f32); pos [rows] i32; out [rows, hkv, g, d]. d is a multiple of 16,
-// g * d <= MAX_GD; positions past `window` are not read.
-void KV_ENTRY(
-    const float* restrict q, size_t q_offset, const KV_T* restrict kv, size_t kv_offset,
-    const float* restrict k, size_t k_offset, const float* restrict v, size_t v_offset,
-    const int32_t* restrict pos, size_t pos_offset, float* restrict out, size_t out_offset,
-    size_t n, size_t layer, size_t slots, size_t hkv, size_t g, size_t capacity, size_t window,
-    size_t d, size_t first, size_t per) {
+// rows' own, f32); out [rows, hkv, g, d]. A decode step: pos [rows] i32,
+// row i in cache slot i (n = slots). A prompt (`prompt` its slot): row i at
+// position i. d is a multiple of 16, g * d <= MAX_GD; positions past
+// `window` are not read.
+INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
+                            const float* restrict k, const float* restrict v,
+                            const int32_t* restrict pos, const int32_t* restrict prompt,
+                            float* restrict out, size_t n, size_t layer, size_t slots,
+                            size_t hkv, size_t g, size_t capacity, size_t window, size_t d,
+                            size_t first, size_t per) {
   // The emitter calls the kernel only within these bounds; past them the
   // stack arrays would overflow, so stop loudly rather than write garbage.
   if (g * d > MAX_GD || g > MAX_G || d % 16 != 0) __builtin_trap();
-  (void)n;
-  const size_t s0 = first, s1 = first + per < slots ? first + per : slots;
-  kv += kv_offset;
-  pos += pos_offset;
+  const size_t s0 = first, s1 = first + per < n ? first + per : n;
   // The graph's scale: 1/sqrt(d) in f64, rounded to f32.
   const float scale =
       (float)(1.0 / _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd((double)d))));
   // The workgroup's first blocks, which no earlier block prefetches.
   for (size_t i = 0; i < PREFETCH_BLOCKS; ++i)
-    KV_NAME(prefetch_block)(
-        KV_NAME(ahead)(kv, pos, layer, slots, hkv, capacity, window, d, s0, s1, 0, i, 1), d);
+    KV_NAME(prefetch_block)(KV_NAME(ahead)(kv, pos, prompt, layer, slots, hkv, capacity, window,
+                                           d, s0, s1, 0, i, 1),
+                            d);
   for (size_t wg = s0; wg < s1; ++wg) {
-    const float* qw = q + q_offset + wg * g * d;
-    float* ow = out + out_offset + wg * g * d;
+    const float* qw = q + wg * g * d;
+    float* ow = out + wg * g * d;
     // The step's own key and value in the cache's type (for f16 rounded to
     // nearest, as the graph's convert does when it writes them).
-    KV_OWN(own_k, k + k_offset + wg * d, d);
-    KV_OWN(own_v, v + v_offset + wg * d, d);
-    const KV_NAME(slot_t) sl = KV_NAME(slot_at)(kv, pos, layer, slots, hkv, capacity, window, d, wg);
+    KV_OWN(own_k, k + wg * d, d);
+    KV_OWN(own_v, v + wg * d, d);
+    const KV_NAME(slot_t) sl =
+        KV_NAME(slot_at)(kv, pos, prompt, layer, slots, hkv, capacity, window, d, wg);
     const size_t cached = sl.cached;
     float acc[MAX_GD], top[MAX_G], sum[MAX_G];
     for (size_t c = 0; c < g * d; ++c) acc[c] = 0.0f;
@@ -228,8 +238,8 @@ void KV_ENTRY(
         // multiplied; by the first group of heads only, as later ones read
         // what it read.
         const KV_NAME(ahead_t) a =
-            j0 == 0 ? KV_NAME(ahead)(kv, pos, layer, slots, hkv, capacity, window, d, wg, s1,
-                                     b0 / BLOCK, PREFETCH_BLOCKS, 0)
+            j0 == 0 ? KV_NAME(ahead)(kv, pos, prompt, layer, slots, hkv, capacity, window, d, wg,
+                                     s1, b0 / BLOCK, PREFETCH_BLOCKS, 0)
                     : (KV_NAME(ahead_t)){0, 0, 0};
         KV_NAME(block_heads)(nt, b0 == 0, qw, kt, vt, j0, gn, d, scale, acc, top, sum, a.k,
                              a.v, a.n);
@@ -241,4 +251,29 @@ void KV_ENTRY(
         _mm256_storeu_ps(ow + j * d + c, _mm256_div_ps(_mm256_loadu_ps(acc + j * d + c), l));
     }
   }
+}
+
+// A decode step: row i at pos[i] in cache slot i.
+void KV_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
+              size_t kv_offset, const float* restrict k, size_t k_offset,
+              const float* restrict v, size_t v_offset, const int32_t* restrict pos,
+              size_t pos_offset, float* restrict out, size_t out_offset, size_t n, size_t layer,
+              size_t slots, size_t hkv, size_t g, size_t capacity, size_t window, size_t d,
+              size_t first, size_t per) {
+  KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, pos + pos_offset,
+                  0, out + out_offset, n, layer, slots, hkv, g, capacity, window, d, first,
+                  per);
+}
+
+// A whole prompt of n / hkv rows in the cache slot `slot` (one i32), its
+// keys and values already in the cache: row i at position i.
+void KV_PROMPT_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
+                     size_t kv_offset, const float* restrict k, size_t k_offset,
+                     const float* restrict v, size_t v_offset, const int32_t* restrict slot,
+                     size_t slot_offset, float* restrict out, size_t out_offset, size_t n,
+                     size_t layer, size_t slots, size_t hkv, size_t g, size_t capacity,
+                     size_t window, size_t d, size_t first, size_t per) {
+  KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, 0,
+                  slot + slot_offset, out + out_offset, n, layer, slots, hkv, g, capacity,
+                  window, d, first, per);
 }

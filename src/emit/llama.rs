@@ -1316,6 +1316,10 @@ pub fn prefill(
     let one = scalar_i32(&mut f, 1);
     let heads = scalar_i32(&mut f, hkv);
     let first_head = f.mul(&slot, &heads);
+    // With the x86-64 kernels, the decode attention kernel's body takes the
+    // prompt's rows too (each at its own position, reading the cache just
+    // written): IREE's form computes all t x t scores and masks half.
+    let prompt_kernel = kernels::takes_decode_attention(cfg.kernels, g, d);
 
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: attention");
@@ -1347,6 +1351,11 @@ pub fn prefill(
             f.comment(&format!(
                 "layer {l}: grouped-query attention over the prompt"
             ));
+            if prompt_kernel {
+                let q3 = f.reshape(&q, &[t, hq, d]);
+                let o = kernels::prompt_attention(f, &q3, &kv, &k, &v, &slot, l as i64);
+                return f.reshape(&o, &[t, hq * d]);
+            }
             let q4 = f.reshape(&q, &[t, hkv, g, d]);
             let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
             let q3 = f.reshape(&q4, &[hkv, g * t, d]);

@@ -245,7 +245,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 11] = [
+const EXPORTS: [Export; 13] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -363,6 +363,27 @@ const EXPORTS: [Export; 11] = [
         symbol: "iree_llm_bf16_panels_bf16_workgroup",
         bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    // A whole prompt's attention of one layer, its keys and values already
+    // in the cache: q, the caches, the rows' own k and v, the slot, the
+    // heads' outputs; the workload n (rows times key/value heads), then as
+    // `decode_attention`.
+    Export {
+        name: "prompt_attention",
+        source: Source::Attention,
+        symbol: "iree_llm_prompt_attention_workgroup",
+        bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
+        indices: ATTENTION_INDICES,
+        split: Split::PerCall,
+    },
+    // The same over an f16 cache.
+    Export {
+        name: "prompt_attention_f16",
+        source: Source::Attention,
+        symbol: "iree_llm_prompt_attention_f16_workgroup",
+        bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
+        indices: ATTENTION_INDICES,
         split: Split::PerCall,
     },
 ];
@@ -660,6 +681,45 @@ pub fn decode_attention(
         &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
         &[slots, layer, slots, hkv, group, capacity, window, d, per],
         TensorType::new(&[slots, group, d], DType::F32),
+    )
+}
+
+/// A whole prompt's attention of layer `layer` through the decode attention
+/// kernel's body ([`takes_decode_attention`]): `q` [t, heads, d] (rotated),
+/// the caches `kv` [layers, 2, slots * kv_heads, capacity, d] (f32 or f16)
+/// with the prompt's keys and values already written at positions 0..t of
+/// cache slot `slot` (an i32 scalar), and the same keys and values `k`, `v`
+/// [t, kv_heads, d] in f32. Row i attends to positions 0..=i. Returns the
+/// heads' outputs [t * kv_heads, group, d], as [`decode_attention`].
+pub fn prompt_attention(
+    f: &mut FuncBuilder,
+    q: &Value,
+    kv: &Value,
+    k: &Value,
+    v: &Value,
+    slot: &Value,
+    layer: i64,
+) -> Value {
+    let (t, heads, d) = (q.shape()[0], q.shape()[1], q.shape()[2]);
+    let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
+    let hkv = k.shape()[1];
+    let group = heads / hkv;
+    assert_eq!(kv.shape()[4], d, "cache and queries share head_dim");
+    assert!(t <= capacity, "a prompt of {t} in a cache of {capacity}");
+    let units = t * hkv;
+    let per = balanced_units(units, 1, host_threads());
+    let export = match kv.elem() {
+        DType::F32 => &EXPORTS[11],
+        DType::F16 => &EXPORTS[12],
+        other => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
+    };
+    let slot = f.reshape(slot, &[1]);
+    f.dispatch_extern(
+        &export.callee(),
+        &[units, per],
+        &[q.clone(), kv.clone(), k.clone(), v.clone(), slot],
+        &[units, layer, slots, hkv, group, capacity, capacity, d, per],
+        TensorType::new(&[units, group, d], DType::F32),
     )
 }
 
@@ -977,6 +1037,29 @@ mod tests {
                 assert_eq!(calls(&with), layers, "{output:?} B={batch}");
                 assert_eq!(calls(&tiny_graph(Kernels::Portable, decode)), 0);
             }
+        }
+    }
+
+    /// A whole prompt's attention takes the same kernel's body, once a
+    /// layer, in place of IREE's masked t x t form; portable graphs keep
+    /// that form.
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn with_the_kernels_each_layer_of_a_prompt_calls_the_prompt_attention_kernel_once() {
+        use crate::emit::{GraphKind, Output};
+        let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
+        let calls = |mlir: &str| {
+            mlir.matches("flow.dispatch @iree_llm_kernels_prompt_attention::@prompt_attention[")
+                .count()
+        };
+        for (slots, tokens) in [(1, 16), (4, 64)] {
+            let prefill = GraphKind::Prefill {
+                slots,
+                tokens,
+                output: Output::Logits,
+            };
+            assert_eq!(calls(&tiny_graph(Kernels::X86_64, prefill)), layers);
+            assert_eq!(calls(&tiny_graph(Kernels::Portable, prefill)), 0);
         }
     }
 
