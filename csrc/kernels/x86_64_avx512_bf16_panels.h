@@ -105,3 +105,113 @@ void iree_llm_bf16_panels_bf16_workgroup(const uint16_t* restrict x, size_t x_of
     }
   }
 }
+
+// ---- The MLP's gate and up projections with SiLU, in one pass ---------------
+//
+// act = silu(x . Wg^T) * (x . Wu^T), rounded to bf16, for the stacked gate
+// and up matrix in panels (gate rows 0..m, up rows m..2m): the down
+// projection's input as the bf16 form rounds it anyway, so the two f32
+// products (4 m bytes a row) are neither written nor read again, only m
+// bf16 values a row. Each tile takes gate panel p and up panel p together
+// over all of k.
+
+// e^x for x <= 0 (x > -87 kept; below, e^-87), to about an ulp: x = n ln 2
+// + r, e^r by its Taylor series through r^7, times 2^n in the exponent bits.
+INLINE __m512 exp16_nonpositive(__m512 x) {
+  x = _mm512_max_ps(x, _mm512_set1_ps(-87.0f));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.0f / 5040.0f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  const __m512i bits =
+      _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
+  return _mm512_mul_ps(p, _mm512_castsi512_ps(bits));
+}
+
+// silu(g) * u = g * u * sigmoid(g), the sigmoid from e^-|g| (never
+// overflows): 1 / (1 + t) for g >= 0, t / (1 + t) below.
+INLINE __m512 silu_times(__m512 g, __m512 u) {
+  const __m512 t = exp16_nonpositive(_mm512_sub_ps(_mm512_setzero_ps(), _mm512_abs_ps(g)));
+  const __m512 one_t = _mm512_add_ps(_mm512_set1_ps(1.0f), t);
+  const __mmask16 neg = _mm512_cmp_ps_mask(g, _mm512_setzero_ps(), _CMP_LT_OQ);
+  const __m512 num = _mm512_mask_blend_ps(neg, _mm512_set1_ps(1.0f), t);
+  return _mm512_mul_ps(_mm512_mul_ps(g, u), _mm512_div_ps(num, one_t));
+}
+
+// R rows of x by one gate panel (at w) and its up panel (at w + up), over
+// all pairs of k; act [R, m] bf16 at the tile's first column.
+INLINE void gated_tile(const uint32_t* w, size_t up, const uint16_t* x, size_t k, const int R,
+                       uint16_t* act, size_t m) {
+  __m512 g[8], u[8];
+  for (int r = 0; r < R; ++r) g[r] = u[r] = _mm512_setzero_ps();
+  for (size_t j = 0; j < k / 2; ++j) {
+    const uint32_t* lanes = w + j * BF16_PANEL;
+    _mm_prefetch((const char*)(lanes + BF16_PANELS_AHEAD * BF16_PANEL), _MM_HINT_T0);
+    _mm_prefetch((const char*)(lanes + up + BF16_PANELS_AHEAD * BF16_PANEL), _MM_HINT_T0);
+    const __m512bh wg = (__m512bh)_mm512_loadu_si512(lanes);
+    const __m512bh wu = (__m512bh)_mm512_loadu_si512(lanes + up);
+    for (int r = 0; r < R; ++r) {
+      uint32_t pair;
+      __builtin_memcpy(&pair, x + r * k + 2 * j, sizeof pair);
+      const __m512bh xv = (__m512bh)_mm512_set1_epi32((int)pair);
+      g[r] = _mm512_dpbf16_ps(g[r], wg, xv);
+      u[r] = _mm512_dpbf16_ps(u[r], wu, xv);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    const __m256bh a = _mm512_cvtneps_pbh(silu_times(g[r], u[r]));
+    _mm256_storeu_si256((__m256i*)(act + r * m), (__m256i)a);
+  }
+}
+
+#define GATED_TILE_FN(R)                                                                       \
+  static __attribute__((noinline)) void gated_tile_##R(const uint32_t* w, size_t up,           \
+                                                       const uint16_t* x, size_t k,            \
+                                                       uint16_t* act, size_t m) {              \
+    gated_tile(w, up, x, k, R, act, m);                                                        \
+  }
+GATED_TILE_FN(1) GATED_TILE_FN(2) GATED_TILE_FN(3) GATED_TILE_FN(4) GATED_TILE_FN(5)
+GATED_TILE_FN(6) GATED_TILE_FN(7) GATED_TILE_FN(8)
+#define GATED_CASE(R)                                                                          \
+  case R:                                                                                      \
+    gated_tile_##R(wp, up, xr, k, ar, m);                                                      \
+    break;
+
+// One workgroup: act[:, i] = silu(x . Wg[i]) * (x . Wu[i]) in bf16 for the
+// columns [first, first + count) of m, first and m multiples of 16. x [rows,
+// k] bf16; w [2m/16][k/2][16] lanes, the gate's m rows then the up's; act
+// [rows, m] bf16. Tile of 8 rows of x by tile, the workgroup's panels over
+// each (in L2 after the first).
+void iree_llm_bf16_panels_silu_bf16_workgroup(const uint16_t* restrict x, size_t x_offset,
+                                              const uint32_t* restrict w, size_t w_offset,
+                                              uint16_t* restrict act, size_t act_offset,
+                                              size_t rows, size_t m, size_t k, size_t first,
+                                              size_t count) {
+  x += x_offset;
+  w = (const uint32_t*)((const uint16_t*)w + w_offset);
+  act += act_offset;
+  size_t last = first + count;
+  if (last > m) last = m;
+  const size_t pk = k / 2 * BF16_PANEL;
+  const size_t up = m / BF16_PANEL * pk;
+  for (size_t r = 0; r < rows; r += 8) {
+    const int xn = rows - r < 8 ? (int)(rows - r) : 8;
+    const uint16_t* xr = x + r * k;
+    for (size_t i = first; i < last; i += BF16_PANEL) {
+      const uint32_t* wp = w + i / BF16_PANEL * pk;
+      uint16_t* ar = act + r * m + i;
+      switch (xn) {
+        GATED_CASE(1) GATED_CASE(2) GATED_CASE(3) GATED_CASE(4) GATED_CASE(5) GATED_CASE(6)
+        GATED_CASE(7) GATED_CASE(8)
+      }
+    }
+  }
+}

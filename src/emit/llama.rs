@@ -1142,6 +1142,10 @@ fn masked_softmax(f: &mut FuncBuilder, scores: &Value, mask: &Value) -> Value {
 fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value {
     let h = rms_norm(f, x, &w.post_norm, m.rms_eps);
     let it = m.intermediate;
+    if let Some(act) = gated_in_one_pass(f, &h, w) {
+        let d = linear(f, &act, &w.down);
+        return f.add(x, &d);
+    }
     let [g, u]: [Value; 2] = w
         .gate_up
         .apply(f, &h, &[it, it])
@@ -1152,6 +1156,36 @@ fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value
     let act = f.mul(&act, &u);
     let d = linear(f, &act, &w.down);
     f.add(x, &d)
+}
+
+/// `silu(gate(h)) * up(h)` in bf16 through the bf16 form's one-pass kernel
+/// ([`kernels::bf16_panels_silu_bf16`]), where gate and up are one stacked
+/// matrix in panels and the down projection is in panels too (it takes the
+/// bf16 activation as its rounded input); `None` where that is not so.
+/// Rows split off (`Rows::split`) are multiplied on their own, as `linear`
+/// does.
+fn gated_in_one_pass(f: &mut FuncBuilder, h: &Value, w: &Layer) -> Option<Value> {
+    let Stacked::One(gate_up) = &w.gate_up else {
+        return None;
+    };
+    let (Weight::Panels(wv, rows), Weight::Panels(..)) = (gate_up.as_ref(), &w.down) else {
+        return None;
+    };
+    // Whole panels in each half.
+    if !rows.kernels.bf16_activations() || wv.shape()[0] % 2 != 0 {
+        return None;
+    }
+    let (n, cols) = (h.shape()[0], h.shape()[1]);
+    Some(match rows.split {
+        Some(split) if 0 < split && split < n => {
+            let top = f.slice(h, &[0, 0], &[split, cols]);
+            let bottom = f.slice(h, &[split, 0], &[n, cols]);
+            let top = kernels::bf16_panels_silu_bf16(f, &top, wv);
+            let bottom = kernels::bf16_panels_silu_bf16(f, &bottom, wv);
+            f.concatenate(&[top, bottom], 0)
+        }
+        _ => kernels::bf16_panels_silu_bf16(f, h, wv),
+    })
 }
 
 fn scalar_i32(f: &mut FuncBuilder, v: i64) -> Value {

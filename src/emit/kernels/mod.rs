@@ -245,7 +245,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 13] = [
+const EXPORTS: [Export; 14] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -384,6 +384,17 @@ const EXPORTS: [Export; 13] = [
         symbol: "iree_llm_prompt_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
+        split: Split::PerCall,
+    },
+    // act = silu(x . Wg^T) * (x . Wu^T) in bf16 for the stacked gate and up
+    // matrix in panels and rows of x rounded to bf16: x, w, act; rows of x,
+    // m (the width of each), k.
+    Export {
+        name: "bf16_panels_silu_bf16",
+        source: Source::Bf16,
+        symbol: "iree_llm_bf16_panels_silu_bf16_workgroup",
+        bindings: &["bf16", "bf16", "bf16"],
+        indices: &["rows", "n", "k"],
         split: Split::PerCall,
     },
 ];
@@ -776,6 +787,33 @@ pub fn bf16_panels(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     let xb = f.convert(x, DType::BF16);
     panels_product(f, &EXPORTS[10], xb, w)
+}
+
+/// The MLP's activation `silu(x . Wg^T) * (x . Wu^T)` [rows, m] in bf16
+/// for rows `x` [rows, k] rounded to bf16 here and the stacked gate and up
+/// matrix `w` in panels (gate rows 0..m, up rows m..2m; m a multiple of
+/// 16), in one pass of the AVX512-BF16 panel kernel
+/// ([`Kernels::X86_64Bf16`]): the two f32 products are never written out,
+/// and the down projection takes the bf16 values as they are.
+pub fn bf16_panels_silu_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let panel = super::panels::PANEL as i64;
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let m = w.shape()[0] * panel / 2;
+    assert!(
+        w.elem() == DType::BF16 && w.shape().len() == 4 && w.shape()[1] * 2 == k && m % panel == 0,
+        "gated bf16 panels kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
+    let xb = f.convert(x, DType::BF16);
+    let per = rows_per_workgroup(rows, m, ROWS_PER_WORKGROUP, 1);
+    f.dispatch_extern(
+        &EXPORTS[13].callee(),
+        &[m, per],
+        &[xb, w.clone()],
+        &[rows, m, k, per],
+        TensorType::new(&[rows, m], DType::BF16),
+    )
 }
 
 /// `x . W^T` through a panel kernel `export`, which takes x as given.
@@ -1342,8 +1380,12 @@ mod tests {
         use crate::emit::{GraphKind, Output};
         let cfg = crate::preset::Preset::Tiny.config();
         let graph = |kernels, kind| tiny_bf16_graph(kernels, &[8], kind);
-        // The tiny preset's matrices are whole panels: all in that layout.
+        // The tiny preset's matrices are whole panels: all in that layout,
+        // and each layer's gate and up projections with their SiLU one call
+        // of the gated kernel.
         let calls = |mlir: &str| kernel_calls(mlir, "bf16_panels_bf16");
+        let gated = |mlir: &str| kernel_calls(mlir, "bf16_panels_silu_bf16");
+        let layers = cfg.num_hidden_layers;
         for batch in [1, 8] {
             let decode = GraphKind::Decode {
                 batch,
@@ -1351,11 +1393,16 @@ mod tests {
                 window: None,
             };
             let mlir = graph(Kernels::X86_64Bf16, decode);
-            // Every product and the output head, whatever the rows.
+            // Every other product and the output head, whatever the rows.
             assert_eq!(
                 calls(&mlir),
-                PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1,
+                (PRODUCTS_PER_LAYER - 1) * layers + 1,
                 "B={batch}"
+            );
+            assert_eq!(gated(&mlir), layers, "B={batch}");
+            assert!(
+                !mlir.contains("stablehlo.logistic"),
+                "B={batch}: no SiLU left"
             );
             for exact in ["bf16_matvec", "bf16_rows", "bf16_panels", "bf16_matmul"] {
                 assert_eq!(kernel_calls(&mlir, exact), 0, "B={batch}: {exact}");
@@ -1369,10 +1416,11 @@ mod tests {
             tokens: 16,
             output: Output::Logits,
         };
-        assert_eq!(
-            calls(&graph(Kernels::X86_64Bf16, prefill)),
-            PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1
-        );
+        let mlir = graph(Kernels::X86_64Bf16, prefill);
+        assert_eq!(calls(&mlir), (PRODUCTS_PER_LAYER - 1) * layers + 1);
+        assert_eq!(gated(&mlir), layers);
+        // The exact kernels keep the SiLU in the graph.
+        assert_eq!(gated(&graph(Kernels::X86_64, prefill)), 0);
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
