@@ -124,3 +124,121 @@ void iree_llm_bf16_panels_workgroup(const float* restrict x, size_t x_offset,
     }
   }
 }
+
+// ---- The MLP's gate and up projections with SiLU, in one pass ---------------
+//
+// act = silu(x . Wg^T) * (x . Wu^T) in f32 for the stacked gate and up
+// matrix in panels (gate rows 0..m, up rows m..2m): the two products (8 m
+// bytes a row) are not written out and read back by a SiLU dispatch. Each
+// tile takes gate panel p and up panel p together over all of k (x's rows
+// then come from L2 past the first 1,536 values of k).
+
+// e^x for x <= 0, as x86_64_attention.c's exp8 (to about an ulp).
+INLINE __m512 exp16_nonpositive(__m512 x) {
+  x = _mm512_max_ps(x, _mm512_set1_ps(-87.0f));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.0f / 5040.0f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  const __m512i bits =
+      _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
+  return _mm512_mul_ps(p, _mm512_castsi512_ps(bits));
+}
+
+// silu(g) * u = g * u * sigmoid(g), the sigmoid from e^-|g| (never
+// overflows): 1 / (1 + t) for g >= 0, t / (1 + t) below.
+INLINE __m512 silu_times(__m512 g, __m512 u) {
+  const __m512 t = exp16_nonpositive(_mm512_sub_ps(_mm512_setzero_ps(), _mm512_abs_ps(g)));
+  const __m512 one_t = _mm512_add_ps(_mm512_set1_ps(1.0f), t);
+  const __mmask16 neg = _mm512_cmp_ps_mask(g, _mm512_setzero_ps(), _CMP_LT_OQ);
+  const __m512 num = _mm512_mask_blend_ps(neg, _mm512_set1_ps(1.0f), t);
+  return _mm512_mul_ps(_mm512_mul_ps(g, u), _mm512_div_ps(num, one_t));
+}
+
+// R rows of x by one gate panel (at w) and its up panel (at w + up), over
+// all pairs of k; act [R, m] f32 at the tile's first column.
+INLINE void gated_tile(const uint32_t* w, size_t up, const float* x, size_t k, const int R,
+                       float* act, size_t m) {
+  const int split = R <= 4;
+  __m512 g[8], u[8], go[8], uo[8];
+  for (int r = 0; r < R; ++r) g[r] = u[r] = go[r] = uo[r] = _mm512_setzero_ps();
+  const __m512i high = _mm512_set1_epi32((int)0xFFFF0000u);
+  for (size_t j = 0; j < k / 2; ++j) {
+    const uint32_t* lanes = w + j * PANEL;
+    _mm_prefetch((const char*)(lanes + PANELS_AHEAD * PANEL), _MM_HINT_T0);
+    _mm_prefetch((const char*)(lanes + up + PANELS_AHEAD * PANEL), _MM_HINT_T0);
+    const __m512i vg = _mm512_loadu_si512(lanes), vu = _mm512_loadu_si512(lanes + up);
+    const __m512 ge = _mm512_castsi512_ps(_mm512_slli_epi32(vg, 16));
+    const __m512 gd = _mm512_castsi512_ps(_mm512_and_si512(vg, high));
+    const __m512 ue = _mm512_castsi512_ps(_mm512_slli_epi32(vu, 16));
+    const __m512 ud = _mm512_castsi512_ps(_mm512_and_si512(vu, high));
+    for (int r = 0; r < R; ++r) {
+      const __m512 xe = _mm512_set1_ps(x[r * k + 2 * j]);
+      const __m512 xo = _mm512_set1_ps(x[r * k + 2 * j + 1]);
+      g[r] = _mm512_fmadd_ps(ge, xe, g[r]);
+      u[r] = _mm512_fmadd_ps(ue, xe, u[r]);
+      if (split) {
+        go[r] = _mm512_fmadd_ps(gd, xo, go[r]);
+        uo[r] = _mm512_fmadd_ps(ud, xo, uo[r]);
+      } else {
+        g[r] = _mm512_fmadd_ps(gd, xo, g[r]);
+        u[r] = _mm512_fmadd_ps(ud, xo, u[r]);
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    const __m512 gs = split ? _mm512_add_ps(g[r], go[r]) : g[r];
+    const __m512 us = split ? _mm512_add_ps(u[r], uo[r]) : u[r];
+    _mm512_storeu_ps(act + r * m, silu_times(gs, us));
+  }
+}
+
+#define GATED_TILE_FN(R)                                                                       \
+  static __attribute__((noinline)) void gated_tile_##R(const uint32_t* w, size_t up,           \
+                                                       const float* x, size_t k, float* act,   \
+                                                       size_t m) {                             \
+    gated_tile(w, up, x, k, R, act, m);                                                        \
+  }
+GATED_TILE_FN(1) GATED_TILE_FN(2) GATED_TILE_FN(3) GATED_TILE_FN(4) GATED_TILE_FN(5)
+GATED_TILE_FN(6) GATED_TILE_FN(7) GATED_TILE_FN(8)
+#define GATED_CASE(R)                                                                          \
+  case R:                                                                                      \
+    gated_tile_##R(wp, up, xr, k, ar, m);                                                      \
+    break;
+
+// One workgroup: act[:, i] = silu(x . Wg[i]) * (x . Wu[i]) for the columns
+// [first, first + count) of m, first and m multiples of 16. x [rows, k] f32;
+// w [2m/16][k/2][16] lanes, the gate's m rows then the up's; act [rows, m]
+// f32. Tile of 8 rows of x by tile, the workgroup's panels over each.
+void iree_llm_bf16_panels_silu_workgroup(const float* restrict x, size_t x_offset,
+                                         const uint32_t* restrict w, size_t w_offset,
+                                         float* restrict act, size_t act_offset, size_t rows,
+                                         size_t m, size_t k, size_t first, size_t count) {
+  x += x_offset;
+  w = (const uint32_t*)((const uint16_t*)w + w_offset);
+  act += act_offset;
+  size_t last = first + count;
+  if (last > m) last = m;
+  const size_t pk = k / 2 * PANEL;
+  const size_t up = m / PANEL * pk;
+  for (size_t r = 0; r < rows; r += 8) {
+    const int xn = rows - r < 8 ? (int)(rows - r) : 8;
+    const float* xr = x + r * k;
+    for (size_t i = first; i < last; i += PANEL) {
+      const uint32_t* wp = w + i / PANEL * pk;
+      float* ar = act + r * m + i;
+      switch (xn) {
+        GATED_CASE(1) GATED_CASE(2) GATED_CASE(3) GATED_CASE(4) GATED_CASE(5) GATED_CASE(6)
+        GATED_CASE(7) GATED_CASE(8)
+      }
+    }
+  }
+}

@@ -1158,33 +1158,45 @@ fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value
     f.add(x, &d)
 }
 
-/// `silu(gate(h)) * up(h)` in bf16 through the bf16 form's one-pass kernel
-/// ([`kernels::bf16_panels_silu_bf16`]), where gate and up are one stacked
-/// matrix in panels and the down projection is in panels too (it takes the
-/// bf16 activation as its rounded input); `None` where that is not so.
-/// Rows split off (`Rows::split`) are multiplied on their own, as `linear`
-/// does.
+/// `silu(gate(h)) * up(h)` in one pass of a gated panel kernel, where gate
+/// and up are one stacked matrix in panels: exactly in f32
+/// ([`kernels::bf16_panels_silu`]), or with bf16 activations rounded to bf16
+/// ([`kernels::bf16_panels_silu_bf16`]) where the down projection is in
+/// panels too (it takes those values as its rounded input); `None` where
+/// that is not so. Rows split off (`Rows::split`) are multiplied on their
+/// own, as `linear` does.
 fn gated_in_one_pass(f: &mut FuncBuilder, h: &Value, w: &Layer) -> Option<Value> {
     let Stacked::One(gate_up) = &w.gate_up else {
         return None;
     };
-    let (Weight::Panels(wv, rows), Weight::Panels(..)) = (gate_up.as_ref(), &w.down) else {
+    let Weight::Panels(wv, rows) = gate_up.as_ref() else {
         return None;
     };
     // Whole panels in each half.
-    if !rows.kernels.bf16_activations() || wv.shape()[0] % 2 != 0 {
+    if wv.shape()[0] % 2 != 0 {
         return None;
     }
+    let bf16 = rows.kernels.bf16_activations();
+    if bf16 && !matches!(w.down, Weight::Panels(..)) {
+        return None;
+    }
+    let gated = |f: &mut FuncBuilder, x: &Value| {
+        if bf16 {
+            kernels::bf16_panels_silu_bf16(f, x, wv)
+        } else {
+            kernels::bf16_panels_silu(f, x, wv)
+        }
+    };
     let (n, cols) = (h.shape()[0], h.shape()[1]);
     Some(match rows.split {
         Some(split) if 0 < split && split < n => {
             let top = f.slice(h, &[0, 0], &[split, cols]);
             let bottom = f.slice(h, &[split, 0], &[n, cols]);
-            let top = kernels::bf16_panels_silu_bf16(f, &top, wv);
-            let bottom = kernels::bf16_panels_silu_bf16(f, &bottom, wv);
+            let top = gated(f, &top);
+            let bottom = gated(f, &bottom);
             f.concatenate(&[top, bottom], 0)
         }
-        _ => kernels::bf16_panels_silu_bf16(f, h, wv),
+        _ => gated(f, h),
     })
 }
 

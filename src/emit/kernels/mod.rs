@@ -245,7 +245,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 14] = [
+const EXPORTS: [Export; 15] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -394,6 +394,15 @@ const EXPORTS: [Export; 14] = [
         source: Source::Bf16,
         symbol: "iree_llm_bf16_panels_silu_bf16_workgroup",
         bindings: &["bf16", "bf16", "bf16"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    // The same exactly, in f32: x, w, act; rows of x, m, k.
+    Export {
+        name: "bf16_panels_silu",
+        source: Source::Exact,
+        symbol: "iree_llm_bf16_panels_silu_workgroup",
+        bindings: &["f32", "bf16", "f32"],
         indices: &["rows", "n", "k"],
         split: Split::PerCall,
     },
@@ -796,6 +805,19 @@ pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// ([`Kernels::X86_64Bf16`]): the two f32 products are never written out,
 /// and the down projection takes the bf16 values as they are.
 pub fn bf16_panels_silu_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let xb = f.convert(x, DType::BF16);
+    gated_product(f, &EXPORTS[13], xb, w, DType::BF16)
+}
+
+/// The same activation exactly, in f32, through the exact panel kernel
+/// (the AVX-512 build's [`Kernels::X86_64`] and [`Kernels::X86_64Q8`]).
+pub fn bf16_panels_silu(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    gated_product(f, &EXPORTS[14], x.clone(), w, DType::F32)
+}
+
+/// The activation through the gated panel kernel `export`, which takes x
+/// as given and writes `out` values.
+fn gated_product(f: &mut FuncBuilder, export: &Export, x: Value, w: &Value, out: DType) -> Value {
     let panel = super::panels::PANEL as i64;
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let m = w.shape()[0] * panel / 2;
@@ -805,14 +827,13 @@ pub fn bf16_panels_silu_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value
         x.shape(),
         w.shape()
     );
-    let xb = f.convert(x, DType::BF16);
     let per = rows_per_workgroup(rows, m, ROWS_PER_WORKGROUP, 1);
     f.dispatch_extern(
-        &EXPORTS[13].callee(),
+        &export.callee(),
         &[m, per],
-        &[xb, w.clone()],
+        &[x, w.clone()],
         &[rows, m, k, per],
-        TensorType::new(&[rows, m], DType::BF16),
+        TensorType::new(&[rows, m], out),
     )
 }
 
@@ -1304,6 +1325,14 @@ mod tests {
         }
     }
 
+    /// Products a layer takes through the gated panel kernel instead of
+    /// [`exact_bf16_export`]: gate and up with their SiLU, where the
+    /// weights are in panels.
+    #[cfg(iree_llm_x86_64_kernels)]
+    fn exact_gated_products() -> usize {
+        usize::from(packs_bf16_panels(Kernels::X86_64))
+    }
+
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn one_row_of_bf16_weights_calls_the_bf16_kernel_and_only_its_executable_is_declared() {
@@ -1318,18 +1347,23 @@ mod tests {
             tiny_bf16_graph(Kernels::X86_64, &[4], decode)
         };
         let export = exact_bf16_export(1);
-        // One row: every product of each layer and the output head.
+        let (layers, gated) = (cfg.num_hidden_layers, exact_gated_products());
+        // One row: every product of each layer and the output head (gate
+        // and up through the gated kernel where the weights are in panels).
         let one = graph(1);
         assert_eq!(
             kernel_calls(&one, export),
-            PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1
+            (PRODUCTS_PER_LAYER - gated) * layers + 1
         );
+        assert_eq!(kernel_calls(&one, "bf16_panels_silu"), gated * layers);
         for declared in EXPORTS.iter().map(|e| e.name) {
             assert_eq!(
                 one.contains(&format!(
                     "stream.executable private @iree_llm_kernels_{declared} "
                 )),
-                declared == export || declared == "decode_attention",
+                declared == export
+                    || declared == "decode_attention"
+                    || (declared == "bf16_panels_silu" && gated == 1),
                 "{declared} is declared only if called"
             );
         }
@@ -1355,10 +1389,10 @@ mod tests {
             tokens: 16,
             output: Output::Logits,
         };
-        let layers = PRODUCTS_PER_LAYER * cfg.num_hidden_layers;
+        let layers = (PRODUCTS_PER_LAYER - exact_gated_products()) * cfg.num_hidden_layers;
         // Four rows: every product and the output head; a prompt: every
         // product, and the head's last row alone where one row takes the
-        // same kernel.
+        // same kernel (gate and up in the gated kernel, where in panels).
         assert_eq!(calls(&graph(Kernels::X86_64, decode(4))), layers + 1);
         let head = usize::from(export == exact_bf16_export(1));
         assert_eq!(calls(&graph(Kernels::X86_64, prefill)), layers + head);
@@ -1419,7 +1453,7 @@ mod tests {
         let mlir = graph(Kernels::X86_64Bf16, prefill);
         assert_eq!(calls(&mlir), (PRODUCTS_PER_LAYER - 1) * layers + 1);
         assert_eq!(gated(&mlir), layers);
-        // The exact kernels keep the SiLU in the graph.
+        // The exact kernels take their own gated kernel, never this one.
         assert_eq!(gated(&graph(Kernels::X86_64, prefill)), 0);
     }
 
