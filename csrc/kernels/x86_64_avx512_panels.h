@@ -26,12 +26,13 @@
 INLINE void panels_tile(const uint32_t* w, size_t pk, const int P, const float* x, size_t k,
                         const int R, size_t j0, size_t j1, float* y, size_t n, int add,
                         int fetch) {
-  // Few accumulators: the odd values get their own, so that no chain of
-  // dependent FMAs is longer than the latency they hide.
-  const int split = R * P <= 8;
-  __m512 even[8][4], odd[8][4];
+  // One accumulator a row and panel, the even and then the odd values of
+  // each pair added in turn: a row's sums are the same whatever the tile's
+  // shape, so a row gives the same bits alone, in a batch or beside a
+  // prompt's rows (a decode step carrying a chunk multiplies them together).
+  __m512 acc[8][4];
   for (int r = 0; r < R; ++r)
-    for (int p = 0; p < P; ++p) even[r][p] = odd[r][p] = _mm512_setzero_ps();
+    for (int p = 0; p < P; ++p) acc[r][p] = _mm512_setzero_ps();
   const __m512i high = _mm512_set1_epi32((int)0xFFFF0000u);
   for (size_t j = j0; j < j1; ++j) {
     __m512 we[4], wo[4];
@@ -46,17 +47,14 @@ INLINE void panels_tile(const uint32_t* w, size_t pk, const int P, const float* 
       const __m512 xe = _mm512_set1_ps(x[r * k + 2 * j]);
       const __m512 xo = _mm512_set1_ps(x[r * k + 2 * j + 1]);
       for (int p = 0; p < P; ++p) {
-        even[r][p] = _mm512_fmadd_ps(we[p], xe, even[r][p]);
-        if (split)
-          odd[r][p] = _mm512_fmadd_ps(wo[p], xo, odd[r][p]);
-        else
-          even[r][p] = _mm512_fmadd_ps(wo[p], xo, even[r][p]);
+        acc[r][p] = _mm512_fmadd_ps(we[p], xe, acc[r][p]);
+        acc[r][p] = _mm512_fmadd_ps(wo[p], xo, acc[r][p]);
       }
     }
   }
   for (int r = 0; r < R; ++r)
     for (int p = 0; p < P; ++p) {
-      __m512 s = split ? _mm512_add_ps(even[r][p], odd[r][p]) : even[r][p];
+      __m512 s = acc[r][p];
       float* out = y + r * n + p * PANEL;
       if (add) s = _mm512_add_ps(_mm512_loadu_ps(out), s);
       _mm512_storeu_ps(out, s);
@@ -133,43 +131,15 @@ void iree_llm_bf16_panels_workgroup(const float* restrict x, size_t x_offset,
 // tile takes gate panel p and up panel p together over all of k (x's rows
 // then come from L2 past the first 1,536 values of k).
 
-// e^x for x <= 0, as x86_64_attention.c's exp8 (to about an ulp).
-INLINE __m512 exp16_nonpositive(__m512 x) {
-  x = _mm512_max_ps(x, _mm512_set1_ps(-87.0f));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
-                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.0f / 5040.0f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720.0f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120.0f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24.0f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6.0f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-  const __m512i bits =
-      _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
-  return _mm512_mul_ps(p, _mm512_castsi512_ps(bits));
-}
-
-// silu(g) * u = g * u * sigmoid(g), the sigmoid from e^-|g| (never
-// overflows): 1 / (1 + t) for g >= 0, t / (1 + t) below.
-INLINE __m512 silu_times(__m512 g, __m512 u) {
-  const __m512 t = exp16_nonpositive(_mm512_sub_ps(_mm512_setzero_ps(), _mm512_abs_ps(g)));
-  const __m512 one_t = _mm512_add_ps(_mm512_set1_ps(1.0f), t);
-  const __mmask16 neg = _mm512_cmp_ps_mask(g, _mm512_setzero_ps(), _CMP_LT_OQ);
-  const __m512 num = _mm512_mask_blend_ps(neg, _mm512_set1_ps(1.0f), t);
-  return _mm512_mul_ps(_mm512_mul_ps(g, u), _mm512_div_ps(num, one_t));
-}
+#include "x86_64_avx512_silu.h"
 
 // R rows of x by one gate panel (at w) and its up panel (at w + up), over
 // all pairs of k; act [R, m] f32 at the tile's first column.
 INLINE void gated_tile(const uint32_t* w, size_t up, const float* x, size_t k, const int R,
                        float* act, size_t m) {
-  const int split = R <= 4;
-  __m512 g[8], u[8], go[8], uo[8];
-  for (int r = 0; r < R; ++r) g[r] = u[r] = go[r] = uo[r] = _mm512_setzero_ps();
+  // As the panel tile: one order of sums for a row whatever the tile.
+  __m512 g[8], u[8];
+  for (int r = 0; r < R; ++r) g[r] = u[r] = _mm512_setzero_ps();
   const __m512i high = _mm512_set1_epi32((int)0xFFFF0000u);
   for (size_t j = 0; j < k / 2; ++j) {
     const uint32_t* lanes = w + j * PANEL;
@@ -184,21 +154,12 @@ INLINE void gated_tile(const uint32_t* w, size_t up, const float* x, size_t k, c
       const __m512 xe = _mm512_set1_ps(x[r * k + 2 * j]);
       const __m512 xo = _mm512_set1_ps(x[r * k + 2 * j + 1]);
       g[r] = _mm512_fmadd_ps(ge, xe, g[r]);
+      g[r] = _mm512_fmadd_ps(gd, xo, g[r]);
       u[r] = _mm512_fmadd_ps(ue, xe, u[r]);
-      if (split) {
-        go[r] = _mm512_fmadd_ps(gd, xo, go[r]);
-        uo[r] = _mm512_fmadd_ps(ud, xo, uo[r]);
-      } else {
-        g[r] = _mm512_fmadd_ps(gd, xo, g[r]);
-        u[r] = _mm512_fmadd_ps(ud, xo, u[r]);
-      }
+      u[r] = _mm512_fmadd_ps(ud, xo, u[r]);
     }
   }
-  for (int r = 0; r < R; ++r) {
-    const __m512 gs = split ? _mm512_add_ps(g[r], go[r]) : g[r];
-    const __m512 us = split ? _mm512_add_ps(u[r], uo[r]) : u[r];
-    _mm512_storeu_ps(act + r * m, silu_times(gs, us));
-  }
+  for (int r = 0; r < R; ++r) _mm512_storeu_ps(act + r * m, silu_times(g[r], u[r]));
 }
 
 #define GATED_TILE_FN(R)                                                                       \

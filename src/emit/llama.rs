@@ -868,6 +868,9 @@ fn bf16_terms_product(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     let (n, cols) = (x.shape()[0], x.shape()[1]);
     match w.rows().split {
+        // The panel kernels sum each row alike whatever rows share the call,
+        // so the weights are read once for all of them.
+        _ if matches!(w, Weight::Panels(..)) => linear_rows(f, x, w),
         Some(split) if 0 < split && split < n => {
             let top = f.slice(x, &[0, 0], &[split, cols]);
             let bottom = f.slice(x, &[split, 0], &[n, cols]);
@@ -1163,8 +1166,8 @@ fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value
 /// ([`kernels::bf16_panels_silu`]), or with bf16 activations rounded to bf16
 /// ([`kernels::bf16_panels_silu_bf16`]) where the down projection is in
 /// panels too (it takes those values as its rounded input); `None` where
-/// that is not so. Rows split off (`Rows::split`) are multiplied on their
-/// own, as `linear` does.
+/// that is not so. Rows split off (`Rows::split`) share the call: the
+/// kernels sum each row alike whatever rows share it.
 fn gated_in_one_pass(f: &mut FuncBuilder, h: &Value, w: &Layer) -> Option<Value> {
     let Stacked::One(gate_up) = &w.gate_up else {
         return None;
@@ -1180,23 +1183,10 @@ fn gated_in_one_pass(f: &mut FuncBuilder, h: &Value, w: &Layer) -> Option<Value>
     if bf16 && !matches!(w.down, Weight::Panels(..)) {
         return None;
     }
-    let gated = |f: &mut FuncBuilder, x: &Value| {
-        if bf16 {
-            kernels::bf16_panels_silu_bf16(f, x, wv)
-        } else {
-            kernels::bf16_panels_silu(f, x, wv)
-        }
-    };
-    let (n, cols) = (h.shape()[0], h.shape()[1]);
-    Some(match rows.split {
-        Some(split) if 0 < split && split < n => {
-            let top = f.slice(h, &[0, 0], &[split, cols]);
-            let bottom = f.slice(h, &[split, 0], &[n, cols]);
-            let top = gated(f, &top);
-            let bottom = gated(f, &bottom);
-            f.concatenate(&[top, bottom], 0)
-        }
-        _ => gated(f, h),
+    Some(if bf16 {
+        kernels::bf16_panels_silu_bf16(f, h, wv)
+    } else {
+        kernels::bf16_panels_silu(f, h, wv)
     })
 }
 

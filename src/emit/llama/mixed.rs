@@ -53,7 +53,9 @@ pub fn decode_with_chunk(
     // multiply a dequantized panel, summing in another order), so each
     // group is multiplied on its own, exactly as in a plain decode step and
     // a chunk graph: a request's tokens do not depend on whether a step
-    // carried someone's chunk. Without them all rows share one product.
+    // carried someone's chunk. Without them all rows share one product, and
+    // so do products of weights in panels (`emit::panels`), whose kernels
+    // sum each row alike whatever rows share the call.
     let p = if cfg.kernels.is_portable() {
         p
     } else {
