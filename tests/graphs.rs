@@ -478,7 +478,6 @@ fn a_tied_bf16_embedding_in_panels_gathers_its_rows_and_heads_the_logits() {
 #[test]
 fn decode_rows_carrying_a_chunk_over_panels_equal_a_plain_steps_bit_for_bit() {
     use iree_llm::emit::Kernels;
-    use iree_llm::model::RowDraw;
     let mut forms = vec![Kernels::X86_64];
     if Kernels::X86_64Bf16.runs_on_this_host() {
         forms.push(Kernels::X86_64Bf16);
@@ -498,64 +497,8 @@ fn decode_rows_carrying_a_chunk_over_panels_equal_a_plain_steps_bit_for_bit() {
                 o.kernels = Some(kernels);
                 o.compile_on_demand = true;
             });
-            let vocab = model.vocab();
-            // Slots 0..rows-1 generate; the last slot takes a new prompt.
-            let chunk_slot = rows - 1;
-            let new_prompt = prompt(20, 99, vocab);
-            let call = model.chunk_plan(new_prompt.len(), 32).unwrap()[0];
-            let (mut plain_kv, mut carried_kv) = (
-                model.new_kv_slots(rows).unwrap(),
-                model.new_kv_slots(rows).unwrap(),
-            );
-            let (mut next, mut pos) = (vec![TokenId(0); rows], vec![call.start; rows]);
-            for i in 0..chunk_slot {
-                let p = prompt(3 + 5 * i, 70 + i as u32, vocab);
-                let logits = model.prefill_logits_at(&mut plain_kv, i, &p).unwrap();
-                model.prefill_logits_at(&mut carried_kv, i, &p).unwrap();
-                next[i] = host_argmax(&logits);
-                pos[i] = p.len();
-            }
-            let draws = vec![RowDraw::GREEDY; rows];
-            model
-                .ensure_graph(model.decode_chunk_kind(&pos, call))
-                .unwrap();
-            let (mut ids, mut plain, mut carried) = (Vec::new(), Vec::new(), Vec::new());
-            model
-                .decode_sample(
-                    &mut plain_kv,
-                    &next,
-                    &pos,
-                    &draws,
-                    &mut ids,
-                    Some(&mut plain),
-                )
-                .unwrap();
-            let plain_ids = ids.clone();
-            let outcome = model
-                .decode_sample_with_chunk(
-                    &mut carried_kv,
-                    &next,
-                    &pos,
-                    &draws,
-                    &mut ids,
-                    Some(&mut carried),
-                    (chunk_slot, &new_prompt, call),
-                )
-                .unwrap();
-            assert!(outcome.logits.is_some(), "a 20-token prompt is one chunk");
-            assert_eq!(carried.len(), plain.len());
-            for i in 0..chunk_slot {
-                let row = i * vocab..(i + 1) * vocab;
-                let same = plain[row.clone()]
-                    .iter()
-                    .zip(&carried[row])
-                    .all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(
-                    same,
-                    "{kernels:?} B={rows} row {i}: logits differ beside a chunk"
-                );
-                assert_eq!(ids[i], plain_ids[i], "{kernels:?} B={rows} row {i}");
-            }
+            let case = format!("{kernels:?} B={rows}");
+            common::assert_carrying_a_chunk_keeps_the_decode_rows_bits(&mut model, rows, &case);
         }
     }
 }

@@ -484,7 +484,6 @@ fn a_tied_embedding_in_the_vnni_layout_gathers_its_rows_and_heads_the_logits() {
 #[test]
 fn eight_bit_decode_rows_carrying_a_chunk_equal_a_plain_steps_bit_for_bit() {
     use iree_llm::emit::Kernels;
-    use iree_llm::model::RowDraw;
     if !iree_llm::emit::kernels::packs_for_vnni(Kernels::X86_64Q8) {
         eprintln!("not run: this CPU or build has no packed 8-bit kernel");
         return;
@@ -497,63 +496,5 @@ fn eight_bit_decode_rows_carrying_a_chunk_equal_a_plain_steps_bit_for_bit() {
         o.kernels = Some(Kernels::X86_64Q8);
         o.compile_on_demand = true;
     });
-    let vocab = model.vocab();
-    // Slots 0..7 generate; slot 7 takes a new prompt of 20 tokens.
-    let chunk_slot = STEP_ROWS - 1;
-    let new_prompt = prompt(20, 99, vocab);
-    let call = model.chunk_plan(new_prompt.len(), 32).unwrap()[0];
-    let (mut plain_kv, mut carried_kv) = (
-        model.new_kv_slots(STEP_ROWS).unwrap(),
-        model.new_kv_slots(STEP_ROWS).unwrap(),
-    );
-    let (mut next, mut pos) = (vec![TokenId(0); STEP_ROWS], vec![call.start; STEP_ROWS]);
-    for i in 0..chunk_slot {
-        let p = prompt(3 + 5 * i, 70 + i as u32, vocab);
-        let logits = model.prefill_logits_at(&mut plain_kv, i, &p).unwrap();
-        let again = model.prefill_logits_at(&mut carried_kv, i, &p).unwrap();
-        assert_eq!(logits, again);
-        next[i] = host_argmax(&logits);
-        pos[i] = p.len();
-    }
-    let draws = vec![RowDraw::GREEDY; STEP_ROWS];
-    let carrying = model.decode_chunk_kind(&pos, call);
-    model.ensure_graph(carrying).unwrap();
-    let (mut ids, mut plain, mut carried) = (Vec::new(), Vec::new(), Vec::new());
-    model
-        .decode_sample(
-            &mut plain_kv,
-            &next,
-            &pos,
-            &draws,
-            &mut ids,
-            Some(&mut plain),
-        )
-        .unwrap();
-    let plain_ids = ids.clone();
-    let outcome = model
-        .decode_sample_with_chunk(
-            &mut carried_kv,
-            &next,
-            &pos,
-            &draws,
-            &mut ids,
-            Some(&mut carried),
-            (chunk_slot, &new_prompt, call),
-        )
-        .unwrap();
-    assert!(outcome.logits.is_some(), "a 20-token prompt is one chunk");
-    assert_eq!(plain.len(), STEP_ROWS * vocab, "the plain step's logits");
-    assert_eq!(carried.len(), plain.len(), "the carrying step's logits");
-    for i in 0..chunk_slot {
-        let row = i * vocab..(i + 1) * vocab;
-        let same = plain[row.clone()]
-            .iter()
-            .zip(&carried[row])
-            .all(|(a, b)| a.to_bits() == b.to_bits());
-        assert!(
-            same,
-            "decode row {i}: logits differ when the step carries a chunk"
-        );
-        assert_eq!(ids[i], plain_ids[i], "decode row {i}");
-    }
+    common::assert_carrying_a_chunk_keeps_the_decode_rows_bits(&mut model, STEP_ROWS, "8-bit form");
 }

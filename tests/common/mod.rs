@@ -508,3 +508,84 @@ pub fn ragged_steps_within(
     }
     (least, worst)
 }
+
+/// Rows `0..rows - 1` of a `rows`-slot step generate (prompts of their
+/// own), and the last slot takes a new 20-token prompt as one chunk: the
+/// step that carries that chunk must give the decode rows bit for bit the
+/// logits and ids of a plain step, so a request's tokens do not depend on
+/// whether its step carried someone's prompt. `model` has the decode graphs
+/// of `rows` rows (logits and sampled) and compiles on demand. `case` names
+/// the form in the messages.
+pub fn assert_carrying_a_chunk_keeps_the_decode_rows_bits(
+    model: &mut DeviceModel,
+    rows: usize,
+    case: &str,
+) {
+    use iree_llm::model::RowDraw;
+    let vocab = model.vocab();
+    let chunk_slot = rows - 1;
+    let new_prompt = prompt(20, 99, vocab);
+    let call = model.chunk_plan(new_prompt.len(), 32).unwrap()[0];
+    let (mut plain_kv, mut carried_kv) = (
+        model.new_kv_slots(rows).unwrap(),
+        model.new_kv_slots(rows).unwrap(),
+    );
+    let (mut next, mut pos) = (vec![TokenId(0); rows], vec![call.start; rows]);
+    for i in 0..chunk_slot {
+        let p = prompt(3 + 5 * i, 70 + i as u32, vocab);
+        let logits = model.prefill_logits_at(&mut plain_kv, i, &p).unwrap();
+        let again = model.prefill_logits_at(&mut carried_kv, i, &p).unwrap();
+        assert_eq!(logits, again, "{case}: the same prompt prefilled twice");
+        next[i] = host_argmax(&logits);
+        pos[i] = p.len();
+    }
+    let draws = vec![RowDraw::GREEDY; rows];
+    model
+        .ensure_graph(model.decode_chunk_kind(&pos, call))
+        .unwrap();
+    let (mut ids, mut plain, mut carried) = (Vec::new(), Vec::new(), Vec::new());
+    model
+        .decode_sample(
+            &mut plain_kv,
+            &next,
+            &pos,
+            &draws,
+            &mut ids,
+            Some(&mut plain),
+        )
+        .unwrap();
+    let plain_ids = ids.clone();
+    let outcome = model
+        .decode_sample_with_chunk(
+            &mut carried_kv,
+            &next,
+            &pos,
+            &draws,
+            &mut ids,
+            Some(&mut carried),
+            (chunk_slot, &new_prompt, call),
+        )
+        .unwrap();
+    assert!(
+        outcome.logits.is_some(),
+        "{case}: a 20-token prompt is one chunk"
+    );
+    assert_eq!(plain.len(), rows * vocab, "{case}: the plain step's logits");
+    assert_eq!(
+        carried.len(),
+        plain.len(),
+        "{case}: the carrying step's logits"
+    );
+    for i in 0..chunk_slot {
+        let row = i * vocab..(i + 1) * vocab;
+        let same = plain[row.clone()]
+            .iter()
+            .zip(&carried[row])
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(
+            same,
+            "{case}: decode row {i}'s logits differ when the step carries a chunk"
+        );
+        assert_eq!(ids[i], plain_ids[i], "{case}: decode row {i}");
+    }
+}
