@@ -125,7 +125,9 @@ typedef struct {
 // null) row wg / hkv at pos[row], in cache slot wg; in a prompt, row wg / hkv
 // is position row of the prompt's slot *prompt, whose keys and values the
 // graph has already written into the cache (its own are read as the
-// step's, below).
+// step's, below). The prompt's slot is clamped as the graph's cache write
+// (StableHLO's dynamic_update_slice) clamps it, so it never reads past the
+// cache.
 INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos,
                                         const int32_t* prompt, size_t layer, size_t slots,
                                         size_t hkv, size_t capacity, size_t window, size_t d,
@@ -133,7 +135,13 @@ INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos,
   int64_t p = prompt ? (int64_t)(wg / hkv) : pos[wg / hkv];
   if (p < 0) p = 0;
   if (p > (int64_t)window) p = (int64_t)window;
-  const size_t at = prompt ? (size_t)*prompt * hkv + wg % hkv : wg;
+  size_t at = wg;
+  if (prompt) {
+    int64_t first_head = (int64_t)*prompt * (int64_t)hkv;
+    if (first_head > (int64_t)(slots - hkv)) first_head = (int64_t)(slots - hkv);
+    if (first_head < 0) first_head = 0;
+    at = (size_t)first_head + wg % hkv;
+  }
   KV_NAME(slot_t) s = {kv + ((layer * 2 + 0) * slots + at) * capacity * d,
                        kv + ((layer * 2 + 1) * slots + at) * capacity * d, (size_t)p};
   return s;
