@@ -503,6 +503,52 @@ fn decode_rows_carrying_a_chunk_over_panels_equal_a_plain_steps_bit_for_bit() {
     }
 }
 
+/// A matrix that is not whole panels (here a vocabulary of 520 rows, not
+/// a multiple of 16: the embedding and the output head) stays row by row
+/// and takes the row-major kernels (one row, several rows, and the bf16
+/// form's), while the layers' matrices are in panels: both kinds in one
+/// model keep their forms' tolerances against the f64 reference, prompts
+/// and ragged steps. On AVX-512 hosts this is what keeps the row-major
+/// kernels under test.
+#[test]
+fn matrices_that_are_not_whole_panels_stay_row_major_beside_panels() {
+    use iree_llm::emit::Kernels;
+    let mut config = iree_llm::preset::Preset::Tiny.config();
+    config.vocab_size = 520;
+    let dir = common::variant_dir("vocab-520", &config, WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let mut forms = vec![(Kernels::X86_64, 1e-4)];
+    if Kernels::X86_64Bf16.runs_on_this_host() {
+        forms.push((Kernels::X86_64Bf16, 2e-2));
+    }
+    for (kernels, tol) in forms {
+        let mut model = common::load_opts(
+            &dir,
+            "local-task",
+            CAPACITY,
+            logits_graphs(&[1, 4, 8]),
+            |o| o.kernels = Some(kernels),
+        );
+        let params = &model.manifest().params;
+        let panels = |name: &str| params.iter().any(|p| p.name == name && p.bf16_panels);
+        assert!(
+            !panels(iree_llm::checkpoint::EMBEDDING),
+            "{kernels:?}: 520 rows stay rows"
+        );
+        assert_eq!(
+            params.iter().any(|p| p.bf16_panels),
+            iree_llm::emit::kernels::packs_bf16_panels(kernels),
+            "{kernels:?}: the layers' matrices are in panels where the kernels read them"
+        );
+        for (len, seed) in [(1, 91), (17, 92)] {
+            let case = format!("{kernels:?}, vocabulary 520, prompt of {len}");
+            common::prefill_and_decode_error(&mut model, &reference, len, seed, 3, tol, &case);
+        }
+        let case = format!("{kernels:?}, vocabulary 520");
+        common::ragged_steps_within(&mut model, &reference, &[3, 17, 5, 9], 93, 2, tol, &case);
+    }
+}
+
 #[test]
 fn the_kv_cache_keeps_its_device_buffer_across_calls() {
     let dir = common::tiny_dir(WeightDType::F32);
