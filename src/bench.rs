@@ -2,6 +2,7 @@
 //! step, peak memory) for one model on one device. Figures come from wall
 //! clocks around real device calls; nothing here gates tests.
 
+mod carry;
 mod sampling;
 
 use std::time::{Duration, Instant};
@@ -67,6 +68,8 @@ pub struct GraphBenchOptions {
     pub sampling: bool,
     /// Bandwidth for the floors, in GB/s, instead of the host probe.
     pub bandwidth_gbps: Option<f64>,
+    /// Chunk sizes to time a decode step carrying, for each batch size.
+    pub carry: Vec<usize>,
 }
 
 /// Results of `graph-bench`, printed as text and as one JSON line.
@@ -100,6 +103,9 @@ pub struct GraphBenchReport {
     /// Host-path against device-path sampling (with `sampling`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sampling: Vec<SamplingPaths>,
+    /// Decode steps carrying a chunk against plain ones (with `carry`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub carried: Vec<carry::CarriedChunk>,
 }
 
 /// One decode measurement against the time its bytes take to read.
@@ -189,6 +195,8 @@ pub fn graph_bench(
                 }),
         );
     }
+    // The steps carrying a chunk compile their graphs when first timed.
+    load_opts.compile_on_demand |= !opts.carry.is_empty();
     let mut model = DeviceModel::load(&Instance::new()?, dir, &load_opts, progress)?;
     let stats = model.stats().clone();
     let plan = &model.manifest().plan;
@@ -373,6 +381,23 @@ pub fn graph_bench(
             sampling.push(s);
         }
     }
+    let mut carried = Vec::new();
+    for &batch in &opts.batches {
+        for &tokens in &opts.carry {
+            let c = carry::compare(&mut model, batch, position, tokens, opts.iterations, token)?;
+            log(&format!(
+                "decode B={batch} carrying a chunk of {} tokens at position {}: {:.2} ms per step \
+                 against {:.2} ms plain (medians of {}, interleaved): {:.2} ms a chunk token",
+                c.tokens,
+                carry::CHUNK_START,
+                c.carrying_ms,
+                c.plain_ms,
+                opts.iterations,
+                c.ms_per_token()
+            ));
+            carried.push(c);
+        }
+    }
     let peak = peak_rss_bytes().unwrap_or(0);
     Ok(GraphBenchReport {
         device: opts.device.to_string(),
@@ -392,6 +417,7 @@ pub fn graph_bench(
         bandwidth_source,
         decode_floor,
         sampling,
+        carried,
     })
 }
 
@@ -437,6 +463,8 @@ pub struct EngineBenchOptions {
     pub max_chunk: usize,
     /// [`BatchOptions::decode_chunks`].
     pub decode_chunks: bool,
+    /// [`BatchOptions::carried_chunk`].
+    pub carried_chunk: usize,
 }
 
 /// The deterministic greedy requests of the benchmark: prompt lengths and
@@ -777,6 +805,7 @@ pub fn engine_bench(
             max_queue: opts.requests.max(1),
             max_chunk: opts.max_chunk,
             decode_chunks: opts.decode_chunks,
+            carried_chunk: opts.carried_chunk,
         };
         let plan = EmitPlan::new(opts.capacity, &[opts.batch as i64])?;
         let mut load = LoadOptions::batched(device.clone(), plan, opts.batch as i64);

@@ -161,11 +161,15 @@ pub struct ServeArgs {
     /// at most one such chunk between two tokens.
     #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
     pub max_chunk: usize,
-    /// Run a prompt's first chunk inside the running slots' decode call (one
-    /// call for both) instead of as a call of its own; compiles a
-    /// decode+chunk graph per chunk size and window at startup.
+    /// While slots generate, prefill prompts in small chunks that ride in
+    /// the running slots' decode calls (one call for both) instead of in
+    /// calls of their own; compiles a decode+chunk graph per carried chunk
+    /// size and window at startup.
     #[arg(long)]
     pub carry_chunks: bool,
+    /// The largest chunk a decode call carries with --carry-chunks.
+    #[arg(long, default_value_t = crate::emit::MIN_CHUNK as usize, value_parser = parse_positive)]
+    pub carried_chunk: usize,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -253,11 +257,15 @@ pub struct BenchArgs {
     /// generate (the largest prefill chunk).
     #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
     pub max_chunk: usize,
-    /// Run a prompt's first chunk inside the running slots' decode call
-    /// instead of as a call of its own (compiles a decode+chunk graph per
-    /// chunk size and window at startup).
+    /// While slots generate, prefill prompts in small chunks that ride in
+    /// the running slots' decode calls instead of in calls of their own
+    /// (compiles a decode+chunk graph per carried chunk size and window at
+    /// startup).
     #[arg(long)]
     pub carry_chunks: bool,
+    /// The largest chunk a decode call carries with --carry-chunks.
+    #[arg(long, default_value_t = crate::emit::MIN_CHUNK as usize, value_parser = parse_positive)]
+    pub carried_chunk: usize,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -300,6 +308,11 @@ pub struct GraphBenchArgs {
     /// Without it, steps on a GPU are printed with no floor.
     #[arg(long, value_parser = parse_gbps)]
     pub bandwidth_gbps: Option<f64>,
+    /// Also time a decode step carrying a prompt's chunk of each of these
+    /// sizes against a plain step (what `--carry-chunks` costs running
+    /// slots), e.g. 8,16.
+    #[arg(long, value_delimiter = ',')]
+    pub carry: Vec<usize>,
 }
 
 fn parse_gbps(s: &str) -> Result<f64, String> {
@@ -573,6 +586,7 @@ fn graph_bench(args: GraphBenchArgs) -> Result<(), CliError> {
         decode_position: args.position,
         sampling: args.sampling,
         bandwidth_gbps: args.bandwidth_gbps,
+        carry: args.carry,
     };
     println!(
         "graph-bench: model {}, device {}, context {}",
@@ -602,6 +616,7 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
         single_parity: !args.no_parity,
         max_chunk: args.max_chunk,
         decode_chunks: args.carry_chunks,
+        carried_chunk: args.carried_chunk,
     };
     println!(
         "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
@@ -935,6 +950,7 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
         max_queue: args.max_queue,
         max_chunk: args.max_chunk,
         decode_chunks: args.carry_chunks,
+        carried_chunk: args.carried_chunk,
     };
     let plan = EmitPlan::new(context, &[args.batch as i64])?;
     let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);

@@ -98,9 +98,16 @@ fn graph_bench_takes_a_given_bandwidth_for_every_decode_floor() {
         decode_position: 20,
         sampling: false,
         bandwidth_gbps: Some(gbps),
+        carry: vec![8],
     };
     let report = graph_bench(&dir, &opts, &iree_llm::model::Quiet, &mut |_| {}).unwrap();
     assert_eq!(report.bandwidth_source, "given");
+    // The step carrying a chunk is timed beside a plain one.
+    let [carried] = &report.carried[..] else {
+        panic!("{:?}", report.carried)
+    };
+    assert_eq!((carried.batch, carried.tokens), (4, 8));
+    assert!(carried.plain_ms > 0.0 && carried.carrying_ms > 0.0);
     assert_eq!(report.read_gb_s, Some(gbps));
     assert!(!report.decode_floor.is_empty());
     for step in &report.decode_floor {

@@ -1,9 +1,9 @@
 //! The batch engine admits by chunked prefill: while a slot generates, each
 //! step runs at most one prompt chunk and then the decode, so a running
 //! request gets a token every step however long the prompt being admitted;
-//! a prompt's first chunk rides inside the decode call (one call for both)
-//! unless the engine runs separate chunks; prompts of several chunks give
-//! the single-sequence engine's greedy tokens either way; `n` choices,
+//! every chunk rides inside the decode call (one call for both) unless the
+//! engine runs separate chunks; prompts of several chunks give the
+//! single-sequence engine's greedy tokens either way; `n` choices,
 //! cancellation and device errors work in the middle of a prompt's chunks.
 
 mod common;
@@ -19,12 +19,14 @@ use iree_llm::weights::DType as WeightDType;
 const CAPACITY: i64 = 128;
 /// Small chunks, so the test prompts take several.
 const MAX_CHUNK: usize = 16;
+/// The chunks decode calls carry.
+const CARRIED_CHUNK: usize = 8;
 
 fn engine(dir: &Path, batch: usize) -> BatchEngine {
     engine_with(dir, batch, true)
 }
 
-/// `decode_chunks`: whether a first chunk rides in the decode call.
+/// `decode_chunks`: whether chunks ride in the decode calls.
 fn engine_with(dir: &Path, batch: usize, decode_chunks: bool) -> BatchEngine {
     common::batch_engine_opts(
         dir,
@@ -35,6 +37,7 @@ fn engine_with(dir: &Path, batch: usize, decode_chunks: bool) -> BatchEngine {
             max_queue: 64,
             max_chunk: MAX_CHUNK,
             decode_chunks,
+            carried_chunk: CARRIED_CHUNK,
         },
     )
 }
@@ -59,59 +62,112 @@ fn tokens_of(events: &[Event], id: RequestId) -> usize {
 #[test]
 fn a_running_request_gets_a_token_every_step_while_a_long_prompt_is_prefilled_chunk_by_chunk() {
     let dir = common::tiny_dir(WeightDType::F32);
-    let mut engine = engine(&dir, 4);
-    let vocab = engine.model().vocab();
-    let running = engine
-        .submit(Request::greedy(prompt(5, 1, vocab), 60))
-        .unwrap();
-    let events = engine.step();
-    assert_eq!(
-        tokens_of(&events, running),
-        2,
-        "prefill token and one decode"
-    );
-
-    let long = prompt(100, 2, vocab);
-    let chunks = chunk_plan(long.len(), CAPACITY, MAX_CHUNK).len();
-    assert!(chunks >= 6, "100 tokens in chunks of 16: {chunks} chunks");
-    let admitted = engine.submit(Request::greedy(long, 4)).unwrap();
-    for step in 1..=chunks {
-        let before = engine.stats();
+    for decode_chunks in [true, false] {
+        let mut engine = engine_with(&dir, 4, decode_chunks);
+        let vocab = engine.model().vocab();
+        let running = engine
+            .submit(Request::greedy(prompt(5, 1, vocab), 60))
+            .unwrap();
         let events = engine.step();
-        let after = engine.stats();
-        assert_eq!(
-            after.prefill_chunks - before.prefill_chunks,
-            1,
-            "step {step}: one chunk per step"
-        );
-        // The first chunk rides in the decode call; the others run alone
-        // before it.
-        let (plain, carrying) = if step == 1 { (0, 1) } else { (1, 0) };
-        assert_eq!(after.decode_steps - before.decode_steps, plain);
-        assert_eq!(after.mixed_steps - before.mixed_steps, carrying);
         assert_eq!(
             tokens_of(&events, running),
-            1,
-            "step {step}: the running request gets its token"
+            2,
+            "prefill token and one decode"
         );
-        let first = tokens_of(&events, admitted);
-        if step < chunks {
-            assert_eq!(first, 0, "step {step}: the prompt is not done");
+
+        let long = prompt(100, 2, vocab);
+        let size = if decode_chunks {
+            CARRIED_CHUNK
         } else {
-            // The last chunk's token, and the first decode of the new slot.
-            assert_eq!(first, 2, "the long prompt starts generating");
+            MAX_CHUNK
+        };
+        let chunks = chunk_plan(long.len(), CAPACITY, size).len();
+        assert!(
+            chunks >= 6,
+            "100 tokens in chunks of {size}: {chunks} chunks"
+        );
+        let admitted = engine.submit(Request::greedy(long, 4)).unwrap();
+        for step in 1..=chunks {
+            let case = format!("decode chunks {decode_chunks}, step {step}");
+            let before = engine.stats();
+            let events = engine.step();
+            let after = engine.stats();
+            assert_eq!(
+                after.prefill_chunks - before.prefill_chunks,
+                1,
+                "{case}: one chunk per step"
+            );
+            // Every chunk rides in the decode call, or runs alone before it.
+            let (plain, carrying) = if decode_chunks { (0, 1) } else { (1, 0) };
+            assert_eq!(after.decode_steps - before.decode_steps, plain, "{case}");
+            assert_eq!(after.mixed_steps - before.mixed_steps, carrying, "{case}");
+            assert_eq!(
+                tokens_of(&events, running),
+                1,
+                "{case}: the running request gets its token"
+            );
+            let first = tokens_of(&events, admitted);
+            if step < chunks {
+                assert_eq!(first, 0, "{case}: the prompt is not done");
+            } else if decode_chunks {
+                // The carried last chunk's token; the slot decodes from the
+                // next step.
+                assert_eq!(first, 1, "{case}: the long prompt starts generating");
+            } else {
+                // The last chunk's token, and the first decode of the new slot.
+                assert_eq!(first, 2, "{case}: the long prompt starts generating");
+            }
         }
+        assert_eq!(engine.stats().prefills, 2);
+        drain(&mut engine);
     }
-    assert_eq!(engine.stats().prefills, 2);
-    drain(&mut engine);
+}
+
+#[test]
+fn when_every_running_request_ends_the_rest_of_a_carried_prompt_runs_in_large_chunks() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, 4);
+    let vocab = engine.model().vocab();
+    // One token to go after its prefill: it ends in the first step's decode.
+    let short = engine
+        .submit(Request::greedy(prompt(5, 1, vocab), 3))
+        .unwrap();
+    engine.step();
+    let long = prompt(100, 2, vocab);
+    let admitted = engine.submit(Request::greedy(long.clone(), 4)).unwrap();
+    let mut events = Vec::new();
+    let mut steps = 0;
+    while tokens_of(&events, admitted) == 0 {
+        events.extend(engine.step());
+        steps += 1;
+        assert!(steps <= 20, "the long prompt never started");
+    }
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Finished { id, .. } if *id == short))
+    );
+    // 8-token chunks while the short request ran, then chunks of up to 16
+    // in the step after it ended, all at once: far fewer chunk calls than
+    // 100 / 8.
+    let chunks = engine.stats().prefill_chunks - 1;
+    assert!(
+        chunks < chunk_plan(long.len(), CAPACITY, CARRIED_CHUNK).len() as u64,
+        "{chunks} chunks"
+    );
+    while !engine.is_idle() {
+        events.extend(engine.step());
+    }
+    let mut single = single_engine(&dir, CAPACITY);
+    let want = run_all(&mut single, &[Request::greedy(long, 4)]);
+    assert_eq!(token_ids(&events, admitted), want[0].tokens);
 }
 
 #[test]
 fn prompts_of_several_chunks_give_the_single_engines_greedy_tokens() {
     let dir = common::tiny_dir(WeightDType::F32);
-    let mut engine = engine(&dir, 4);
     let mut single = single_engine(&dir, CAPACITY);
-    let vocab = engine.model().vocab();
+    let vocab = single.model().vocab();
     // Lengths around chunk sizes, several chunks, and capacity - 1 (one
     // token to generate); more requests than slots.
     let lengths = [1, 17, 33, 47, 64, 100, 9, 120, 127, 24, 65];
@@ -123,19 +179,37 @@ fn prompts_of_several_chunks_give_the_single_engines_greedy_tokens() {
             Request::greedy(prompt(len, 30 + i as u32, vocab), cap)
         })
         .collect();
-    let got = run_all(&mut engine, &requests);
     let want = run_all(&mut single, &requests);
-    for (i, (b, s)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(b.tokens, s.tokens, "prompt of {} tokens", lengths[i]);
-        assert_eq!(b.reason, s.reason);
+    for decode_chunks in [false, true] {
+        let mut engine = engine_with(&dir, 4, decode_chunks);
+        let got = run_all(&mut engine, &requests);
+        for (i, (b, s)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(
+                b.tokens, s.tokens,
+                "prompt of {} tokens, decode chunks {decode_chunks}",
+                lengths[i]
+            );
+            assert_eq!(b.reason, s.reason);
+        }
+        let stats = engine.stats();
+        assert_eq!(stats.prefills as usize, lengths.len());
+        let chunks = |size| -> usize {
+            lengths
+                .iter()
+                .map(|&l| chunk_plan(l, CAPACITY, size).len())
+                .sum()
+        };
+        let ran = stats.prefill_chunks as usize;
+        if decode_chunks {
+            // Carried chunks are smaller while others run.
+            assert!(
+                ran > chunks(MAX_CHUNK) && ran <= chunks(CARRIED_CHUNK),
+                "{ran}"
+            );
+        } else {
+            assert_eq!(ran, chunks(MAX_CHUNK));
+        }
     }
-    let stats = engine.stats();
-    assert_eq!(stats.prefills as usize, lengths.len());
-    let chunks: usize = lengths
-        .iter()
-        .map(|&l| chunk_plan(l, CAPACITY, MAX_CHUNK).len())
-        .sum();
-    assert_eq!(stats.prefill_chunks as usize, chunks);
 }
 
 #[test]
@@ -154,9 +228,10 @@ fn choices_share_one_chunked_prefill_admitted_while_another_request_runs() {
     let got = drain(&mut engine);
     let after = engine.stats();
     assert_eq!(after.prefills - before.prefills, 1, "prefilled once");
+    // Carried, in the decode calls of the other request's steps.
     assert_eq!(
         (after.prefill_chunks - before.prefill_chunks) as usize,
-        chunk_plan(50, CAPACITY, MAX_CHUNK).len()
+        chunk_plan(50, CAPACITY, CARRIED_CHUNK).len()
     );
     let sid = single.submit(request).unwrap();
     let want = drain(&mut single);
@@ -225,7 +300,7 @@ fn cancelling_or_failing_a_prompt_between_its_chunks_frees_its_slot() {
 }
 
 #[test]
-fn a_first_chunk_rides_in_the_decode_call_and_the_prompt_decodes_from_the_next_step() {
+fn a_carried_chunk_rides_in_the_decode_call_and_the_prompt_decodes_from_the_next_step() {
     let dir = common::tiny_dir(WeightDType::F32);
     let mut engine = engine(&dir, 4);
     let vocab = engine.model().vocab();
@@ -234,9 +309,9 @@ fn a_first_chunk_rides_in_the_decode_call_and_the_prompt_decodes_from_the_next_s
         .unwrap();
     engine.step();
 
-    // 12 tokens: one chunk, carried by the running slot's decode call.
+    // 8 tokens: one chunk, carried by the running slot's decode call.
     let short = engine
-        .submit(Request::greedy(prompt(12, 4, vocab), 8))
+        .submit(Request::greedy(prompt(CARRIED_CHUNK, 4, vocab), 8))
         .unwrap();
     let before = engine.stats();
     let events = engine.step();
@@ -267,36 +342,45 @@ fn a_first_chunk_rides_in_the_decode_call_and_the_prompt_decodes_from_the_next_s
     drain(&mut engine);
 }
 
+/// f32 weights take IREE's attention for a chunk; bf16 weights on x86-64
+/// the decode attention kernel's (each chunk row a decode row of its slot).
 #[test]
 fn carried_and_separate_chunks_give_the_single_engines_greedy_tokens() {
-    let dir = common::tiny_dir(WeightDType::F32);
-    let mut single = single_engine(&dir, CAPACITY);
-    let vocab = engine(&dir, 4).model().vocab();
-    // More requests than slots, so prompts are admitted while others run:
-    // one chunk (carried), several chunks (the first carried).
-    let lengths = [5, 9, 16, 3, 40, 12, 70, 1, 23, 8];
-    let requests: Vec<Request> = lengths
-        .iter()
-        .enumerate()
-        .map(|(i, &len)| Request::greedy(prompt(len, 60 + i as u32, vocab), 6 + i % 5))
-        .collect();
-    let want = run_all(&mut single, &requests);
-    for decode_chunks in [true, false] {
-        let mut engine = engine_with(&dir, 4, decode_chunks);
-        let got = run_all(&mut engine, &requests);
-        for (i, (b, s)) in got.iter().zip(&want).enumerate() {
-            assert_eq!(
-                b.tokens, s.tokens,
-                "prompt of {} tokens, decode chunks {decode_chunks}",
-                lengths[i]
-            );
-            assert_eq!(b.reason, s.reason);
-        }
-        let carried = engine.stats().mixed_steps;
-        if decode_chunks {
-            assert!(carried >= 4, "{carried} chunks carried");
-        } else {
-            assert_eq!(carried, 0, "every chunk a call of its own");
+    for dtype in [WeightDType::F32, WeightDType::BF16] {
+        let dir = common::tiny_dir(dtype);
+        let mut single = single_engine(&dir, CAPACITY);
+        let vocab = engine(&dir, 4).model().vocab();
+        // More requests than slots, so prompts are admitted while others
+        // run: one chunk, several chunks, every one carried.
+        let lengths = [5, 9, 16, 3, 40, 12, 70, 1, 23, 8];
+        let requests: Vec<Request> = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| Request::greedy(prompt(len, 60 + i as u32, vocab), 6 + i % 5))
+            .collect();
+        let want = run_all(&mut single, &requests);
+        for decode_chunks in [true, false] {
+            let mut engine = engine_with(&dir, 4, decode_chunks);
+            let got = run_all(&mut engine, &requests);
+            for (i, (b, s)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    b.tokens,
+                    s.tokens,
+                    "{} weights, prompt of {} tokens, decode chunks {decode_chunks}",
+                    dtype.name(),
+                    lengths[i]
+                );
+                assert_eq!(b.reason, s.reason);
+            }
+            let carried = engine.stats().mixed_steps;
+            if decode_chunks {
+                // Chunks of prompts admitted while others ran (not those
+                // of the first four, nor the rest of a prompt after every
+                // running request ended).
+                assert!(carried >= 6, "{carried} chunks carried");
+            } else {
+                assert_eq!(carried, 0, "every chunk a call of its own");
+            }
         }
     }
 }

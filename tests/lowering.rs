@@ -298,7 +298,6 @@ fn decode_graphs_carrying_a_chunk_update_the_cache_in_place() {
             batch: 4,
             window,
             tokens: 24,
-            chunk_window: 0,
         });
     }
     // CUDA's: the decode rows through its attention kernel (which reads
@@ -308,7 +307,6 @@ fn decode_graphs_carrying_a_chunk_update_the_cache_in_place() {
             batch: 4,
             window: Some(64),
             tokens: 24,
-            chunk_window: 0,
         },
         GroupedQueries::Kernel,
         DeviceKind::Cuda,

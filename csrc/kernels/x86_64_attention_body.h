@@ -122,17 +122,18 @@ typedef struct {
 } KV_NAME(slot_t);
 
 // Unit wg's keys, values and cached positions: in a decode step (`prompt`
-// null) row wg / hkv at pos[row], in cache slot wg; in a prompt, row wg / hkv
-// is position row of the prompt's slot *prompt, whose keys and values the
-// graph has already written into the cache (its own are read as the
-// step's, below). The prompt's slot is clamped as the graph's cache write
-// (StableHLO's dynamic_update_slice) clamps it, so it never reads past the
-// cache.
+// null) row wg / hkv at pos[row], in cache slot wg; in a prompt's rows
+// (`prompt` its slot and its first row's position, two i32: 0 for a whole
+// prompt, a chunk's start for a chunk), row wg / hkv is at position
+// prompt[1] + row of slot prompt[0], whose keys and values the graph has
+// already written into the cache (its own are read as the step's, below).
+// The slot is clamped as the graph's cache write (StableHLO's
+// dynamic_update_slice) clamps it, so it never reads past the cache.
 INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos,
                                         const int32_t* prompt, size_t layer, size_t slots,
                                         size_t hkv, size_t capacity, size_t window, size_t d,
                                         size_t wg) {
-  int64_t p = prompt ? (int64_t)(wg / hkv) : pos[wg / hkv];
+  int64_t p = prompt ? (int64_t)prompt[1] + (int64_t)(wg / hkv) : pos[wg / hkv];
   if (p < 0) p = 0;
   if (p > (int64_t)window) p = (int64_t)window;
   size_t at = wg;
@@ -193,9 +194,9 @@ INLINE void KV_NAME(prefetch_block)(KV_NAME(ahead_t) a, size_t d) {
 // q [rows, hkv, g, d]; kv [layers, 2, slots, capacity, d] (slot i * hkv + h
 // of layer `layer`: its keys, then its values); k, v [rows, hkv, d] (the
 // rows' own, f32); out [rows, hkv, g, d]. A decode step: pos [rows] i32,
-// row i in cache slot i (n = slots). A prompt (`prompt` its slot): row i at
-// position i. d is a multiple of 16, g * d <= MAX_GD; positions past
-// `window` are not read.
+// row i in cache slot i (n = slots). A prompt's rows (`prompt` its slot and
+// first position): row i at position prompt[1] + i. d is a multiple of 16,
+// g * d <= MAX_GD; positions past `window` are not read.
 INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
                             const float* restrict k, const float* restrict v,
                             const int32_t* restrict pos, const int32_t* restrict prompt,
@@ -273,8 +274,9 @@ void KV_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
                   per);
 }
 
-// A whole prompt of n / hkv rows in the cache slot `slot` (one i32), its
-// keys and values already in the cache: row i at position i.
+// n / hkv rows of a prompt in cache slot slot[0] from position slot[1] (two
+// i32), their keys and values already in the cache: row i at position
+// slot[1] + i.
 void KV_PROMPT_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
                      size_t kv_offset, const float* restrict k, size_t k_offset,
                      const float* restrict v, size_t v_offset, const int32_t* restrict slot,

@@ -80,21 +80,34 @@ pub fn chunk_window(capacity: i64, start: usize) -> i64 {
 /// ended, except a last chunk that would pass the capacity, which starts
 /// early enough to fit and recomputes the positions it overlaps.
 pub fn chunk_plan(prompt: usize, capacity: i64, max_chunk: usize) -> Vec<ChunkCall> {
+    chunk_plan_from(0, prompt, capacity, max_chunk)
+}
+
+/// The chunk calls that prefill positions `from..prompt` of a prompt whose
+/// positions before `from` are already in the cache, as
+/// [`chunk_plan`] does from 0: the rest of a prompt when the engine changes
+/// the size of its chunks halfway.
+pub fn chunk_plan_from(
+    from: usize,
+    prompt: usize,
+    capacity: i64,
+    max_chunk: usize,
+) -> Vec<ChunkCall> {
     assert!(
-        prompt >= 1 && prompt as i64 <= capacity,
-        "a prompt of {prompt} tokens in a capacity of {capacity}"
+        from < prompt && prompt as i64 <= capacity,
+        "positions {from}..{prompt} of a prompt in a capacity of {capacity}"
     );
     let sizes = chunk_sizes(capacity, max_chunk);
     let largest = *sizes.last().expect("at least one size") as usize;
     let mut sizes_for = Vec::new();
-    let mut start = 0;
+    let mut start = from;
     while prompt - start > largest {
         sizes_for.push(largest as i64);
         start += largest;
     }
     sizes_for.extend(cheapest_cover(prompt - start, &sizes));
     let mut calls = Vec::new();
-    let mut at = 0usize;
+    let mut at = from;
     for size in sizes_for {
         let begin = at.min(capacity as usize - size as usize);
         let len = (prompt - begin).min(size as usize);
@@ -192,6 +205,24 @@ mod tests {
         assert_eq!(starts, [0, 128, 256]);
         let windows: Vec<i64> = calls.iter().map(|c| c.window).collect();
         assert_eq!(windows, [0, 256, 256]);
+    }
+
+    #[test]
+    fn the_rest_of_a_prompt_is_planned_from_where_its_chunks_stopped() {
+        // 8-token chunks carried by decode steps, then the rest at once.
+        let calls = chunk_plan_from(24, 300, 2048, 128);
+        assert_eq!(sizes(&calls), [128, 128, 24]);
+        let starts: Vec<usize> = calls.iter().map(|c| c.start).collect();
+        assert_eq!(starts, [24, 152, 280]);
+        assert!(
+            calls
+                .iter()
+                .all(|c| c.window >= c.start as i64 && c.window > 0)
+        );
+        assert_eq!(
+            chunk_plan_from(0, 100, 2048, 128),
+            chunk_plan(100, 2048, 128)
+        );
     }
 
     #[test]

@@ -1389,7 +1389,7 @@ pub fn prefill(
             ));
             if prompt_kernel {
                 let q3 = f.reshape(&q, &[t, hq, d]);
-                let o = kernels::prompt_attention(f, &q3, &kv, &k, &v, &slot, l as i64);
+                let o = kernels::prompt_attention(f, &q3, &kv, &k, &v, &slot, &zero, l as i64);
                 return f.reshape(&o, &[t, hq * d]);
             }
             let q4 = f.reshape(&q, &[t, hkv, g, d]);

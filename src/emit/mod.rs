@@ -35,7 +35,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, chunk_plan};
+pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, MIN_CHUNK, chunk_plan, chunk_plan_from};
 pub use kernels::Kernels;
 pub use llama::{
     BLOCK, BlockFormat, GraphConfig, GroupedQueries, LlamaShape, NarrowRows, Output, ParamSpec,
@@ -238,12 +238,10 @@ impl EmitPlan {
             .collect()
     }
 
-    /// The decode+chunk graphs of `batch` slots: every size of a prompt's
-    /// first chunk (at position 0, so reading no cache) up to `max_chunk`,
-    /// with every decode window. A later chunk of a long prompt runs as a
-    /// call of its own.
-    pub fn decode_chunk_kinds(&self, batch: i64, max_chunk: usize) -> Vec<GraphKind> {
-        let sizes = chunks::chunk_sizes(self.capacity, max_chunk);
+    /// The decode+chunk graphs of `batch` slots: every size of a carried
+    /// chunk up to `carried` tokens, with every decode window.
+    pub fn decode_chunk_kinds(&self, batch: i64, carried: usize) -> Vec<GraphKind> {
+        let sizes = chunks::chunk_sizes(self.capacity, carried);
         self.decode_windows
             .iter()
             .map(|&w| Some(w))
@@ -253,7 +251,6 @@ impl EmitPlan {
                     batch,
                     window,
                     tokens,
-                    chunk_window: 0,
                 })
             })
             .collect()
@@ -355,14 +352,13 @@ pub enum GraphKind {
     },
     /// A sampling decode step of the `batch` slots (attention through
     /// `window` positions, `None`: the whole capacity) and one prefill
-    /// chunk of `tokens` tokens of one of them reading `chunk_window`
-    /// cached positions, in one call ([`llama::decode_with_chunk`]).
+    /// chunk of `tokens` tokens of one of them, at any position below the
+    /// window, in one call ([`llama::decode_with_chunk`]).
     DecodeChunk {
         batch: i64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         window: Option<i64>,
         tokens: i64,
-        chunk_window: i64,
     },
 }
 
@@ -406,10 +402,9 @@ impl GraphKind {
                 batch,
                 window,
                 tokens,
-                chunk_window,
             } => {
                 let w = window.map_or(String::new(), |w| format!("_w{w}"));
-                format!("decode_chunk_b{batch}{w}_t{tokens}_cw{chunk_window}")
+                format!("decode_chunk_b{batch}{w}_t{tokens}")
             }
         }
     }
@@ -707,16 +702,7 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
             batch,
             window,
             tokens,
-            chunk_window,
-        } => llama::decode_with_chunk(
-            m,
-            cfg,
-            batch,
-            window.unwrap_or(capacity),
-            tokens,
-            chunk_window,
-            &name,
-        ),
+        } => llama::decode_with_chunk(m, cfg, batch, window.unwrap_or(capacity), tokens, &name),
     };
     let mut weights = match cfg.weights {
         DType::F32 => String::new(),

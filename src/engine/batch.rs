@@ -23,15 +23,21 @@
 //!    inter-token latency. A chunk call reads every weight once, like a
 //!    decode step, so a call of its own pays a fixed cost (about 9 tokens'
 //!    worth on SmolLM2 on the CPU). So, when asked to
-//!    ([`BatchOptions::decode_chunks`], `--carry-chunks`), while slots are
-//!    running a prompt's **first chunk rides in the decode call**
-//!    ([`GraphKind::DecodeChunk`]): one call whose matmuls take the
-//!    decode rows and the chunk's rows together. Its first token is sampled
-//!    from the chunk's logits after the call and its slot decodes from the
-//!    next step. Later chunks of a long prompt (and a first chunk whose
-//!    graph was not compiled up front) run as calls of their own before the
-//!    decode. If a call carrying a chunk fails, the new prompt fails and the
-//!    running rows are decoded again in a plain call.
+//!    ([`BatchOptions::decode_chunks`], `--carry-chunks`), a prompt admitted
+//!    while slots are running is cut into chunks of at most
+//!    [`BatchOptions::carried_chunk`] tokens (8 by default) and **every
+//!    chunk rides in a decode call** ([`GraphKind::DecodeChunk`]): one call
+//!    whose matmuls take the decode rows and the chunk's rows together, and
+//!    whose attention reads the slot's earlier chunks from the cache. The
+//!    step stays about as long as a plain one (a decode step is bound by
+//!    reading the weights, and a few more rows fill multipliers it leaves
+//!    idle), so running slots keep their pace; the prompt's first token is
+//!    sampled from its last chunk's logits and its slot decodes from the
+//!    next step. If every running slot ends first, the rest of the prompt
+//!    runs at once in chunks of the calls' own size. A chunk whose graph
+//!    was not compiled up front runs as a call of its own before the decode.
+//!    If a call carrying a chunk fails, the new prompt fails and the running
+//!    rows are decoded again in a plain call.
 //! 2. **Decode**: one ragged decode over all B rows, each active row at its
 //!    own position; inactive rows run on token 0 at position 0 of their own
 //!    free slot, which the next prefill overwrites (a slot whose prompt is
@@ -94,13 +100,17 @@ pub struct BatchOptions {
     /// (the largest prefill chunk; rounded up to 8): the longest a running
     /// slot waits between two tokens is one chunk of this size.
     pub max_chunk: usize,
-    /// Run a prompt's first chunk inside the decode call of the running
-    /// slots ([`GraphKind::DecodeChunk`]) instead of as a call of its own.
-    /// Off by default: it compiles a graph per first-chunk size and decode
-    /// window at startup (16 at context 256, 32 at 2048, 10-60 s each here),
-    /// and with the CPU kernels (`emit::kernels`) it measured no faster
-    /// than separate calls (docs/performance.md).
+    /// While slots are running, prefill a prompt in chunks of at most
+    /// `carried_chunk` tokens that ride in the running slots' decode calls
+    /// ([`GraphKind::DecodeChunk`]), one a step, instead of as calls of
+    /// their own. It compiles a decode+chunk graph per carried size and
+    /// decode window at startup.
     pub decode_chunks: bool,
+    /// The largest chunk a decode call carries (rounded up to 8): a decode
+    /// step reads every weight anyway and leaves the CPU's multipliers
+    /// partly idle, so a few more rows ride almost free, while a large
+    /// chunk costs what it would alone (docs/performance.md).
+    pub carried_chunk: usize,
 }
 
 impl Default for BatchOptions {
@@ -110,6 +120,7 @@ impl Default for BatchOptions {
             max_queue: 256,
             max_chunk: crate::emit::DEFAULT_MAX_CHUNK,
             decode_chunks: false,
+            carried_chunk: crate::emit::MIN_CHUNK as usize,
         }
     }
 }
@@ -145,6 +156,7 @@ pub struct BatchEngine {
     admission: Option<Admission>,
     max_chunk: usize,
     decode_chunks: bool,
+    carried_chunk: usize,
     /// The admission's next chunk runs inside this step's decode call.
     ride: bool,
     /// Decode through the sampling graph (see the module documentation).
@@ -197,7 +209,7 @@ impl BatchEngine {
             for kind in model
                 .manifest()
                 .plan
-                .decode_chunk_kinds(batch as i64, opts.max_chunk)
+                .decode_chunk_kinds(batch as i64, opts.carried_chunk)
             {
                 model.ensure_graph(kind)?;
             }
@@ -219,6 +231,7 @@ impl BatchEngine {
             admission: None,
             max_chunk: opts.max_chunk,
             decode_chunks: opts.decode_chunks,
+            carried_chunk: opts.carried_chunk,
             ride: false,
             device_sampling: true,
             logits: Vec::with_capacity(batch * vocab),
@@ -276,7 +289,7 @@ impl BatchEngine {
         if opts.decode_chunks {
             let kinds = load
                 .plan
-                .decode_chunk_kinds(opts.batch as i64, opts.max_chunk);
+                .decode_chunk_kinds(opts.batch as i64, opts.carried_chunk);
             load.graphs.extend(kinds);
         }
         let model = DeviceModel::load(&instance, dir, &load, progress)?;

@@ -24,7 +24,6 @@ impl DeviceModel {
             batch: positions.len() as i64,
             window: self.auto_window(positions),
             tokens: call.size,
-            chunk_window: call.window,
         }
     }
 

@@ -365,10 +365,10 @@ const EXPORTS: [Export; 15] = [
         indices: &["rows", "n", "k"],
         split: Split::PerCall,
     },
-    // A whole prompt's attention of one layer, its keys and values already
-    // in the cache: q, the caches, the rows' own k and v, the slot, the
-    // heads' outputs; the workload n (rows times key/value heads), then as
-    // `decode_attention`.
+    // A prompt's (or a chunk's) attention of one layer, its keys and values
+    // already in the cache: q, the caches, the rows' own k and v, the slot
+    // and the first row's position, the heads' outputs; the workload n (rows
+    // times key/value heads), then as `decode_attention`.
     Export {
         name: "prompt_attention",
         source: Source::Attention,
@@ -704,13 +704,16 @@ pub fn decode_attention(
     )
 }
 
-/// A whole prompt's attention of layer `layer` through the decode attention
-/// kernel's body ([`takes_decode_attention`]): `q` [t, heads, d] (rotated),
-/// the caches `kv` [layers, 2, slots * kv_heads, capacity, d] (f32 or f16)
-/// with the prompt's keys and values already written at positions 0..t of
-/// cache slot `slot` (an i32 scalar), and the same keys and values `k`, `v`
-/// [t, kv_heads, d] in f32. Row i attends to positions 0..=i. Returns the
-/// heads' outputs [t * kv_heads, group, d], as [`decode_attention`].
+/// The attention of `t` prompt rows at positions `start..start + t` of
+/// layer `layer` through the decode attention kernel's body
+/// ([`takes_decode_attention`]): a whole prompt (`start` 0) or a chunk of
+/// one. `q` [t, heads, d] (rotated), the caches `kv` [layers, 2, slots *
+/// kv_heads, capacity, d] (f32 or f16) with the slot's keys and values
+/// already written at positions 0..start + t of cache slot `slot`, and the
+/// rows' own keys and values `k`, `v` [t, kv_heads, d] in f32 (`slot` and
+/// `start` i32 scalars). Row i attends to positions 0..=start + i. Returns
+/// the heads' outputs [t * kv_heads, group, d], as [`decode_attention`].
+#[allow(clippy::too_many_arguments)]
 pub fn prompt_attention(
     f: &mut FuncBuilder,
     q: &Value,
@@ -718,6 +721,7 @@ pub fn prompt_attention(
     k: &Value,
     v: &Value,
     slot: &Value,
+    start: &Value,
     layer: i64,
 ) -> Value {
     let (t, heads, d) = (q.shape()[0], q.shape()[1], q.shape()[2]);
@@ -734,10 +738,12 @@ pub fn prompt_attention(
         other => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
     };
     let slot = f.reshape(slot, &[1]);
+    let start = f.reshape(start, &[1]);
+    let at = f.concatenate(&[slot, start], 0);
     f.dispatch_extern(
         &export.callee(),
         &[units, per],
-        &[q.clone(), kv.clone(), k.clone(), v.clone(), slot],
+        &[q.clone(), kv.clone(), k.clone(), v.clone(), at],
         &[units, layer, slots, hkv, group, capacity, capacity, d, per],
         TensorType::new(&[units, group, d], DType::F32),
     )
@@ -1099,12 +1105,11 @@ mod tests {
         }
     }
 
-    /// A whole prompt's attention takes the same kernel's body, once a
-    /// layer, in place of IREE's masked t x t form; portable graphs keep
-    /// that form.
+    /// A prompt's attention takes the same kernel's body, once a layer, in
+    /// place of IREE's masked t x t form; portable graphs keep that form.
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
-    fn with_the_kernels_each_layer_of_a_prompt_calls_the_prompt_attention_kernel_once() {
+    fn with_the_kernels_each_layer_of_a_prompt_or_chunk_calls_the_prompt_attention_kernel_once() {
         use crate::emit::{GraphKind, Output};
         let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
         let calls = |mlir: &str| {
@@ -1119,6 +1124,27 @@ mod tests {
             };
             assert_eq!(calls(&tiny_graph(Kernels::X86_64, prefill)), layers);
             assert_eq!(calls(&tiny_graph(Kernels::Portable, prefill)), 0);
+        }
+        // A chunk's rows too, alone or carried by a decode step, so one
+        // graph takes a chunk at any start (the window bounds IREE's form).
+        let chunk = GraphKind::Chunk {
+            slots: 4,
+            tokens: 8,
+            window: 32,
+            output: Output::Logits,
+        };
+        let carried = GraphKind::DecodeChunk {
+            batch: 8,
+            window: Some(32),
+            tokens: 8,
+        };
+        for kind in [chunk, carried] {
+            assert_eq!(
+                calls(&tiny_graph(Kernels::X86_64, kind)),
+                layers,
+                "{kind:?}"
+            );
+            assert_eq!(calls(&tiny_graph(Kernels::Portable, kind)), 0, "{kind:?}");
         }
     }
 
@@ -1496,7 +1522,6 @@ mod tests {
             batch: 8,
             window: Some(64),
             tokens: 24,
-            chunk_window: 0,
         };
         let mlir = tiny_graph(Kernels::X86_64, carrying);
         let calls = rows_per_call(&mlir);

@@ -5,7 +5,8 @@
 
 use super::{
     Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, Value, as_cached, declare_params,
-    embed_rows, finish_prompt, from_cache, layer, masked_softmax, sample, scalar_i32, to_cache,
+    embed_rows, finish_prompt, from_cache, kernels, layer, masked_softmax, sample, scalar_i32,
+    to_cache,
 };
 use crate::emit::GraphConfig;
 
@@ -14,9 +15,10 @@ use crate::emit::GraphConfig;
 /// writing that slot's K/V there. Queries see the slot's cached keys at
 /// positions `< start`, read from the first `window` positions of the cache
 /// (`window >= start`; a first chunk, at `start` 0, has window 0 and reads
-/// no cache), and the chunk's own keys up to their own position. Returns the
-/// logits (or argmax, or sampled id) of the chunk's last real token and the
-/// updated caches.
+/// no cache; with the attention kernel the graph reads each row's own
+/// positions whatever the window), and the chunk's own keys up to their own
+/// position. Returns the logits (or argmax, or sampled id) of the chunk's
+/// last real token and the updated caches.
 ///
 /// The caller keeps `start + t <= capacity` (the cache write would be
 /// clamped otherwise): a last chunk that would pass the capacity starts
@@ -58,7 +60,7 @@ pub fn prefill_chunk(
     let cos = f.dynamic_slice(&p.cos, &[start.clone(), zero.clone()], &[t, d / 2]);
     let sin = f.dynamic_slice(&p.sin, &[start.clone(), zero.clone()], &[t, d / 2]);
 
-    let att = ChunkAttention::new(&mut f, m, t, window, &start, &slot, [&zero, &one]);
+    let att = ChunkAttention::new(&mut f, m, cfg, t, window, &start, &slot, [&zero, &one]);
     let mut new_kv = Vec::new();
 
     for (l, wl) in p.layers.iter().enumerate() {
@@ -71,37 +73,62 @@ pub fn prefill_chunk(
             wl,
             (&cos, &sin),
             &heading,
-            |f, q, k, v| att.attend(f, l, &kv, &q, &k, &v, &mut new_kv),
+            |f, q, k, v| att.attend(f, l, &mut kv, &q, &k, &v, &mut new_kv),
         );
     }
 
-    kv = att.write(&mut f, m, kv, &new_kv, &start);
+    if !att.writes_in_layers() {
+        kv = att.write(&mut f, m, kv, &new_kv);
+    }
 
     finish_prompt(f, m, &p, &x, [&len, &zero, &one], output, draw.as_ref(), kv)
 }
 
 /// The attention of a chunk's `t` rows ([`prefill_chunk`]): query i sees
-/// the slot's cached keys before `start`, read from the first `window`
-/// positions of its cache, and the chunk's own keys up to its own position.
+/// the slot's cached keys before `start` and the chunk's own keys up to its
+/// own position.
 pub(super) struct ChunkAttention {
     t: i64,
-    window: i64,
-    mask: Value,
-    scale: Value,
+    form: Form,
+    slot: Value,
+    start: Value,
     first_head: Value,
     zero: Value,
     one: Value,
     hq: i64,
     hkv: i64,
-    g: i64,
     d: i64,
 }
 
+/// How a chunk's queries meet the keys.
+enum Form {
+    /// The decode attention kernel's prompt mode
+    /// ([`kernels::prompt_attention`]): each layer writes the chunk's keys
+    /// and values into the slot's cache first, and row i reads positions
+    /// `0..=start + i` there, as a decode row at that position would. It
+    /// reads no more of the cache than each row needs, so one graph serves
+    /// a chunk at any start.
+    Kernel,
+    /// IREE's form: the `window` cached positions followed by the chunk's
+    /// own keys, every score computed and the invisible ones masked.
+    Masked {
+        window: i64,
+        mask: Value,
+        scale: Value,
+        g: i64,
+    },
+}
+
 impl ChunkAttention {
-    /// `zero` and `one` are the graph's i32 scalars.
+    /// `zero` and `one` are the graph's i32 scalars. `window` (at least
+    /// `start`; 0 for a chunk at position 0) bounds the cached positions
+    /// IREE's form reads; the kernel's form, taken where the kernels take
+    /// the attention ([`kernels::takes_decode_attention`]), needs none.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         f: &mut FuncBuilder,
         m: &LlamaShape,
+        cfg: &GraphConfig,
         t: i64,
         window: i64,
         start: &Value,
@@ -109,40 +136,50 @@ impl ChunkAttention {
         [zero, one]: [&Value; 2],
     ) -> Self {
         let (hq, hkv, g, d) = (m.heads, m.kv_heads, m.group(), m.head_dim);
-        // Keys are the `window` cached positions followed by the chunk's own t.
-        let n = window + t;
-        f.comment("query i sees cached keys j < start and chunk keys window + k, k <= i");
-        let qi = f.iota(&[t, n], 0);
-        let kj = f.iota(&[t, n], 1);
-        let start_b = f.broadcast(start, &[t, n], &[]);
-        let cached = f.compare(Cmp::Lt, &kj, &start_b);
-        let w = f.splat_i32(window as i32, &[t, n]);
-        let in_chunk = f.compare(Cmp::Ge, &kj, &w);
-        let k_rel = f.sub(&kj, &w);
-        let causal = f.compare(Cmp::Le, &k_rel, &qi);
-        let own = f.and(&in_chunk, &causal);
-        let visible = f.or(&cached, &own);
-        let mask = f.broadcast(&visible, &[hkv, g, t, n], &[2, 3]);
-        let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, n], DType::F32);
+        let form = if kernels::takes_decode_attention(cfg.kernels, g, d) {
+            Form::Kernel
+        } else {
+            // Keys are the `window` cached positions followed by the chunk's own t.
+            let n = window + t;
+            f.comment("query i sees cached keys j < start and chunk keys window + k, k <= i");
+            let qi = f.iota(&[t, n], 0);
+            let kj = f.iota(&[t, n], 1);
+            let start_b = f.broadcast(start, &[t, n], &[]);
+            let cached = f.compare(Cmp::Lt, &kj, &start_b);
+            let w = f.splat_i32(window as i32, &[t, n]);
+            let in_chunk = f.compare(Cmp::Ge, &kj, &w);
+            let k_rel = f.sub(&kj, &w);
+            let causal = f.compare(Cmp::Le, &k_rel, &qi);
+            let own = f.and(&in_chunk, &causal);
+            let visible = f.or(&cached, &own);
+            let mask = f.broadcast(&visible, &[hkv, g, t, n], &[2, 3]);
+            let scale = f.splat_f(1.0 / (d as f64).sqrt(), &[hkv, g, t, n], DType::F32);
+            Form::Masked {
+                window,
+                mask,
+                scale,
+                g,
+            }
+        };
         let heads = scalar_i32(f, hkv);
         let first_head = f.mul(slot, &heads);
         ChunkAttention {
             t,
-            window,
-            mask,
-            scale,
+            form,
+            slot: slot.clone(),
+            start: start.clone(),
             first_head,
             zero: zero.clone(),
             one: one.clone(),
             hq,
             hkv,
-            g,
             d,
         }
     }
 
     /// Layer `l`'s attention of the chunk's rotated `q` [t, heads, D], `k`
-    /// and `v` [t, kv_heads, D] over the input caches `kv`: the heads'
+    /// and `v` [t, kv_heads, D] over the caches `kv` (which the kernel's
+    /// form updates with the chunk's keys and values first): the heads'
     /// outputs [t, heads * D]. Pushes the chunk's K and V to `new_kv` for
     /// [`write`](Self::write).
     #[allow(clippy::too_many_arguments)]
@@ -150,55 +187,69 @@ impl ChunkAttention {
         &self,
         f: &mut FuncBuilder,
         l: usize,
-        kv: &Value,
+        kv: &mut Value,
         q: &Value,
         k: &Value,
         v: &Value,
         new_kv: &mut Vec<Value>,
     ) -> Value {
-        let ChunkAttention {
-            t,
-            window,
-            ref mask,
-            ref scale,
-            ref first_head,
-            ref zero,
-            ref one,
-            hq,
-            hkv,
-            g,
-            d,
-        } = *self;
-        let n = window + t;
+        let (t, hq, hkv, d) = (self.t, self.hq, self.hkv, self.d);
         let kt = f.transpose(k, &[1, 0, 2]);
         let kt = as_cached(f, &kt, kv.elem());
         let vt = f.transpose(v, &[1, 0, 2]);
         let vt = as_cached(f, &vt, kv.elem());
+        let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
+        let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
+        new_kv.push(k5.clone());
+        new_kv.push(v5.clone());
+        let li = scalar_i32(f, l as i64);
+        let Form::Masked {
+            window,
+            ref mask,
+            ref scale,
+            g,
+        } = self.form
+        else {
+            f.comment(&format!(
+                "layer {l}: the chunk's K/V into the slot's cache, then its rows as decode rows"
+            ));
+            for (which, x) in [(&self.zero, &k5), (&self.one, &v5)] {
+                let x = to_cache(f, x, kv.elem());
+                let at = [
+                    li.clone(),
+                    which.clone(),
+                    self.first_head.clone(),
+                    self.start.clone(),
+                    self.zero.clone(),
+                ];
+                *kv = f.dynamic_update_slice(kv, &x, &at);
+            }
+            let q3 = f.reshape(q, &[t, hq, d]);
+            let o = kernels::prompt_attention(f, &q3, kv, k, v, &self.slot, &self.start, l as i64);
+            return f.reshape(&o, &[t, hq * d]);
+        };
+        let n = window + t;
         let (keys, vals) = if window == 0 {
-            (kt.clone(), vt.clone())
+            (kt, vt)
         } else {
             f.comment(&format!(
                 "layer {l}: the slot's cached keys and values, then the chunk's"
             ));
-            let li = scalar_i32(f, l as i64);
             let read = |f: &mut FuncBuilder, which: &Value| {
                 let at = [
                     li.clone(),
                     which.clone(),
-                    first_head.clone(),
-                    zero.clone(),
-                    zero.clone(),
+                    self.first_head.clone(),
+                    self.zero.clone(),
+                    self.zero.clone(),
                 ];
                 let c = f.dynamic_slice(kv, &at, &[1, 1, hkv, window, d]);
                 let c = from_cache(f, &c);
                 f.reshape(&c, &[hkv, window, d])
             };
-            let ck = read(f, zero);
-            let cv = read(f, one);
-            (
-                f.concatenate(&[ck, kt.clone()], 1),
-                f.concatenate(&[cv, vt.clone()], 1),
-            )
+            let ck = read(f, &self.zero);
+            let cv = read(f, &self.one);
+            (f.concatenate(&[ck, kt], 1), f.concatenate(&[cv, vt], 1))
         };
         let q4 = f.reshape(q, &[t, hkv, g, d]);
         let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
@@ -211,21 +262,26 @@ impl ChunkAttention {
         let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
         let o = f.reshape(&o, &[hkv, g, t, d]);
         let o = f.transpose(&o, &[2, 0, 1, 3]);
-        new_kv.push(f.reshape(&kt, &[1, 1, hkv, t, d]));
-        new_kv.push(f.reshape(&vt, &[1, 1, hkv, t, d]));
         f.reshape(&o, &[t, hq * d])
+    }
+
+    /// Whether [`attend`](Self::attend) writes the chunk's keys and values
+    /// into the cache itself (the kernel's form).
+    pub(super) fn writes_in_layers(&self) -> bool {
+        matches!(self.form, Form::Kernel)
     }
 
     /// Writes every layer's K/V of the chunk (`new_kv`, as
     /// [`attend`](Self::attend) pushed them) at `start..` of the slot;
-    /// returns the updated caches.
+    /// returns the updated caches. (The kernel's form wrote them already; a
+    /// decode step carrying the chunk writes its idle row over the chunk's
+    /// first position after that, so the chunk's keys go in again last.)
     pub(super) fn write(
         &self,
         f: &mut FuncBuilder,
         m: &LlamaShape,
         kv: Value,
         new_kv: &[Value],
-        start: &Value,
     ) -> Value {
         f.comment("write every layer's K/V of the chunk at start.. of the slot");
         let all = f.concatenate(new_kv, 0);
@@ -239,7 +295,7 @@ impl ChunkAttention {
                 zero.clone(),
                 zero.clone(),
                 self.first_head.clone(),
-                start.clone(),
+                self.start.clone(),
                 zero.clone(),
             ],
         )

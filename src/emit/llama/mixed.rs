@@ -15,8 +15,9 @@ use crate::emit::GraphConfig;
 /// Ragged decode over the `b` slots of a `b`-slot cache ([`super::decode`],
 /// sampling form, attention through the first `window` positions of each
 /// slot) together with a prefill chunk of `t` tokens of one of those slots
-/// ([`super::chunk::prefill_chunk`], reading `chunk_window` cached
-/// positions).
+/// at any start below `window` ([`super::chunk::prefill_chunk`]: the chunk
+/// reads the slot's cached positions before its start, a prompt's first
+/// chunk none).
 ///
 /// Arguments after the parameters and the cache: the decode rows' tokens
 /// and positions `[b]`, their temperatures and draw keys, then the chunk's
@@ -33,7 +34,6 @@ pub fn decode_with_chunk(
     b: i64,
     window: i64,
     t: i64,
-    chunk_window: i64,
     name: &str,
 ) -> String {
     let capacity = cfg.capacity;
@@ -42,8 +42,8 @@ pub fn decode_with_chunk(
         "window {window} of capacity {capacity}"
     );
     assert!(
-        0 < t && t <= capacity && 0 <= chunk_window && chunk_window <= capacity,
-        "chunk of {t} tokens, window {chunk_window}, capacity {capacity}"
+        0 < t && t <= capacity,
+        "chunk of {t} tokens, capacity {capacity}"
     );
     let (hq, hkv, d) = (m.heads, m.kv_heads, m.head_dim);
     let mut f = FuncBuilder::new(name);
@@ -83,7 +83,9 @@ pub fn decode_with_chunk(
     let cos = f.concatenate(&[decode_cos, chunk_cos], 0);
     let sin = f.concatenate(&[decode_sin, chunk_sin], 0);
     let decode_att = DecodeAttention::new(&mut f, m, cfg, b, window, &pos);
-    let chunk_att = ChunkAttention::new(&mut f, m, t, chunk_window, &start, &slot, [&zero, &one]);
+    // The engine points the chunk's slot's idle decode row at the chunk's
+    // start, so the step's window holds every position before it.
+    let chunk_att = ChunkAttention::new(&mut f, m, cfg, t, window, &start, &slot, [&zero, &one]);
     let mut decode_kv = Vec::new();
     let mut chunk_kv = Vec::new();
 
@@ -98,14 +100,16 @@ pub fn decode_with_chunk(
             let (qd, qc) = rows(f, &q, hq);
             let (kd, kc) = rows(f, &k, hkv);
             let (vd, vc) = rows(f, &v, hkv);
+            // The chunk first: its kernel form writes the chunk's keys into
+            // the chunk's slot, which no other decode row reads.
+            let oc = chunk_att.attend(f, l, &mut kv, &qc, &kc, &vc, &mut chunk_kv);
             let od = decode_att.attend(f, l, &kv, &qd, &kd, &vd, &mut decode_kv);
-            let oc = chunk_att.attend(f, l, &kv, &qc, &kc, &vc, &mut chunk_kv);
             f.concatenate(&[od, oc], 0)
         });
     }
 
     kv = decode_att.write(&mut f, m, kv, &decode_kv, &pos);
-    kv = chunk_att.write(&mut f, m, kv, &chunk_kv, &start);
+    kv = chunk_att.write(&mut f, m, kv, &chunk_kv);
 
     f.comment("the head on the decode rows and the chunk's last real row, b + len - 1");
     let decode_rows = f.slice(&x, &[0, 0], &[b, m.hidden]);

@@ -1,14 +1,14 @@
 //! Admission into the batch engine by chunked prefill: the request at the
 //! head of the queue takes its slots, its prompt is prefilled one chunk
-//! ([`ChunkCall`]) per step (a first chunk inside the step's decode call
-//! while slots are running, other chunks as calls of their own before it),
-//! and once its last chunk has run its first token is sampled and its
-//! slots start decoding.
+//! ([`ChunkCall`]) per step (inside the step's decode call while slots are
+//! running and the engine carries chunks, as calls of their own before it
+//! otherwise), and once its last chunk has run its first token is sampled
+//! and its slots start decoding.
 
 use std::time::Instant;
 
 use super::{BatchEngine, Fault};
-use crate::emit::ChunkCall;
+use crate::emit::{ChunkCall, chunk_plan_from};
 use crate::engine::{Event, FinishReason, Progress, error_message};
 use crate::types::{RequestId, TokenId};
 
@@ -24,6 +24,8 @@ pub(super) struct Admission {
     plan: Vec<ChunkCall>,
     /// The next chunk call to run.
     next: usize,
+    /// Whether `plan` was cut into chunks for decode calls to carry.
+    carried: bool,
 }
 
 impl Admission {
@@ -69,8 +71,9 @@ impl BatchEngine {
     }
 
     /// Starts admitting the head of the queue if its choices fit the free
-    /// slots. False when nothing could start.
-    fn begin_admission(&mut self, events: &mut Vec<Event>) -> bool {
+    /// slots, its prompt cut into chunks for decode calls to carry when
+    /// `carried`. False when nothing could start.
+    fn begin_admission(&mut self, carried: bool, events: &mut Vec<Event>) -> bool {
         let free = self.free_slots();
         let need = self.queue.head_len();
         if need == 0 || need > free.len() {
@@ -78,7 +81,12 @@ impl BatchEngine {
         }
         let group = self.queue.pop_head();
         let prompt = group[0].request.prompt.clone();
-        let plan = match self.model.chunk_plan(prompt.len(), self.max_chunk) {
+        let size = if carried {
+            self.carried_chunk
+        } else {
+            self.max_chunk
+        };
+        let plan = match self.model.chunk_plan(prompt.len(), size) {
             Ok(plan) => plan,
             Err(e) => {
                 for p in &group {
@@ -93,6 +101,7 @@ impl BatchEngine {
             prompt,
             plan,
             next: 0,
+            carried,
         });
         true
     }
@@ -105,7 +114,8 @@ impl BatchEngine {
         let running = self.slots.iter().any(Option::is_some);
         let mut budget = if running { 1 } else { usize::MAX };
         loop {
-            if self.admission.is_none() && !self.begin_admission(events) {
+            let carried = running && self.decode_chunks;
+            if self.admission.is_none() && !self.begin_admission(carried, events) {
                 return;
             }
             let Some(adm) = self.admission.take() else {
@@ -120,12 +130,26 @@ impl BatchEngine {
                 return;
             }
             budget -= 1;
-            if running && self.decode_chunks && adm.plan[adm.next].window == 0 {
-                // A first chunk rides in this step's decode call, if its
-                // graph is loaded (the decode decides, `BatchEngine::decode`).
+            if running && self.decode_chunks {
+                // The chunk rides in this step's decode call, if its graph
+                // is loaded (the decode decides, `BatchEngine::decode`).
                 self.admission = Some(adm);
                 self.ride = true;
                 return;
+            }
+            let mut adm = adm;
+            if !running && adm.carried {
+                // Nobody is running any more: the rest goes in chunks of
+                // the calls' own size.
+                let from = adm.plan[adm.next].start;
+                adm.plan.truncate(adm.next);
+                adm.plan.extend(chunk_plan_from(
+                    from,
+                    adm.prompt.len(),
+                    self.model.capacity() as i64,
+                    self.max_chunk,
+                ));
+                adm.carried = false;
             }
             self.run_chunk(adm, events);
         }
