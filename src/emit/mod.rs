@@ -1058,21 +1058,21 @@ mod tests {
     }
 
     #[test]
-    fn decode_chunk_graphs_are_every_first_chunk_size_at_every_decode_window() {
+    fn decode_chunk_graphs_are_every_carried_chunk_size_at_every_decode_window() {
         let plan = EmitPlan::new(256, &[8]).unwrap();
         let kinds = plan.decode_chunk_kinds(8, 32);
         let names: Vec<String> = kinds.iter().map(GraphKind::name).collect();
         assert_eq!(
             names,
             [
-                "decode_chunk_b8_w64_t8_cw0",
-                "decode_chunk_b8_w64_t16_cw0",
-                "decode_chunk_b8_w64_t24_cw0",
-                "decode_chunk_b8_w64_t32_cw0",
-                "decode_chunk_b8_t8_cw0",
-                "decode_chunk_b8_t16_cw0",
-                "decode_chunk_b8_t24_cw0",
-                "decode_chunk_b8_t32_cw0",
+                "decode_chunk_b8_w64_t8",
+                "decode_chunk_b8_w64_t16",
+                "decode_chunk_b8_w64_t24",
+                "decode_chunk_b8_w64_t32",
+                "decode_chunk_b8_t8",
+                "decode_chunk_b8_t16",
+                "decode_chunk_b8_t24",
+                "decode_chunk_b8_t32",
             ]
         );
         assert!(kinds.iter().all(|k| k.slots() == 8));
@@ -1093,7 +1093,7 @@ mod tests {
         let signature = graph
             .mlir
             .lines()
-            .find(|l| l.contains("func.func @decode_chunk_b8_t16_cw0("))
+            .find(|l| l.contains("func.func @decode_chunk_b8_t16("))
             .expect("the function");
         let args = signature.split("%arg").count() - 1;
         let params = llama::param_specs(&shape, &plan.graph_config()).len();
