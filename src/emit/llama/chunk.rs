@@ -198,11 +198,6 @@ impl ChunkAttention {
         let kt = as_cached(f, &kt, kv.elem());
         let vt = f.transpose(v, &[1, 0, 2]);
         let vt = as_cached(f, &vt, kv.elem());
-        let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
-        let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
-        new_kv.push(k5.clone());
-        new_kv.push(v5.clone());
-        let li = scalar_i32(f, l as i64);
         let Form::Masked {
             window,
             ref mask,
@@ -210,6 +205,11 @@ impl ChunkAttention {
             g,
         } = self.form
         else {
+            let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
+            let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
+            new_kv.push(k5.clone());
+            new_kv.push(v5.clone());
+            let li = scalar_i32(f, l as i64);
             f.comment(&format!(
                 "layer {l}: the chunk's K/V into the slot's cache, then its rows as decode rows"
             ));
@@ -230,11 +230,12 @@ impl ChunkAttention {
         };
         let n = window + t;
         let (keys, vals) = if window == 0 {
-            (kt, vt)
+            (kt.clone(), vt.clone())
         } else {
             f.comment(&format!(
                 "layer {l}: the slot's cached keys and values, then the chunk's"
             ));
+            let li = scalar_i32(f, l as i64);
             let read = |f: &mut FuncBuilder, which: &Value| {
                 let at = [
                     li.clone(),
@@ -249,7 +250,10 @@ impl ChunkAttention {
             };
             let ck = read(f, &self.zero);
             let cv = read(f, &self.one);
-            (f.concatenate(&[ck, kt], 1), f.concatenate(&[cv, vt], 1))
+            (
+                f.concatenate(&[ck, kt.clone()], 1),
+                f.concatenate(&[cv, vt.clone()], 1),
+            )
         };
         let q4 = f.reshape(q, &[t, hkv, g, d]);
         let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
@@ -262,6 +266,8 @@ impl ChunkAttention {
         let o = f.dot_general(&probs, &vals, (&[0], &[0]), (&[2], &[1]));
         let o = f.reshape(&o, &[hkv, g, t, d]);
         let o = f.transpose(&o, &[2, 0, 1, 3]);
+        new_kv.push(f.reshape(&kt, &[1, 1, hkv, t, d]));
+        new_kv.push(f.reshape(&vt, &[1, 1, hkv, t, d]));
         f.reshape(&o, &[t, hq * d])
     }
 
