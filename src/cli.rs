@@ -168,7 +168,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub carry_chunks: bool,
     /// The largest chunk a decode call carries with --carry-chunks.
-    #[arg(long, default_value_t = crate::emit::MIN_CHUNK as usize, value_parser = parse_positive)]
+    #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
     pub carried_chunk: usize,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
@@ -264,7 +264,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub carry_chunks: bool,
     /// The largest chunk a decode call carries with --carry-chunks.
-    #[arg(long, default_value_t = crate::emit::MIN_CHUNK as usize, value_parser = parse_positive)]
+    #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
     pub carried_chunk: usize,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.

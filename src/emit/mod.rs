@@ -35,7 +35,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use chunks::{ChunkCall, DEFAULT_MAX_CHUNK, MIN_CHUNK, chunk_plan, chunk_plan_from};
+pub use chunks::{
+    ChunkCall, DEFAULT_CARRIED_CHUNK, DEFAULT_MAX_CHUNK, chunk_plan, chunk_plan_from,
+};
 pub use kernels::Kernels;
 pub use llama::{
     BLOCK, BlockFormat, GraphConfig, GroupedQueries, LlamaShape, NarrowRows, Output, ParamSpec,

@@ -25,7 +25,7 @@
 //!    worth on SmolLM2 on the CPU). So, when asked to
 //!    ([`BatchOptions::decode_chunks`], `--carry-chunks`), a prompt admitted
 //!    while slots are running is cut into chunks of at most
-//!    [`BatchOptions::carried_chunk`] tokens (8 by default) and **every
+//!    [`BatchOptions::carried_chunk`] tokens (32 by default) and **every
 //!    chunk rides in a decode call** ([`GraphKind::DecodeChunk`]): one call
 //!    whose matmuls take the decode rows and the chunk's rows together, and
 //!    whose attention reads the slot's earlier chunks from the cache. The
@@ -108,8 +108,9 @@ pub struct BatchOptions {
     pub decode_chunks: bool,
     /// The largest chunk a decode call carries (rounded up to 8): a decode
     /// step reads every weight anyway and leaves the CPU's multipliers
-    /// partly idle, so a few more rows ride almost free, while a large
-    /// chunk costs what it would alone (docs/performance.md).
+    /// partly idle, so a few more rows ride cheaply; smaller chunks keep
+    /// the running slots' steps shorter, larger ones admit a prompt in
+    /// fewer steps ([`crate::emit::DEFAULT_CARRIED_CHUNK`]).
     pub carried_chunk: usize,
 }
 
@@ -120,7 +121,7 @@ impl Default for BatchOptions {
             max_queue: 256,
             max_chunk: crate::emit::DEFAULT_MAX_CHUNK,
             decode_chunks: false,
-            carried_chunk: crate::emit::MIN_CHUNK as usize,
+            carried_chunk: crate::emit::DEFAULT_CARRIED_CHUNK,
         }
     }
 }
