@@ -1355,11 +1355,18 @@ pub fn prefill(
     // With the x86-64 kernels, the decode attention kernel's body takes the
     // prompt's rows too (each at its own position, reading the cache just
     // written): IREE's form computes all t x t scores and masks half.
-    let prompt_kernel = kernels::takes_decode_attention(cfg.kernels, g, d);
+    // That is a chunk of the whole prompt at position 0 (`chunk.rs`).
+    let kernel_att = kernels::takes_decode_attention(cfg.kernels, g, d)
+        .then(|| chunk::ChunkAttention::new(&mut f, m, cfg, t, 0, &zero, &slot, [&zero, &one]));
 
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: attention");
         x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
+            if let Some(att) = &kernel_att {
+                // It writes the prompt's keys as it goes: none left to write.
+                let mut written = Vec::new();
+                return att.attend(f, l, &mut kv, &q, &k, &v, &mut written);
+            }
             f.comment(&format!(
                 "layer {l}: write K/V of positions 0..t into the slot's cache"
             ));
@@ -1387,11 +1394,6 @@ pub fn prefill(
             f.comment(&format!(
                 "layer {l}: grouped-query attention over the prompt"
             ));
-            if prompt_kernel {
-                let q3 = f.reshape(&q, &[t, hq, d]);
-                let o = kernels::prompt_attention(f, &q3, &kv, &k, &v, &slot, &zero, l as i64);
-                return f.reshape(&o, &[t, hq * d]);
-            }
             let q4 = f.reshape(&q, &[t, hkv, g, d]);
             let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
             let q3 = f.reshape(&q4, &[hkv, g * t, d]);
