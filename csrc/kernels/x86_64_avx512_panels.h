@@ -123,6 +123,36 @@ void iree_llm_bf16_panels_workgroup(const float* restrict x, size_t x_offset,
   }
 }
 
+// Rows a call computes when the graph says how many of its rows are real
+// (`live`, an i32 it computed: a chunk's decode rows plus its real tokens):
+// a chunk padded to its graph's size would otherwise multiply its padding.
+// The rest of the rows come out zero, so whatever reads them stays finite.
+INLINE size_t live_rows(const int32_t* live, size_t rows) {
+  const int32_t n = *live;
+  return n <= 0 ? 0 : (size_t)n < rows ? (size_t)n : rows;
+}
+
+// y[r, first..first + count) = 0 for rows [from, rows) of y [rows, n].
+INLINE void zero_rows_f32(float* y, size_t from, size_t rows, size_t n, size_t first,
+                          size_t count) {
+  size_t last = first + count;
+  if (last > n) last = n;
+  for (size_t r = from; r < rows; ++r)
+    for (size_t i = first; i < last; i += PANEL)
+      _mm512_storeu_ps(y + r * n + i, _mm512_setzero_ps());
+}
+
+// The same product over the first `live` rows of x only (see live_rows).
+void iree_llm_bf16_panels_live_workgroup(const float* restrict x, size_t x_offset,
+                                         const uint32_t* restrict w, size_t w_offset,
+                                         const int32_t* restrict live, size_t live_offset,
+                                         float* restrict y, size_t y_offset, size_t rows,
+                                         size_t n, size_t k, size_t first, size_t count) {
+  const size_t used = live_rows(live + live_offset, rows);
+  iree_llm_bf16_panels_workgroup(x, x_offset, w, w_offset, y, y_offset, used, n, k, first, count);
+  zero_rows_f32(y + y_offset, used, rows, n, first, count);
+}
+
 // ---- The MLP's gate and up projections with SiLU, in one pass ---------------
 //
 // act = silu(x . Wg^T) * (x . Wu^T) in f32 for the stacked gate and up
@@ -202,4 +232,18 @@ void iree_llm_bf16_panels_silu_workgroup(const float* restrict x, size_t x_offse
       }
     }
   }
+}
+
+// The activation of the first `live` rows of x only (see live_rows); the
+// rest of act is zero.
+void iree_llm_bf16_panels_silu_live_workgroup(const float* restrict x, size_t x_offset,
+                                              const uint32_t* restrict w, size_t w_offset,
+                                              const int32_t* restrict live, size_t live_offset,
+                                              float* restrict act, size_t act_offset,
+                                              size_t rows, size_t m, size_t k, size_t first,
+                                              size_t count) {
+  const size_t used = live_rows(live + live_offset, rows);
+  iree_llm_bf16_panels_silu_workgroup(x, x_offset, w, w_offset, act, act_offset, used, m, k,
+                                      first, count);
+  zero_rows_f32(act + act_offset, used, rows, m, first, count);
 }

@@ -505,7 +505,7 @@ fn keeps_dense_copy(cfg: &GraphConfig) -> bool {
 }
 
 /// How a graph multiplies rows by a weight (see `linear`).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Rows {
     /// Whether a few rows call a hand-written kernel.
     kernels: Kernels,
@@ -518,6 +518,11 @@ struct Rows {
     narrow: NarrowRows,
     /// How a product of more rows is written.
     wide: WideRows,
+    /// How many leading rows are real, where the graph knows it only when
+    /// called (a chunk padded to its graph's size: its decode rows and real
+    /// tokens): an i32 [1] that the panel kernels take, computing only those
+    /// rows and writing zeros for the rest. `None`: every row is real.
+    live: Option<Value>,
 }
 
 /// A weight matrix as the graph receives it.
@@ -547,7 +552,9 @@ enum Weight {
 impl Weight {
     fn rows(&self) -> Rows {
         match self {
-            Weight::Dense(_, rows) | Weight::Panels(_, rows) | Weight::Blocks { rows, .. } => *rows,
+            Weight::Dense(_, rows) | Weight::Panels(_, rows) | Weight::Blocks { rows, .. } => {
+                rows.clone()
+            }
         }
     }
 
@@ -556,6 +563,17 @@ impl Weight {
         match &mut self {
             Weight::Dense(_, rows) | Weight::Panels(_, rows) | Weight::Blocks { rows, .. } => {
                 rows.split = Some(split)
+            }
+        }
+        self
+    }
+
+    /// The same weight multiplying only the first `live` rows where its
+    /// kernel can (see [`Rows::live`]).
+    fn with_live(mut self, live: &Value) -> Self {
+        match &mut self {
+            Weight::Dense(_, rows) | Weight::Panels(_, rows) | Weight::Blocks { rows, .. } => {
+                rows.live = Some(live.clone())
             }
         }
         self
@@ -586,6 +604,15 @@ impl Stacked {
             Stacked::One(w) => Stacked::One(Box::new(w.split_at(split))),
             Stacked::Parts(ws) => {
                 Stacked::Parts(ws.into_iter().map(|w| w.split_at(split)).collect())
+            }
+        }
+    }
+
+    fn with_live(self, live: &Value) -> Self {
+        match self {
+            Stacked::One(w) => Stacked::One(Box::new(w.with_live(live))),
+            Stacked::Parts(ws) => {
+                Stacked::Parts(ws.into_iter().map(|w| w.with_live(live)).collect())
             }
         }
     }
@@ -648,6 +675,42 @@ impl Params {
             ..self
         }
     }
+
+    /// The same parameters with every layer's products computing only the
+    /// first `live` rows (an i32 [1], see [`Rows::live`]): the graph's rows
+    /// past its real ones are padding. The head is left as it is (it takes
+    /// only real rows).
+    fn with_live_rows(self, live: &Value) -> Self {
+        let live_layer = |w: Layer| Layer {
+            qkv: w.qkv.with_live(live),
+            wo: w.wo.with_live(live),
+            gate_up: w.gate_up.with_live(live),
+            down: w.down.with_live(live),
+            ..w
+        };
+        Params {
+            layers: self.layers.into_iter().map(live_layer).collect(),
+            ..self
+        }
+    }
+}
+
+/// Whether graphs of `kernels` over dense `weights` multiply only a
+/// prompt's real rows: bf16 matrices in panels, whose kernels take the live
+/// rows ([`Rows::live`]).
+pub(crate) fn skips_padding(kernels: Kernels, weights: DType) -> bool {
+    weights == DType::BF16 && kernels::packs_bf16_panels(kernels)
+}
+
+/// `p` computing only the first `rows` (an i32 []) rows of each layer's
+/// products where its kernels can (the panel kernels, [`Rows::live`]); as it
+/// is otherwise, so that other graphs stay as they were.
+fn live_rows_only(f: &mut FuncBuilder, cfg: &GraphConfig, p: Params, rows: &Value) -> Params {
+    if !skips_padding(cfg.kernels, cfg.weights) {
+        return p;
+    }
+    let live = f.reshape(rows, &[1]);
+    p.with_live_rows(&live)
 }
 
 /// Hands out a graph's parameter arguments as the weights they are, in
@@ -668,15 +731,15 @@ impl<I: Iterator<Item = Value>> ParamReader<I> {
     fn weight(&mut self) -> Weight {
         let t = self.tensors.pop_front().expect("tensor list");
         match t.blocks {
-            None if t.bf16_panels => Weight::Panels(self.arg(), self.rows),
-            None => Weight::Dense(self.arg(), self.rows),
+            None if t.bf16_panels => Weight::Panels(self.arg(), self.rows.clone()),
+            None => Weight::Dense(self.arg(), self.rows.clone()),
             Some(format) => Weight::Blocks {
                 format,
                 dense: self.dense_copy.then(|| self.arg()),
                 q: self.arg(),
                 d: self.arg(),
                 m: format.has_offset().then(|| self.arg()),
-                rows: self.rows,
+                rows: self.rows.clone(),
                 vnni_layout: t.vnni_layout,
             },
         }
@@ -707,6 +770,7 @@ fn declare_params(f: &mut FuncBuilder, m: &LlamaShape, cfg: &GraphConfig) -> Par
             split: None,
             narrow: cfg.narrow,
             wide: cfg.wide,
+            live: None,
         },
         dense_copy: keeps_dense_copy(cfg),
     };
@@ -886,8 +950,10 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
 fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     let kernels = w.rows().kernels;
     match w {
-        Weight::Panels(w, _) if kernels.bf16_activations() => kernels::bf16_panels_bf16(f, x, w),
-        Weight::Panels(w, _) => kernels::bf16_panels(f, x, w),
+        Weight::Panels(w, rows) if kernels.bf16_activations() => {
+            kernels::bf16_panels_bf16(f, x, w, rows.live.as_ref())
+        }
+        Weight::Panels(w, rows) => kernels::bf16_panels(f, x, w, rows.live.as_ref()),
         Weight::Dense(w, _) if kernels.bf16_activations() && w.elem() == DType::BF16 => {
             kernels::bf16_matmul(f, x, w)
         }
@@ -1183,10 +1249,11 @@ fn gated_in_one_pass(f: &mut FuncBuilder, h: &Value, w: &Layer) -> Option<Value>
     if bf16 && !matches!(w.down, Weight::Panels(..)) {
         return None;
     }
+    let live = rows.live.as_ref();
     Some(if bf16 {
-        kernels::bf16_panels_silu_bf16(f, h, wv)
+        kernels::bf16_panels_silu_bf16(f, h, wv, live)
     } else {
-        kernels::bf16_panels_silu(f, h, wv)
+        kernels::bf16_panels_silu(f, h, wv, live)
     })
 }
 
@@ -1337,6 +1404,8 @@ pub fn prefill(
     let len = f.arg(TensorType::new(&[], DType::I32), None);
     let slot = f.arg(TensorType::new(&[], DType::I32), None);
     let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, 1));
+    // Rows past the prompt's `len` tokens are the bucket's padding.
+    let p = live_rows_only(&mut f, cfg, p, &len);
 
     f.comment("embeddings and the rotary angles of positions 0..t");
     let mut x = embed_rows(&mut f, &p.embed, &tokens);

@@ -245,7 +245,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 15] = [
+const EXPORTS: [Export; 19] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -403,6 +403,41 @@ const EXPORTS: [Export; 15] = [
         source: Source::Exact,
         symbol: "iree_llm_bf16_panels_silu_workgroup",
         bindings: &["f32", "bf16", "f32"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    // The four panel kernels above over the first `live` rows of x only (an
+    // i32 [1] binding after w; the other rows of the result are zero): a
+    // chunk's rows past its real tokens are padding.
+    Export {
+        name: "bf16_panels_live",
+        source: Source::Exact,
+        symbol: "iree_llm_bf16_panels_live_workgroup",
+        bindings: &["f32", "bf16", "i32", "f32"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    Export {
+        name: "bf16_panels_bf16_live",
+        source: Source::Bf16,
+        symbol: "iree_llm_bf16_panels_bf16_live_workgroup",
+        bindings: &["bf16", "bf16", "i32", "f32"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    Export {
+        name: "bf16_panels_silu_bf16_live",
+        source: Source::Bf16,
+        symbol: "iree_llm_bf16_panels_silu_bf16_live_workgroup",
+        bindings: &["bf16", "bf16", "i32", "bf16"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    Export {
+        name: "bf16_panels_silu_live",
+        source: Source::Exact,
+        symbol: "iree_llm_bf16_panels_silu_live_workgroup",
+        bindings: &["f32", "bf16", "i32", "f32"],
         indices: &["rows", "n", "k"],
         split: Split::PerCall,
     },
@@ -793,15 +828,28 @@ pub fn packs_bf16_panels(kernels: Kernels) -> bool {
 /// `x . W^T` [rows, n] for rows `x` [rows, k] (any number) and a dense bf16
 /// weight W [n, k] laid out in panels, `w` [n/16, k/2, 16, 2]
 /// ([`super::panels`]), exactly, in the AVX-512 build's kernel.
-pub fn bf16_panels(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
-    panels_product(f, &EXPORTS[9], x.clone(), w)
+///
+/// With `live` (an i32 [1], see [`live_operands`]) only that many leading
+/// rows are multiplied and the rest of the result is zero.
+pub fn bf16_panels(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<&Value>) -> Value {
+    let export = if live.is_some() {
+        &EXPORTS[15]
+    } else {
+        &EXPORTS[9]
+    };
+    panels_product(f, export, x.clone(), w, live)
 }
 
 /// The same product with the rows of `x` rounded to bf16 here, through the
 /// AVX512-BF16 panel kernel ([`Kernels::X86_64Bf16`]).
-pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<&Value>) -> Value {
     let xb = f.convert(x, DType::BF16);
-    panels_product(f, &EXPORTS[10], xb, w)
+    let export = if live.is_some() {
+        &EXPORTS[16]
+    } else {
+        &EXPORTS[10]
+    };
+    panels_product(f, export, xb, w, live)
 }
 
 /// The MLP's activation `silu(x . Wg^T) * (x . Wu^T)` [rows, m] in bf16
@@ -810,20 +858,58 @@ pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// 16), in one pass of the AVX512-BF16 panel kernel
 /// ([`Kernels::X86_64Bf16`]): the two f32 products are never written out,
 /// and the down projection takes the bf16 values as they are.
-pub fn bf16_panels_silu_bf16(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+pub fn bf16_panels_silu_bf16(
+    f: &mut FuncBuilder,
+    x: &Value,
+    w: &Value,
+    live: Option<&Value>,
+) -> Value {
     let xb = f.convert(x, DType::BF16);
-    gated_product(f, &EXPORTS[13], xb, w, DType::BF16)
+    let export = if live.is_some() {
+        &EXPORTS[17]
+    } else {
+        &EXPORTS[13]
+    };
+    gated_product(f, export, xb, w, DType::BF16, live)
 }
 
 /// The same activation exactly, in f32, through the exact panel kernel
 /// (the AVX-512 build's [`Kernels::X86_64`] and [`Kernels::X86_64Q8`]).
-pub fn bf16_panels_silu(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
-    gated_product(f, &EXPORTS[14], x.clone(), w, DType::F32)
+pub fn bf16_panels_silu(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<&Value>) -> Value {
+    let export = if live.is_some() {
+        &EXPORTS[18]
+    } else {
+        &EXPORTS[14]
+    };
+    gated_product(f, export, x.clone(), w, DType::F32, live)
+}
+
+/// A panel kernel's operands: `x`, `w`, then the live rows where given (an
+/// i32 [1]: the rows of x that are real; the kernel computes only those).
+fn live_operands(x: Value, w: &Value, live: Option<&Value>) -> Vec<Value> {
+    let mut ops = vec![x, w.clone()];
+    if let Some(live) = live {
+        assert!(
+            live.shape() == [1] && live.elem() == DType::I32,
+            "live rows as an i32 [1], not {:?} {:?}",
+            live.shape(),
+            live.elem()
+        );
+        ops.push(live.clone());
+    }
+    ops
 }
 
 /// The activation through the gated panel kernel `export`, which takes x
 /// as given and writes `out` values.
-fn gated_product(f: &mut FuncBuilder, export: &Export, x: Value, w: &Value, out: DType) -> Value {
+fn gated_product(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: Value,
+    w: &Value,
+    out: DType,
+    live: Option<&Value>,
+) -> Value {
     let panel = super::panels::PANEL as i64;
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let m = w.shape()[0] * panel / 2;
@@ -837,14 +923,20 @@ fn gated_product(f: &mut FuncBuilder, export: &Export, x: Value, w: &Value, out:
     f.dispatch_extern(
         &export.callee(),
         &[m, per],
-        &[x, w.clone()],
+        &live_operands(x, w, live),
         &[rows, m, k, per],
         TensorType::new(&[rows, m], out),
     )
 }
 
 /// `x . W^T` through a panel kernel `export`, which takes x as given.
-fn panels_product(f: &mut FuncBuilder, export: &Export, x: Value, w: &Value) -> Value {
+fn panels_product(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: Value,
+    w: &Value,
+    live: Option<&Value>,
+) -> Value {
     let panel = super::panels::PANEL as i64;
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let n = w.shape()[0] * panel;
@@ -860,7 +952,7 @@ fn panels_product(f: &mut FuncBuilder, export: &Export, x: Value, w: &Value) -> 
     f.dispatch_extern(
         &export.callee(),
         &[n, per],
-        &[x, w.clone()],
+        &live_operands(x, w, live),
         &[rows, n, k, per],
         TensorType::new(&[rows, n], DType::F32),
     )
@@ -1419,9 +1511,18 @@ mod tests {
         // Four rows: every product and the output head; a prompt: every
         // product, and the head's last row alone where one row takes the
         // same kernel (gate and up in the gated kernel, where in panels).
+        // The panel kernels take a prompt's layers in their live-rows form,
+        // which multiplies only the prompt's real rows, not the bucket's
+        // padding.
         assert_eq!(calls(&graph(Kernels::X86_64, decode(4))), layers + 1);
         let head = usize::from(export == exact_bf16_export(1));
-        assert_eq!(calls(&graph(Kernels::X86_64, prefill)), layers + head);
+        let prompt = graph(Kernels::X86_64, prefill);
+        if packs_bf16_panels(Kernels::X86_64) {
+            assert_eq!(kernel_calls(&prompt, "bf16_panels_live"), layers);
+            assert_eq!(calls(&prompt), head);
+        } else {
+            assert_eq!(calls(&prompt), layers + head);
+        }
         // One row never takes the rows kernel; portable graphs call none.
         assert_eq!(
             kernel_calls(&graph(Kernels::X86_64, decode(1)), "bf16_rows"),
@@ -1476,9 +1577,16 @@ mod tests {
             tokens: 16,
             output: Output::Logits,
         };
+        // A prompt's layers multiply only its real rows (the kernels' live
+        // form), the head its last row.
         let mlir = graph(Kernels::X86_64Bf16, prefill);
-        assert_eq!(calls(&mlir), (PRODUCTS_PER_LAYER - 1) * layers + 1);
-        assert_eq!(gated(&mlir), layers);
+        assert_eq!(
+            kernel_calls(&mlir, "bf16_panels_bf16_live"),
+            (PRODUCTS_PER_LAYER - 1) * layers
+        );
+        assert_eq!(calls(&mlir), 1);
+        assert_eq!(kernel_calls(&mlir, "bf16_panels_silu_bf16_live"), layers);
+        assert_eq!(gated(&mlir), 0);
         // The exact kernels take their own gated kernel, never this one.
         assert_eq!(gated(&graph(Kernels::X86_64, prefill)), 0);
     }

@@ -5,8 +5,8 @@
 
 use super::{
     Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, Value, as_cached, declare_params,
-    embed_rows, finish_prompt, from_cache, kernels, layer, masked_softmax, sample, scalar_i32,
-    to_cache,
+    embed_rows, finish_prompt, from_cache, kernels, layer, live_rows_only, masked_softmax, sample,
+    scalar_i32, to_cache,
 };
 use crate::emit::GraphConfig;
 
@@ -52,6 +52,8 @@ pub fn prefill_chunk(
     let slot = f.arg(TensorType::new(&[], DType::I32), None);
     let start = f.arg(TensorType::new(&[], DType::I32), None);
     let draw = (output == Output::Sample).then(|| sample::declare_inputs(&mut f, 1));
+    // Rows past the chunk's `len` tokens are padding.
+    let p = live_rows_only(&mut f, cfg, p, &len);
 
     f.comment("embeddings and the rotary angles of positions start..start + t");
     let mut x = embed_rows(&mut f, &p.embed, &tokens);

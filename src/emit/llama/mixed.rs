@@ -8,7 +8,7 @@
 use super::chunk::ChunkAttention;
 use super::{
     DType, DecodeAttention, FuncBuilder, LlamaShape, TensorType, declare_params, embed_rows, head,
-    layer, sample, scalar_i32,
+    layer, live_rows_only, sample, scalar_i32,
 };
 use crate::emit::GraphConfig;
 
@@ -70,6 +70,12 @@ pub fn decode_with_chunk(
     let len = f.arg(TensorType::new(&[], DType::I32), None);
     let slot = f.arg(TensorType::new(&[], DType::I32), None);
     let start = f.arg(TensorType::new(&[], DType::I32), None);
+    // Rows past the decode rows and the chunk's `len` tokens are padding.
+    let real_rows = {
+        let decode_rows = scalar_i32(&mut f, b);
+        f.add(&len, &decode_rows)
+    };
+    let p = live_rows_only(&mut f, cfg, p, &real_rows);
 
     f.comment("rows 0..b: the decode rows; rows b..b + t: the chunk");
     let ids = f.concatenate(&[tokens, chunk], 0);
