@@ -9,7 +9,7 @@
 mod common;
 
 use common::{host_argmax, load, prompt, relative_error};
-use iree_llm::emit::{EmitPlan, GraphKind, Output, chunk_plan};
+use iree_llm::emit::{EmitPlan, GraphKind, Output, Padding, chunk_plan};
 use iree_llm::model::{DeviceModel, KvCache};
 use iree_llm::types::TokenId;
 use iree_llm::weights::DType as WeightDType;
@@ -35,7 +35,7 @@ fn graphs(slots: i64) -> Vec<GraphKind> {
     let plan = EmitPlan::new(CAPACITY, &[slots]).unwrap();
     let mut g: Vec<GraphKind> = lengths()
         .into_iter()
-        .flat_map(|len| chunk_plan(len, CAPACITY, MAX_CHUNK))
+        .flat_map(|len| chunk_plan(len, CAPACITY, MAX_CHUNK, Padding::Multiplied))
         .map(|c| GraphKind::Chunk {
             slots,
             tokens: c.size,
@@ -98,7 +98,7 @@ fn chunked_prefill_logits_match_the_f64_reference_and_decode_continues_from_its_
             .prefill_chunked_logits_at(&mut kv, 0, &tokens, MAX_CHUNK)
             .unwrap();
         let err = relative_error(&got, &want);
-        let sizes: Vec<i64> = chunk_plan(len, CAPACITY, MAX_CHUNK)
+        let sizes: Vec<i64> = chunk_plan(len, CAPACITY, MAX_CHUNK, Padding::Multiplied)
             .iter()
             .map(|c| c.size)
             .collect();
@@ -178,7 +178,7 @@ fn a_last_chunk_that_would_pass_the_capacity_starts_early_and_recomputes_its_ove
     // 99 tokens in a capacity of 100: 96, then 3 tokens padded to 8 would
     // end at 104, so the last chunk runs positions 92..100.
     let capacity = 100;
-    let calls = chunk_plan(99, capacity, MAX_CHUNK);
+    let calls = chunk_plan(99, capacity, MAX_CHUNK, Padding::Multiplied);
     let last = *calls.last().unwrap();
     let before = calls[calls.len() - 2];
     assert!(last.start < before.start + before.len, "{calls:?}");

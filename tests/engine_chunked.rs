@@ -11,7 +11,7 @@ mod common;
 use std::path::Path;
 
 use common::{drain, prompt, run_all, single_engine};
-use iree_llm::emit::chunk_plan;
+use iree_llm::emit::{Padding, chunk_plan};
 use iree_llm::engine::{BatchEngine, BatchOptions, Engine, Event, Fault, FinishReason, Request};
 use iree_llm::types::{RequestId, TokenId};
 use iree_llm::weights::DType as WeightDType;
@@ -81,7 +81,7 @@ fn a_running_request_gets_a_token_every_step_while_a_long_prompt_is_prefilled_ch
         } else {
             MAX_CHUNK
         };
-        let chunks = chunk_plan(long.len(), CAPACITY, size).len();
+        let chunks = chunk_plan(long.len(), CAPACITY, size, Padding::Multiplied).len();
         assert!(
             chunks >= 6,
             "100 tokens in chunks of {size}: {chunks} chunks"
@@ -152,7 +152,7 @@ fn when_every_running_request_ends_the_rest_of_a_carried_prompt_runs_in_large_ch
     // 100 / 8.
     let chunks = engine.stats().prefill_chunks - 1;
     assert!(
-        chunks < chunk_plan(long.len(), CAPACITY, CARRIED_CHUNK).len() as u64,
+        chunks < chunk_plan(long.len(), CAPACITY, CARRIED_CHUNK, Padding::Multiplied).len() as u64,
         "{chunks} chunks"
     );
     while !engine.is_idle() {
@@ -196,7 +196,7 @@ fn prompts_of_several_chunks_give_the_single_engines_greedy_tokens() {
         let chunks = |size| -> usize {
             lengths
                 .iter()
-                .map(|&l| chunk_plan(l, CAPACITY, size).len())
+                .map(|&l| chunk_plan(l, CAPACITY, size, Padding::Multiplied).len())
                 .sum()
         };
         let ran = stats.prefill_chunks as usize;
@@ -231,7 +231,7 @@ fn choices_share_one_chunked_prefill_admitted_while_another_request_runs() {
     // Carried, in the decode calls of the other request's steps.
     assert_eq!(
         (after.prefill_chunks - before.prefill_chunks) as usize,
-        chunk_plan(50, CAPACITY, CARRIED_CHUNK).len()
+        chunk_plan(50, CAPACITY, CARRIED_CHUNK, Padding::Multiplied).len()
     );
     let sid = single.submit(request).unwrap();
     let want = drain(&mut single);

@@ -44,7 +44,8 @@ fn layout(
 ) -> Result<(Vec<usize>, crate::emit::ChunkCall), ModelError> {
     let capacity = model.capacity();
     let start = CHUNK_START.min(capacity.saturating_sub(tokens + 1));
-    let call = chunk_plan_from(start, start + tokens, capacity as i64, tokens)[0];
+    let padding = model.manifest().plan.chunk_padding();
+    let call = chunk_plan_from(start, start + tokens, capacity as i64, tokens, padding)[0];
     let mut positions = vec![position; batch];
     positions[batch - 1] = call.start;
     Ok((positions, call))

@@ -12,6 +12,11 @@
 //! [`CALL_COST_TOKENS`] tokens. The plan runs chunks of the largest size
 //! while more than that remains, then covers the rest with the cheapest mix
 //! of calls under that cost model (100 tokens: 96 + 8, not 128).
+//!
+//! Where the graphs' products skip a chunk's padding ([`Padding::Skipped`]:
+//! the panel kernels multiply only its real rows) a padded row costs little
+//! (its norms, rotary embedding and attention), so the plan takes fewer,
+//! larger calls (100 tokens: one of 128).
 
 use super::decode_windows;
 
@@ -35,6 +40,17 @@ pub const DEFAULT_CARRIED_CHUNK: usize = 32;
 /// The fixed cost of one chunk call in tokens' worth of work (measured, see
 /// the module documentation).
 pub const CALL_COST_TOKENS: usize = 16;
+
+/// What a chunk's padding rows cost its call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Padding {
+    /// As much as a real token: the products multiply every row.
+    Multiplied,
+    /// A quarter of a real token's share in the cost model: the products
+    /// multiply only the real rows (the panel kernels' live rows), what is
+    /// left is the row's norms, rotary embedding, attention and cache write.
+    Skipped,
+}
 
 /// One chunk call of a prefill: `len` real tokens of the prompt from
 /// position `start`, padded to `size`, attending to the first `window`
@@ -84,12 +100,18 @@ pub fn chunk_window(capacity: i64, start: usize) -> i64 {
 }
 
 /// The chunk calls that prefill a prompt of `prompt` tokens (1 to
-/// `capacity`) from position 0 with chunks of at most `max_chunk` tokens.
-/// Consecutive calls cover the prompt in order; each starts where the last
-/// ended, except a last chunk that would pass the capacity, which starts
-/// early enough to fit and recomputes the positions it overlaps.
-pub fn chunk_plan(prompt: usize, capacity: i64, max_chunk: usize) -> Vec<ChunkCall> {
-    chunk_plan_from(0, prompt, capacity, max_chunk)
+/// `capacity`) from position 0 with chunks of at most `max_chunk` tokens,
+/// for graphs whose padding costs `padding`. Consecutive calls cover the
+/// prompt in order; each starts where the last ended, except a last chunk
+/// that would pass the capacity, which starts early enough to fit and
+/// recomputes the positions it overlaps.
+pub fn chunk_plan(
+    prompt: usize,
+    capacity: i64,
+    max_chunk: usize,
+    padding: Padding,
+) -> Vec<ChunkCall> {
+    chunk_plan_from(0, prompt, capacity, max_chunk, padding)
 }
 
 /// The chunk calls that prefill positions `from..prompt` of a prompt whose
@@ -101,6 +123,7 @@ pub fn chunk_plan_from(
     prompt: usize,
     capacity: i64,
     max_chunk: usize,
+    padding: Padding,
 ) -> Vec<ChunkCall> {
     assert!(
         from < prompt && prompt as i64 <= capacity,
@@ -114,7 +137,7 @@ pub fn chunk_plan_from(
         sizes_for.push(largest as i64);
         start += largest;
     }
-    sizes_for.extend(cheapest_cover(prompt - start, &sizes));
+    sizes_for.extend(cheapest_cover(prompt - start, &sizes, padding));
     let mut calls = Vec::new();
     let mut at = from;
     for size in sizes_for {
@@ -133,16 +156,23 @@ pub fn chunk_plan_from(
 }
 
 /// Chunk sizes covering `n` tokens (at most the largest size) at the least
-/// cost: [`CALL_COST_TOKENS`] per call plus the padded size, largest first.
-fn cheapest_cover(n: usize, sizes: &[i64]) -> Vec<i64> {
+/// cost: [`CALL_COST_TOKENS`] per call plus its tokens, its padding counted
+/// as `padding` says, largest first.
+fn cheapest_cover(n: usize, sizes: &[i64], padding: Padding) -> Vec<i64> {
+    // In quarters of a token, so that a skipped padding row counts a quarter.
+    let pad_quarters = match padding {
+        Padding::Multiplied => 4,
+        Padding::Skipped => 1,
+    };
     // best[r]: (cost, first size) of covering r tokens.
     let mut best: Vec<(usize, i64)> = vec![(0, 0); n + 1];
     for r in 1..=n {
         best[r] = sizes
             .iter()
             .map(|&s| {
-                let rest = r.saturating_sub(s as usize);
-                (CALL_COST_TOKENS + s as usize + best[rest].0, s)
+                let real = r.min(s as usize);
+                let call = 4 * (CALL_COST_TOKENS + real) + pad_quarters * (s as usize - real);
+                (call + best[r - real].0, s)
             })
             .min_by_key(|&(cost, s)| (cost, std::cmp::Reverse(s)))
             .expect("at least one size");
@@ -162,6 +192,8 @@ fn cheapest_cover(n: usize, sizes: &[i64]) -> Vec<i64> {
 mod tests {
     use super::*;
 
+    const M: Padding = Padding::Multiplied;
+
     fn sizes(calls: &[ChunkCall]) -> Vec<i64> {
         calls.iter().map(|c| c.size).collect()
     }
@@ -176,12 +208,12 @@ mod tests {
 
     #[test]
     fn a_short_prompt_is_one_chunk_padded_by_at_most_a_third() {
-        assert_eq!(sizes(&chunk_plan(1, 2048, 128)), [8]);
-        assert_eq!(sizes(&chunk_plan(17, 2048, 128)), [24]);
-        assert_eq!(sizes(&chunk_plan(32, 2048, 128)), [32]);
-        assert_eq!(sizes(&chunk_plan(128, 2048, 128)), [128]);
+        assert_eq!(sizes(&chunk_plan(1, 2048, 128, M)), [8]);
+        assert_eq!(sizes(&chunk_plan(17, 2048, 128, M)), [24]);
+        assert_eq!(sizes(&chunk_plan(32, 2048, 128, M)), [32]);
+        assert_eq!(sizes(&chunk_plan(128, 2048, 128, M)), [128]);
         // 96 + 8 costs less than one call of 128 under the cost model.
-        assert_eq!(sizes(&chunk_plan(100, 2048, 128)), [96, 8]);
+        assert_eq!(sizes(&chunk_plan(100, 2048, 128, M)), [96, 8]);
     }
 
     #[test]
@@ -189,26 +221,41 @@ mod tests {
         for capacity in [64i64, 100, 256, 2048] {
             for max_chunk in [8usize, 32, 128] {
                 for prompt in 1..=capacity as usize {
-                    let calls = chunk_plan(prompt, capacity, max_chunk);
-                    let mut covered = 0;
-                    for c in &calls {
-                        assert!(c.start <= covered, "{calls:?}");
-                        assert!(c.len >= 1 && c.len as i64 <= c.size);
-                        assert!(c.size as usize <= max_chunk.max(8) || c.size == capacity);
-                        assert!(c.start as i64 + c.size <= capacity, "{calls:?}");
-                        assert!(c.window >= c.start as i64 && c.window <= capacity);
-                        assert_eq!(c.window == 0, c.start == 0);
-                        covered = c.start + c.len;
+                    for padding in [M, Padding::Skipped] {
+                        let calls = chunk_plan(prompt, capacity, max_chunk, padding);
+                        let mut covered = 0;
+                        for c in &calls {
+                            assert!(c.start <= covered, "{calls:?}");
+                            assert!(c.len >= 1 && c.len as i64 <= c.size);
+                            assert!(c.size as usize <= max_chunk.max(8) || c.size == capacity);
+                            assert!(c.start as i64 + c.size <= capacity, "{calls:?}");
+                            assert!(c.window >= c.start as i64 && c.window <= capacity);
+                            assert_eq!(c.window == 0, c.start == 0);
+                            covered = c.start + c.len;
+                        }
+                        assert_eq!(covered, prompt, "{calls:?}");
                     }
-                    assert_eq!(covered, prompt, "{calls:?}");
                 }
             }
         }
     }
 
     #[test]
+    fn where_padding_is_skipped_a_prompt_takes_fewer_larger_calls() {
+        let skipped = |prompt| sizes(&chunk_plan(prompt, 2048, 128, Padding::Skipped));
+        // One call of 128 rather than 96 + 8: its 28 padding rows cost less
+        // than a second call.
+        assert_eq!(skipped(100), [128]);
+        assert_eq!(skipped(17), [24]);
+        assert_eq!(skipped(8), [8]);
+        assert_eq!(skipped(300), [128, 128, 48]);
+        // Carried chunks of at most 32: the fewest steps.
+        assert_eq!(sizes(&chunk_plan(40, 2048, 32, Padding::Skipped)), [32, 8]);
+    }
+
+    #[test]
     fn a_long_prompt_runs_largest_chunks_then_a_small_tail() {
-        let calls = chunk_plan(300, 2048, 128);
+        let calls = chunk_plan(300, 2048, 128, M);
         assert_eq!(sizes(&calls), [128, 128, 48]);
         let starts: Vec<usize> = calls.iter().map(|c| c.start).collect();
         assert_eq!(starts, [0, 128, 256]);
@@ -219,7 +266,7 @@ mod tests {
     #[test]
     fn the_rest_of_a_prompt_is_planned_from_where_its_chunks_stopped() {
         // 8-token chunks carried by decode steps, then the rest at once.
-        let calls = chunk_plan_from(24, 300, 2048, 128);
+        let calls = chunk_plan_from(24, 300, 2048, 128, M);
         assert_eq!(sizes(&calls), [128, 128, 24]);
         let starts: Vec<usize> = calls.iter().map(|c| c.start).collect();
         assert_eq!(starts, [24, 152, 280]);
@@ -229,15 +276,15 @@ mod tests {
                 .all(|c| c.window >= c.start as i64 && c.window > 0)
         );
         assert_eq!(
-            chunk_plan_from(0, 100, 2048, 128),
-            chunk_plan(100, 2048, 128)
+            chunk_plan_from(0, 100, 2048, 128, M),
+            chunk_plan(100, 2048, 128, M)
         );
     }
 
     #[test]
     fn a_last_chunk_past_the_capacity_starts_earlier() {
         // 99 tokens in 100: 96, then 3 tokens padded to 8 would end at 104.
-        let calls = chunk_plan(99, 100, 128);
+        let calls = chunk_plan(99, 100, 128, M);
         let last = calls.last().unwrap();
         assert_eq!(last.start as i64 + last.size, 100);
         assert_eq!(last.start + last.len, 99);

@@ -36,7 +36,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use chunks::{
-    ChunkCall, DEFAULT_CARRIED_CHUNK, DEFAULT_MAX_CHUNK, chunk_plan, chunk_plan_from,
+    ChunkCall, DEFAULT_CARRIED_CHUNK, DEFAULT_MAX_CHUNK, Padding, chunk_plan, chunk_plan_from,
 };
 pub use kernels::Kernels;
 pub use llama::{
@@ -646,6 +646,18 @@ impl EmitPlan {
         kinds
     }
 
+    /// What a prompt chunk's padding rows cost these graphs: little where
+    /// every layer product is a panel kernel, which multiplies only the
+    /// chunk's real rows (bf16 weights with the AVX-512 kernels); as much as
+    /// real tokens otherwise.
+    pub fn chunk_padding(&self) -> Padding {
+        if llama::skips_padding(self.kernels, self.weights) && self.blocks.is_empty() {
+            Padding::Skipped
+        } else {
+            Padding::Multiplied
+        }
+    }
+
     /// The logits chunk graphs of the plan of a prompt of `prompt` tokens
     /// (none if it does not fit the capacity).
     pub fn prompt_chunk_kinds(
@@ -657,7 +669,7 @@ impl EmitPlan {
         if prompt == 0 || prompt as i64 > self.capacity {
             return Vec::new();
         }
-        chunk_plan(prompt, self.capacity, max_chunk)
+        chunk_plan(prompt, self.capacity, max_chunk, self.chunk_padding())
             .into_iter()
             .map(|c| GraphKind::Chunk {
                 slots,

@@ -19,7 +19,13 @@ impl DeviceModel {
             }
             .into());
         }
-        Ok(chunk_plan(prompt, self.capacity() as i64, max_chunk))
+        let padding = self.manifest().plan.chunk_padding();
+        Ok(chunk_plan(
+            prompt,
+            self.capacity() as i64,
+            max_chunk,
+            padding,
+        ))
     }
 
     /// Runs one chunk call of the plan of `prompt` into slot `slot` of `kv`.

@@ -88,8 +88,12 @@ pub struct LoadStats {
 pub struct LoadOptions {
     pub device: DeviceUri,
     pub plan: EmitPlan,
-    /// The graphs to compile and load.
+    /// The graphs to compile and load, besides those of `uses`.
     pub graphs: Vec<GraphKind>,
+    /// What the model is for: [`EmitPlan::graphs_for`] decides their graphs
+    /// at load, once the plan knows the weights and kernels (a prompt's
+    /// chunk plan depends on them, [`EmitPlan::chunk_padding`]).
+    pub uses: Vec<GraphUse>,
     pub cache: ModuleCache,
     pub target: Target,
     /// Compile and load a graph the first time a call needs it, instead of
@@ -118,8 +122,9 @@ pub struct LoadOptions {
 impl LoadOptions {
     /// The graphs `use_` needs (decided by [`EmitPlan::graphs_for`]).
     pub fn for_use(device: DeviceUri, plan: EmitPlan, use_: &GraphUse) -> Self {
-        let graphs = plan.graphs_for(use_);
-        Self::with_graphs(device, plan, graphs)
+        let mut opts = Self::with_graphs(device, plan, Vec::new());
+        opts.uses.push(use_.clone());
+        opts
     }
 
     /// [`for_use`](Self::for_use) for the batched engine at `batch` slots.
@@ -143,6 +148,7 @@ impl LoadOptions {
             device,
             plan,
             graphs,
+            uses: Vec::new(),
             cache: ModuleCache::default_location(),
             target,
             compile_on_demand: false,
@@ -251,11 +257,19 @@ impl DeviceModel {
         };
 
         // Graphs: emitted in memory from the config, compiled through the cache.
+        let mut kinds: Vec<GraphKind> = opts
+            .uses
+            .iter()
+            .flat_map(|u| opts.plan.graphs_for(u))
+            .collect();
+        kinds.extend(opts.graphs.iter().copied());
+        let mut seen = std::collections::HashSet::new();
+        kinds.retain(|k| seen.insert(*k));
         let start = Instant::now();
-        progress.begin("compiling graphs", opts.graphs.len() as u64);
+        progress.begin("compiling graphs", kinds.len() as u64);
         model
             .graphs
-            .load_all(&mut model.session, &opts.graphs, &mut model.stats, progress)?;
+            .load_all(&mut model.session, &kinds, &mut model.stats, progress)?;
         progress.end();
         model.stats.compile_time = start.elapsed();
         model.upload_params(&weights, progress)?;

@@ -148,6 +148,7 @@ impl BatchEngine {
                     adm.prompt.len(),
                     self.model.capacity() as i64,
                     self.max_chunk,
+                    self.model.manifest().plan.chunk_padding(),
                 ));
                 adm.carried = false;
             }
