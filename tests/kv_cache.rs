@@ -224,3 +224,33 @@ fn a_cache_of_another_type_is_refused_with_what_to_use() {
     let text = err.to_string();
     assert!(text.contains("use f32 or f16"), "{text}");
 }
+
+/// Both opt-in forms together, bf16 activations over an f16 cache (the
+/// SmolLM2 B=8 setting docs/performance.md measures), stay within the bf16
+/// activations' own tolerance (tests/graphs.rs): the cache's rounding adds
+/// little to theirs. Only CPUs with AVX512-BF16 run them.
+#[test]
+fn bf16_activations_over_an_f16_cache_stay_within_the_bf16_tolerance() {
+    use iree_llm::emit::Kernels;
+    const BF16_TOLERANCE: f64 = 2e-2;
+    if !Kernels::X86_64Bf16.runs_on_this_host() {
+        eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
+        return;
+    }
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let mut model = common::load_opts(&dir, "local-task", CAPACITY, logits_graphs(&[]), |o| {
+        o.kv_cache = Some(DType::F16);
+        o.kernels = Some(Kernels::X86_64Bf16);
+    });
+    assert_eq!(model.manifest().plan.kv_cache, DType::F16);
+    assert_eq!(model.manifest().plan.kernels, Kernels::X86_64Bf16);
+    common::assert_inexact_form_within(
+        &mut model,
+        &reference,
+        &[(7, 2), (17, 4), (33, 5), (70, 6)],
+        6,
+        BF16_TOLERANCE,
+        "bf16 activations, f16 cache",
+    );
+}
