@@ -106,24 +106,7 @@ void iree_llm_bf16_panels_bf16_workgroup(const uint16_t* restrict x, size_t x_of
   }
 }
 
-// Rows a call computes when the graph says how many of its rows are real
-// (`live`, an i32 it computed: a chunk's decode rows plus its real tokens):
-// a chunk padded to its graph's size would otherwise multiply its padding.
-// The rest of the rows come out zero, so whatever reads them stays finite.
-INLINE size_t live_rows(const int32_t* live, size_t rows) {
-  const int32_t n = *live;
-  return n <= 0 ? 0 : (size_t)n < rows ? (size_t)n : rows;
-}
-
-// y[r, first..first + count) = 0 for rows [from, rows) of y [rows, n].
-INLINE void zero_rows_f32(float* y, size_t from, size_t rows, size_t n, size_t first,
-                          size_t count) {
-  size_t last = first + count;
-  if (last > n) last = n;
-  for (size_t r = from; r < rows; ++r)
-    for (size_t i = first; i < last; i += BF16_PANEL)
-      _mm512_storeu_ps(y + r * n + i, _mm512_setzero_ps());
-}
+#include "x86_64_avx512_live_rows.h"
 
 // The same product over the first `live` rows of x only (see live_rows).
 void iree_llm_bf16_panels_bf16_live_workgroup(const uint16_t* restrict x, size_t x_offset,
