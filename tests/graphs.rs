@@ -326,7 +326,6 @@ fn decode_attention_keeps_the_exact_tolerance_across_blocks_of_positions() {
 #[test]
 fn bf16_activations_stay_within_their_own_tolerance() {
     use iree_llm::emit::Kernels;
-    const BF16_TOLERANCE: f64 = 2e-2;
     if !Kernels::X86_64Bf16.runs_on_this_host() {
         eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
         return;
@@ -342,7 +341,7 @@ fn bf16_activations_stay_within_their_own_tolerance() {
         &reference,
         &[(1, 41), (9, 42), (30, 43)],
         6,
-        BF16_TOLERANCE,
+        common::BF16_TOLERANCE,
         "bf16 activations",
     );
 }
@@ -354,7 +353,6 @@ fn bf16_activations_stay_within_their_own_tolerance() {
 #[test]
 fn bf16_activations_hold_their_tolerance_when_k_spans_several_of_the_kernels_spans() {
     use iree_llm::emit::Kernels;
-    const BF16_TOLERANCE: f64 = 2e-2;
     if !Kernels::X86_64Bf16.runs_on_this_host() {
         eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
         return;
@@ -371,7 +369,7 @@ fn bf16_activations_hold_their_tolerance_when_k_spans_several_of_the_kernels_spa
         &reference,
         &[(9, 51), (30, 52)],
         4,
-        BF16_TOLERANCE,
+        common::BF16_TOLERANCE,
         "bf16 activations, k = 4608",
     );
 }
@@ -669,7 +667,6 @@ fn every_form_of_the_decode_attention_matches_the_f64_reference() {
 #[test]
 fn prompt_products_with_bf16_rows_stay_within_the_bf16_tolerance() {
     use iree_llm::emit::{Kernels, NarrowRows, WideRows};
-    const BF16_TOLERANCE: f64 = 2e-2;
     let dir = common::tiny_dir(WeightDType::BF16);
     let reference = common::reference(&dir);
     let mut model = common::load_opts(&dir, "local-task", CAPACITY, logits_graphs(&[1]), |o| {
@@ -684,7 +681,7 @@ fn prompt_products_with_bf16_rows_stay_within_the_bf16_tolerance() {
         &reference,
         &[(17, 71), (40, 72)],
         4,
-        BF16_TOLERANCE,
+        common::BF16_TOLERANCE,
         "bf16 prompt rows",
     );
 }

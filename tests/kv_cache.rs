@@ -227,12 +227,11 @@ fn a_cache_of_another_type_is_refused_with_what_to_use() {
 
 /// Both opt-in forms together, bf16 activations over an f16 cache (the
 /// SmolLM2 B=8 setting docs/performance.md measures), stay within the bf16
-/// activations' own tolerance (tests/graphs.rs): the cache's rounding adds
-/// little to theirs. Only CPUs with AVX512-BF16 run them.
+/// activations' own tolerance (`common::BF16_TOLERANCE`): the cache's
+/// rounding adds little to theirs. Only CPUs with AVX512-BF16 run them.
 #[test]
 fn bf16_activations_over_an_f16_cache_stay_within_the_bf16_tolerance() {
     use iree_llm::emit::Kernels;
-    const BF16_TOLERANCE: f64 = 2e-2;
     if !Kernels::X86_64Bf16.runs_on_this_host() {
         eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
         return;
@@ -250,7 +249,7 @@ fn bf16_activations_over_an_f16_cache_stay_within_the_bf16_tolerance() {
         &reference,
         &[(7, 2), (17, 4), (33, 5), (70, 6)],
         6,
-        BF16_TOLERANCE,
+        common::BF16_TOLERANCE,
         "bf16 activations, f16 cache",
     );
 }

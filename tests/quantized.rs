@@ -195,10 +195,6 @@ fn eight_bit_activations_stay_within_their_own_tolerance() {
     }
 }
 
-/// The bf16 form's own tolerance (docs/performance.md), for prompts and
-/// batched steps alike.
-const BF16_TOLERANCE: f64 = 2e-2;
-
 /// The tiny model in `quant` with the opt-in bf16 activations
 /// (`Kernels::X86_64Bf16`) and its f64 reference; None, said on stderr,
 /// where the CPU or build has no AVX512-BF16 kernel.
@@ -236,7 +232,7 @@ fn bf16_activations_on_block_weights_stay_within_their_own_tolerance() {
             &reference,
             &[(7, 2), (17, 4), (33, 5)],
             4,
-            BF16_TOLERANCE,
+            common::BF16_TOLERANCE,
             &format!("{quant:?} with bf16 activations"),
         );
     }
@@ -253,7 +249,7 @@ fn bf16_activations_on_block_weights_hold_for_a_step_of_eight_rows() {
             return;
         };
         let form = format!("{quant:?} with bf16 activations");
-        assert_steps_of_eight_rows_within(&mut model, &reference, BF16_TOLERANCE, &form);
+        assert_steps_of_eight_rows_within(&mut model, &reference, common::BF16_TOLERANCE, &form);
     }
 }
 

@@ -120,7 +120,8 @@ pub struct LoadOptions {
 }
 
 impl LoadOptions {
-    /// The graphs `use_` needs (decided by [`EmitPlan::graphs_for`]).
+    /// The graphs `use_` needs, decided by [`EmitPlan::graphs_for`] at
+    /// load (see [`LoadOptions::uses`]).
     pub fn for_use(device: DeviceUri, plan: EmitPlan, use_: &GraphUse) -> Self {
         let mut opts = Self::with_graphs(device, plan, Vec::new());
         opts.uses.push(use_.clone());
