@@ -192,6 +192,7 @@ pub fn graph_bench(
                     batch,
                     output: crate::emit::Output::Sample,
                     window,
+                    spare: 0,
                 }),
         );
     }
@@ -465,6 +466,8 @@ pub struct EngineBenchOptions {
     pub decode_chunks: bool,
     /// [`BatchOptions::carried_chunk`].
     pub carried_chunk: usize,
+    /// [`BatchOptions::spare_slot`].
+    pub spare_slot: bool,
 }
 
 /// The deterministic greedy requests of the benchmark: prompt lengths and
@@ -511,6 +514,10 @@ pub struct RunSummary {
     /// ([`crate::engine::EngineStats::mixed_steps`]); not in `decode_*` or `prefill_time`.
     pub mixed_steps: u64,
     pub mixed_time: Duration,
+    /// Prompts prefilled into the spare slot, and the time spent moving
+    /// their caches to a row ([`crate::engine::EngineStats::spare_prefills`]).
+    pub spare_prefills: u64,
+    pub spare_move_time: Duration,
     /// Every wait between two consecutive tokens of one request, as the
     /// caller saw it (tokens of one step arrive together).
     pub gaps: Vec<Duration>,
@@ -715,6 +722,8 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         step_time: after.step_time - before.step_time,
         mixed_steps: after.mixed_steps - before.mixed_steps,
         mixed_time: after.mixed_time - before.mixed_time,
+        spare_prefills: after.spare_prefills - before.spare_prefills,
+        spare_move_time: after.spare_move_time - before.spare_move_time,
         gaps,
         saturated,
         saturated_tokens,
@@ -806,6 +815,7 @@ pub fn engine_bench(
             max_chunk: opts.max_chunk,
             decode_chunks: opts.decode_chunks,
             carried_chunk: opts.carried_chunk,
+            spare_slot: opts.spare_slot,
         };
         let plan = EmitPlan::new(opts.capacity, &[opts.batch as i64])?;
         let mut load = LoadOptions::batched(device.clone(), plan, opts.batch as i64);
@@ -898,6 +908,14 @@ pub fn engine_bench(
             alone,
             run.prefill_time.as_secs_f64() * 1e3 / alone.max(1) as f64,
         ));
+        if opts.spare_slot {
+            log(&format!(
+                "{device}: {} prompts prefilled into the spare slot while every slot generated \
+                 (moving their caches to a slot took {:.2} ms each)",
+                run.spare_prefills,
+                run.spare_move_time.as_secs_f64() * 1e3 / run.spare_prefills.max(1) as f64,
+            ));
+        }
 
         let mut parity_ok = 0;
         if opts.single_parity {
@@ -1034,6 +1052,8 @@ mod tests {
             step_time: Duration::from_millis(steps * step_ms),
             mixed_steps: 0,
             mixed_time: Duration::ZERO,
+            spare_prefills: 0,
+            spare_move_time: Duration::ZERO,
             gaps: Vec::new(),
             saturated: Duration::from_millis(wall_ms),
             saturated_tokens: tokens,

@@ -170,6 +170,11 @@ pub struct ServeArgs {
     /// The largest chunk a decode call carries with --carry-chunks.
     #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
     pub carried_chunk: usize,
+    /// With --carry-chunks: one cache slot more than the batch, which the
+    /// next prompt is prefilled into while every slot generates, so that a
+    /// slot that ends starts the next request at once.
+    #[arg(long, requires = "carry_chunks")]
+    pub spare_slot: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -266,6 +271,11 @@ pub struct BenchArgs {
     /// The largest chunk a decode call carries with --carry-chunks.
     #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
     pub carried_chunk: usize,
+    /// With --carry-chunks: one cache slot more than the batch, which the
+    /// next prompt is prefilled into while every slot generates, so that a
+    /// slot that ends starts the next request at once.
+    #[arg(long, requires = "carry_chunks")]
+    pub spare_slot: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -617,6 +627,7 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
         max_chunk: args.max_chunk,
         decode_chunks: args.carry_chunks,
         carried_chunk: args.carried_chunk,
+        spare_slot: args.spare_slot,
     };
     println!(
         "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
@@ -951,6 +962,7 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
         max_chunk: args.max_chunk,
         decode_chunks: args.carry_chunks,
         carried_chunk: args.carried_chunk,
+        spare_slot: args.spare_slot,
     };
     let plan = EmitPlan::new(context, &[args.batch as i64])?;
     let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);

@@ -40,6 +40,7 @@ fn attention_workgroups_of_several_slots_match_the_f64_reference() {
         batch: 8,
         output: Output::Logits,
         window: None,
+        spare: 0,
     };
     let mlir = iree_llm::emit::emit_graph(
         &LlamaShape::from(&config),

@@ -38,6 +38,7 @@ fn decode(batch: i64, window: Option<i64>) -> GraphKind {
         batch,
         output: Output::Logits,
         window,
+        spare: 0,
     }
 }
 

@@ -29,6 +29,7 @@ fn model() -> DeviceModel {
             batch: B as i64,
             output,
             window,
+            spare: 0,
         })
         .to_vec();
     let mut graphs = graphs;

@@ -38,6 +38,7 @@ fn engine_with(dir: &Path, batch: usize, decode_chunks: bool) -> BatchEngine {
             max_chunk: MAX_CHUNK,
             decode_chunks,
             carried_chunk: CARRIED_CHUNK,
+            spare_slot: false,
         },
     )
 }

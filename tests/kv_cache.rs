@@ -187,6 +187,7 @@ fn the_batch_engine_over_an_f16_cache_gives_each_sequences_own_greedy_tokens() {
         max_chunk: 16,
         decode_chunks: true,
         carried_chunk: 8,
+        spare_slot: false,
     };
     let mut engine = BatchEngine::new(model, options).unwrap();
     let got = common::run_all(&mut engine, &requests);

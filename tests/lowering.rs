@@ -91,6 +91,7 @@ fn graphs_with_16_bit_weights_compile_for_cpu_cuda_and_metal() {
                 batch: 4,
                 output: Output::Logits,
                 window: Some(64),
+                spare: 0,
             },
         ] {
             let graph = emit_graph(&m, &plan.graph_config(), kind);
@@ -179,16 +180,26 @@ fn decode_graphs_update_every_cache_in_place() {
         batch: 4,
         output: Output::Logits,
         window: None,
+        spare: 0,
     });
     assert_caches_in_place(GraphKind::Decode {
         batch: 4,
         output: Output::Logits,
         window: Some(64),
+        spare: 0,
     });
     assert_caches_in_place(GraphKind::Decode {
         batch: 1,
         output: Output::Argmax,
         window: None,
+        spare: 0,
+    });
+    // Over a cache with a spare slot past the rows.
+    assert_caches_in_place(GraphKind::Decode {
+        batch: 4,
+        output: Output::Sample,
+        window: Some(64),
+        spare: 1,
     });
 }
 
@@ -203,6 +214,7 @@ fn decode_graphs_in_the_gpu_attention_forms_compile_for_cuda_in_place() {
         batch: 4,
         output: Output::Logits,
         window: Some(64),
+        spare: 0,
     };
     for attention in [
         GroupedQueries::Broadcast,
@@ -242,6 +254,7 @@ fn cuda_decode_attention_broadcasts_short_windows_and_splits_long_ones() {
             batch: 4,
             output: Output::Logits,
             window,
+            spare: 0,
         };
         let graph = emit_graph(&m, &plan.graph_config(), kind);
         let w = window.unwrap_or(capacity);
@@ -294,11 +307,14 @@ fn chunk_graphs_update_the_cache_in_place() {
 fn decode_graphs_carrying_a_chunk_update_the_cache_in_place() {
     // The decode rows' writes, then the chunk's, into the one cache.
     for window in [None, Some(64)] {
-        assert_caches_in_place(GraphKind::DecodeChunk {
-            batch: 4,
-            window,
-            tokens: 24,
-        });
+        for spare in [0, 1] {
+            assert_caches_in_place(GraphKind::DecodeChunk {
+                batch: 4,
+                window,
+                tokens: 24,
+                spare,
+            });
+        }
     }
     // CUDA's: the decode rows through its attention kernel (which reads
     // the cache the chunk then writes).
@@ -307,6 +323,7 @@ fn decode_graphs_carrying_a_chunk_update_the_cache_in_place() {
             batch: 4,
             window: Some(64),
             tokens: 24,
+            spare: 0,
         },
         GroupedQueries::Kernel,
         DeviceKind::Cuda,
@@ -350,11 +367,13 @@ fn graphs_with_block_weights_compile_and_fuse_the_dequantization() {
             batch: 1,
             output: Output::Argmax,
             window: Some(64),
+            spare: 0,
         },
         GraphKind::Decode {
             batch: 4,
             output: Output::Logits,
             window: Some(64),
+            spare: 0,
         },
     ] {
         let graph = emit_graph(&m, &plan.graph_config(), kind);
@@ -400,6 +419,7 @@ fn graphs_with_block_weights_compile_and_fuse_the_dequantization() {
             batch: 1,
             output: Output::Logits,
             window: None,
+            spare: 0,
         },
     );
     let input = out.path().join("b1.mlir");
@@ -447,6 +467,7 @@ fn decode_graphs_in_the_cuda_forms_of_narrow_products_compile_for_cuda() {
                 batch,
                 output: Output::Logits,
                 window: None,
+                spare: 0,
             };
             let graph = emit_graph(&m, &plan.graph_config(), kind);
             let padded = {

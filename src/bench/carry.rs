@@ -64,8 +64,8 @@ pub fn compare(
 ) -> Result<CarriedChunk, ModelError> {
     let b = batch as usize;
     let (positions, call) = layout(model, b, position, tokens)?;
-    model.ensure_graph(model.decode_chunk_kind(&positions, call))?;
     let mut kv = model.new_kv_slots(b)?;
+    model.ensure_graph(model.decode_chunk_kind(&kv, &positions, call))?;
     let rows: Vec<TokenId> = (0..b).map(&token).collect();
     let prompt: Vec<TokenId> = (0..call.start + call.len).map(&token).collect();
     let draws = vec![RowDraw::GREEDY; b];

@@ -1542,6 +1542,7 @@ pub fn decode(
     m: &LlamaShape,
     cfg: &GraphConfig,
     b: i64,
+    spare: i64,
     output: Output,
     window: i64,
     name: &str,
@@ -1553,7 +1554,7 @@ pub fn decode(
     );
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    let kv_ty = TensorType::new(&m.kv_shape(b, capacity), cfg.kv_cache);
+    let kv_ty = TensorType::new(&m.kv_shape(b + spare, capacity), cfg.kv_cache);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
     let pos = f.arg(TensorType::new(&[b], DType::I32), None);
@@ -1563,7 +1564,7 @@ pub fn decode(
     let mut x = embed_rows(&mut f, &p.embed, &tokens);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
-    let att = DecodeAttention::new(&mut f, m, cfg, b, window, &pos);
+    let att = DecodeAttention::new(&mut f, m, cfg, (b, spare), window, &pos);
     let mut new_kv = Vec::new();
 
     for (l, w) in p.layers.iter().enumerate() {

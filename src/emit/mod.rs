@@ -228,6 +228,17 @@ impl EmitPlan {
     /// Every decode graph of `batch` slots: one per window, then the one
     /// over the whole capacity.
     pub fn decode_kinds(&self, batch: i64, output: Output) -> Vec<GraphKind> {
+        self.decode_kinds_with_spare(batch, 0, output)
+    }
+
+    /// [`decode_kinds`](Self::decode_kinds) over a cache of `spare` more
+    /// slots than rows.
+    pub fn decode_kinds_with_spare(
+        &self,
+        batch: i64,
+        spare: i64,
+        output: Output,
+    ) -> Vec<GraphKind> {
         self.decode_windows
             .iter()
             .map(|&w| Some(w))
@@ -236,13 +247,15 @@ impl EmitPlan {
                 batch,
                 output,
                 window,
+                spare,
             })
             .collect()
     }
 
-    /// The decode+chunk graphs of `batch` slots: every size of a carried
-    /// chunk up to `carried` tokens, with every decode window.
-    pub fn decode_chunk_kinds(&self, batch: i64, carried: usize) -> Vec<GraphKind> {
+    /// The decode+chunk graphs of `batch` rows over a cache with `spare`
+    /// more slots: every size of a carried chunk up to `carried` tokens,
+    /// with every decode window.
+    pub fn decode_chunk_kinds(&self, batch: i64, spare: i64, carried: usize) -> Vec<GraphKind> {
         let sizes = chunks::chunk_sizes(self.capacity, carried);
         self.decode_windows
             .iter()
@@ -253,6 +266,7 @@ impl EmitPlan {
                     batch,
                     window,
                     tokens,
+                    spare,
                 })
             })
             .collect()
@@ -343,25 +357,45 @@ pub enum GraphKind {
         window: i64,
         output: Output,
     },
-    /// One token for each of the `batch` slots of a `batch`-slot cache,
-    /// attending to the first `window` positions of each slot (`None`: the
-    /// whole capacity).
+    /// One token for each of the first `batch` slots of a `batch +
+    /// spare`-slot cache, attending to the first `window` positions of
+    /// each slot (`None`: the whole capacity). The `spare` slots past the
+    /// rows are left as they are (a prompt is prefilled there while every
+    /// row decodes).
     Decode {
         batch: i64,
         output: Output,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         window: Option<i64>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        spare: i64,
     },
-    /// A sampling decode step of the `batch` slots (attention through
-    /// `window` positions, `None`: the whole capacity) and one prefill
-    /// chunk of `tokens` tokens of one of them, at any position below the
-    /// window, in one call ([`llama::decode_with_chunk`]).
+    /// A sampling decode step of the first `batch` slots of a `batch +
+    /// spare`-slot cache (attention through `window` positions, `None`: the
+    /// whole capacity) and one prefill chunk of `tokens` tokens of any
+    /// slot, at any position below the window, in one call
+    /// ([`llama::decode_with_chunk`]).
     DecodeChunk {
         batch: i64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         window: Option<i64>,
         tokens: i64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        spare: i64,
     },
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+/// The name suffix of a decode cache with spare slots: `_s9` for the 9
+/// slots of 8 rows and one spare, as a prefill names its cache's slots.
+fn spare_suffix(batch: i64, spare: i64) -> String {
+    match spare {
+        0 => String::new(),
+        s => format!("_s{}", batch + s),
+    }
 }
 
 impl GraphKind {
@@ -389,24 +423,25 @@ impl GraphKind {
                 batch,
                 output,
                 window,
+                spare,
             } => {
                 let base = match output {
                     Output::Logits => format!("decode_ragged_logits_b{batch}"),
                     Output::Argmax => format!("decode_argmax_b{batch}"),
                     Output::Sample => format!("decode_sample_b{batch}"),
                 };
-                match window {
-                    Some(w) => format!("{base}_w{w}"),
-                    None => base,
-                }
+                let w = window.map_or(String::new(), |w| format!("_w{w}"));
+                format!("{base}{w}{}", spare_suffix(batch, spare))
             }
             GraphKind::DecodeChunk {
                 batch,
                 window,
                 tokens,
+                spare,
             } => {
                 let w = window.map_or(String::new(), |w| format!("_w{w}"));
-                format!("decode_chunk_b{batch}{w}_t{tokens}")
+                let s = spare_suffix(batch, spare);
+                format!("decode_chunk_b{batch}{w}_t{tokens}{s}")
             }
         }
     }
@@ -421,7 +456,8 @@ impl GraphKind {
     pub fn slots(&self) -> i64 {
         match *self {
             GraphKind::Prefill { slots, .. } | GraphKind::Chunk { slots, .. } => slots,
-            GraphKind::Decode { batch, .. } | GraphKind::DecodeChunk { batch, .. } => batch,
+            GraphKind::Decode { batch, spare, .. }
+            | GraphKind::DecodeChunk { batch, spare, .. } => batch + spare,
         }
     }
 }
@@ -468,8 +504,10 @@ pub enum GraphUse {
     /// uses most ([`EmitPlan::chunk_kinds`], chunks of at most
     /// [`DEFAULT_MAX_CHUNK`]) and the sampling decode of `batch` rows for
     /// every window (it returns the logits too, for steps sampled on the
-    /// host). Other chunk graphs load on their first use.
-    Batched { batch: i64 },
+    /// host). Other chunk graphs load on their first use. With `spare`
+    /// slots, the cache has that many more slots than rows, which prompts
+    /// are prefilled into while every row decodes.
+    Batched { batch: i64, spare: i64 },
     /// The single-sequence greedy path: the argmax prefill buckets and the
     /// argmax decode of one slot for every window.
     SingleArgmax,
@@ -552,9 +590,9 @@ impl EmitPlan {
                     kinds.extend(self.decode_kinds(1, Output::Logits));
                 }
             }
-            &GraphUse::Batched { batch } => {
-                kinds = self.chunk_kinds(batch, DEFAULT_MAX_CHUNK, Output::Logits);
-                kinds.extend(self.decode_kinds(batch, Output::Sample));
+            &GraphUse::Batched { batch, spare } => {
+                kinds = self.chunk_kinds(batch + spare, DEFAULT_MAX_CHUNK, Output::Logits);
+                kinds.extend(self.decode_kinds_with_spare(batch, spare, Output::Sample));
             }
             GraphUse::SingleArgmax => {
                 kinds = self.prefill_kinds(1, Output::Argmax);
@@ -602,6 +640,7 @@ impl EmitPlan {
                             batch,
                             output: Output::Logits,
                             window,
+                            spare: 0,
                         });
                     }
                 }
@@ -711,12 +750,29 @@ pub fn emit_graph(m: &LlamaShape, cfg: &GraphConfig, kind: GraphKind) -> Graph {
             batch,
             output,
             window,
-        } => llama::decode(m, cfg, batch, output, window.unwrap_or(capacity), &name),
+            spare,
+        } => llama::decode(
+            m,
+            cfg,
+            batch,
+            spare,
+            output,
+            window.unwrap_or(capacity),
+            &name,
+        ),
         GraphKind::DecodeChunk {
             batch,
             window,
             tokens,
-        } => llama::decode_with_chunk(m, cfg, batch, window.unwrap_or(capacity), tokens, &name),
+            spare,
+        } => llama::decode_with_chunk(
+            m,
+            cfg,
+            (batch, spare),
+            window.unwrap_or(capacity),
+            tokens,
+            &name,
+        ),
     };
     let mut weights = match cfg.weights {
         DType::F32 => String::new(),
@@ -988,6 +1044,7 @@ mod tests {
             batch,
             output,
             window,
+            spare: 0,
         };
         assert_eq!(
             n(decode(8, Output::Logits, None)),
@@ -1021,7 +1078,7 @@ mod tests {
     #[test]
     fn each_use_gets_the_graphs_it_calls_and_no_others() {
         let plan = EmitPlan::new(2048, &[4]).unwrap();
-        let batched = plan.graphs_for(&GraphUse::Batched { batch: 4 });
+        let batched = plan.graphs_for(&GraphUse::Batched { batch: 4, spare: 0 });
         // 8 chunk sizes at position 0, 128-token chunks reading windows 256,
         // 1024 and 2048, and 4 decode windows.
         assert_eq!(batched.len(), 8 + 3 + 4);
@@ -1074,7 +1131,7 @@ mod tests {
     #[test]
     fn decode_chunk_graphs_are_every_carried_chunk_size_at_every_decode_window() {
         let plan = EmitPlan::new(256, &[8]).unwrap();
-        let kinds = plan.decode_chunk_kinds(8, 32);
+        let kinds = plan.decode_chunk_kinds(8, 0, 32);
         let names: Vec<String> = kinds.iter().map(GraphKind::name).collect();
         assert_eq!(
             names,

@@ -87,7 +87,7 @@ use crate::emit::{GraphKind, Output};
 use crate::model::{DeviceModel, KvCache, ModelError, RowDraw};
 use crate::sampler::{Sampler, SlotState};
 use crate::types::{RequestId, SlotId, TokenId};
-use admission::Admission;
+use admission::{Admission, Ready};
 
 /// Settings of a [`BatchEngine`].
 #[derive(Clone, Copy, Debug)]
@@ -112,6 +112,11 @@ pub struct BatchOptions {
     /// the running slots' steps shorter, larger ones admit a prompt in
     /// fewer steps ([`crate::emit::DEFAULT_CARRIED_CHUNK`]).
     pub carried_chunk: usize,
+    /// With `decode_chunks`: a cache slot more than rows, which the prompt
+    /// at the head of the queue is prefilled into (its chunks carried by
+    /// the decode calls) while every row decodes, so no row waits idle for
+    /// a prompt. Its cache moves to the first row that ends.
+    pub spare_slot: bool,
 }
 
 impl Default for BatchOptions {
@@ -122,7 +127,15 @@ impl Default for BatchOptions {
             max_chunk: crate::emit::DEFAULT_MAX_CHUNK,
             decode_chunks: false,
             carried_chunk: crate::emit::DEFAULT_CARRIED_CHUNK,
+            spare_slot: false,
         }
+    }
+}
+
+impl BatchOptions {
+    /// Cache slots past the decode rows.
+    pub fn spare(&self) -> usize {
+        usize::from(self.decode_chunks && self.spare_slot)
     }
 }
 
@@ -140,13 +153,18 @@ pub enum Fault {
 pub struct BatchEngine {
     model: DeviceModel,
     batch: usize,
-    /// The caches of every slot, one device tensor: slot i is decode row i.
+    /// The caches of every slot, one device tensor: slot i is decode row i;
+    /// slot `batch`, if there is one, is the spare.
     kv: KvCache,
     slots: Vec<Option<Progress>>,
+    /// A request prefilled into the spare slot (its first token out),
+    /// waiting for a row to end.
+    ready: Option<Ready>,
     /// One sampler for every row: its scratch is reused row after row.
     sampler: Sampler,
-    /// Per slot: what the penalties of its request have seen, kept as
-    /// tokens are accepted and restarted when the slot takes a request.
+    /// Per slot (the spare's last): what the penalties of its request have
+    /// seen, kept as tokens are accepted and restarted when the slot takes
+    /// a request.
     states: Vec<SlotState>,
     queue: Queue,
     eos: Vec<TokenId>,
@@ -191,31 +209,33 @@ impl BatchEngine {
     /// loaded (or loadable on demand).
     pub fn new(mut model: DeviceModel, opts: BatchOptions) -> Result<Self, ModelError> {
         let batch = opts.batch;
+        let spare = opts.spare();
         model.ensure_graph(GraphKind::Decode {
             batch: batch as i64,
             output: sampling_graph(true),
             window: None,
+            spare: spare as i64,
         })?;
         // The chunk graphs most prompts use at this largest chunk, compiled
         // now rather than in the middle of serving.
-        let chunks =
-            model
-                .manifest()
-                .plan
-                .chunk_kinds(batch as i64, opts.max_chunk, Output::Logits);
+        let chunks = model.manifest().plan.chunk_kinds(
+            (batch + spare) as i64,
+            opts.max_chunk,
+            Output::Logits,
+        );
         for kind in chunks {
             model.ensure_graph(kind)?;
         }
         if opts.decode_chunks {
-            for kind in model
-                .manifest()
-                .plan
-                .decode_chunk_kinds(batch as i64, opts.carried_chunk)
-            {
+            for kind in model.manifest().plan.decode_chunk_kinds(
+                batch as i64,
+                spare as i64,
+                opts.carried_chunk,
+            ) {
                 model.ensure_graph(kind)?;
             }
         }
-        let kv = model.new_kv_slots(batch)?;
+        let kv = model.new_kv_with_spare(batch, spare)?;
         let vocab = model.vocab();
         Ok(BatchEngine {
             eos: model.config().eos_token_ids.clone(),
@@ -223,8 +243,9 @@ impl BatchEngine {
             batch,
             kv,
             slots: (0..batch).map(|_| None).collect(),
+            ready: None,
             sampler: Sampler::new(vocab),
-            states: (0..batch).map(|_| SlotState::new()).collect(),
+            states: (0..batch + spare).map(|_| SlotState::new()).collect(),
             queue: Queue::default(),
             max_queue: opts.max_queue,
             stats: EngineStats::default(),
@@ -251,6 +272,7 @@ impl BatchEngine {
             batch: self.batch as i64,
             output: sampling_graph(on),
             window: None,
+            spare: self.kv.spare() as i64,
         })?;
         self.device_sampling = on;
         Ok(())
@@ -287,11 +309,20 @@ impl BatchEngine {
         // The decode+chunk graphs compile with the others (and show in
         // their progress), not silently in `new`.
         let mut load = load.clone();
+        let spare = opts.spare() as i64;
         if opts.decode_chunks {
             let kinds = load
                 .plan
-                .decode_chunk_kinds(opts.batch as i64, opts.carried_chunk);
+                .decode_chunk_kinds(opts.batch as i64, spare, opts.carried_chunk);
             load.graphs.extend(kinds);
+        }
+        // The engine's own graphs take a cache with the spare slot.
+        for use_ in &mut load.uses {
+            if let crate::emit::GraphUse::Batched { batch, spare: s } = use_
+                && *batch == opts.batch as i64
+            {
+                *s = spare;
+            }
         }
         let model = DeviceModel::load(&instance, dir, &load, progress)?;
         Self::new(model, opts)
@@ -381,7 +412,9 @@ impl BatchEngine {
                 .as_ref()
                 .expect("a riding chunk")
                 .next_chunk();
-            let kind = self.model.decode_chunk_kind(&self.positions, call);
+            let kind = self
+                .model
+                .decode_chunk_kind(&self.kv, &self.positions, call);
             if !self.model.is_loaded(kind) {
                 // Not compiled up front: the chunk runs alone, before the
                 // decode (as without decode chunks).
@@ -625,6 +658,16 @@ impl Engine for BatchEngine {
             self.queue.report(p.finished(FinishReason::Cancelled, None));
             return true;
         }
+        if self.ready.as_ref().is_some_and(|r| r.progress.id == id) {
+            // Its first token, held back, goes out before the cancellation.
+            let (p, held) = self.ready.take().expect("checked above").into_parts();
+            for event in held {
+                self.queue.report(event);
+            }
+            self.stats.tokens += p.generated as u64;
+            self.queue.report(p.finished(FinishReason::Cancelled, None));
+            return true;
+        }
         false
     }
 
@@ -640,13 +683,17 @@ impl Engine for BatchEngine {
     fn is_idle(&self) -> bool {
         self.queue.is_empty()
             && self.slots.iter().all(Option::is_none)
+            && self.ready.is_none()
             && self.admission.as_ref().is_none_or(|a| a.len() == 0)
     }
 
     fn status(&self) -> EngineStatus {
         EngineStatus {
-            // A request being prefilled still waits for its first token.
-            queued: self.queue.len() + self.admission.as_ref().map_or(0, Admission::len),
+            // A request being prefilled still waits for its first token;
+            // one in the spare slot waits for a row.
+            queued: self.queue.len()
+                + self.admission.as_ref().map_or(0, Admission::len)
+                + usize::from(self.ready.is_some()),
             active: self.slots.iter().filter(|s| s.is_some()).count(),
             slots: self.batch,
         }

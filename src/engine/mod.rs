@@ -182,6 +182,10 @@ pub struct EngineStats {
     pub host_path_steps: u64,
     /// Bytes the decode steps read back from the device.
     pub readback_bytes: u64,
+    /// Prompts prefilled into the spare slot while every row decoded, and
+    /// the time spent moving their caches into a row's slot.
+    pub spare_prefills: u64,
+    pub spare_move_time: Duration,
 }
 
 /// A continuous-batching backend a server or CLI can drive.

@@ -27,6 +27,7 @@ impl SingleEngine {
             batch: 1,
             output: Output::Argmax,
             window: None,
+            spare: 0,
         })?;
         Ok(SingleEngine {
             kv: model.new_kv()?,

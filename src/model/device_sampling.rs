@@ -39,7 +39,7 @@ impl RowDraw {
 }
 
 impl DeviceModel {
-    /// One decode step over the `kv.slots()` slots through the sampling graph:
+    /// One decode step over the `kv.rows()` rows through the sampling graph:
     /// row i feeds `tokens[i]` at `positions[i]` of slot i and draws its next
     /// token with `draws[i]`. The ids go to `ids`; the logits `[batch,
     /// vocab]` are read back into `logits` only when it is given. Returns the
@@ -53,7 +53,7 @@ impl DeviceModel {
         ids: &mut Vec<TokenId>,
         logits: Option<&mut Vec<f32>>,
     ) -> Result<usize> {
-        let batch = kv.slots();
+        let batch = kv.rows();
         if draws.len() != batch {
             return Err(super::ModelError::InvalidCall(format!(
                 "decode of {batch} slots got {} draws",

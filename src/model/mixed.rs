@@ -17,13 +17,21 @@ pub struct ChunkOutcome {
 }
 
 impl DeviceModel {
-    /// The graph of a decode step over `positions` (one per slot) that
-    /// carries chunk `call`.
-    pub fn decode_chunk_kind(&self, positions: &[usize], call: ChunkCall) -> GraphKind {
+    /// The graph of a decode step over `positions` (one per row) of `kv`
+    /// that carries chunk `call`. Its window holds the rows' positions and
+    /// every cached position before the chunk's start.
+    pub fn decode_chunk_kind(
+        &self,
+        kv: &KvCache,
+        positions: &[usize],
+        call: ChunkCall,
+    ) -> GraphKind {
+        let furthest = positions.iter().copied().max().unwrap_or(0).max(call.start);
         GraphKind::DecodeChunk {
             batch: positions.len() as i64,
-            window: self.auto_window(positions),
+            window: self.auto_window(&[furthest]),
             tokens: call.size,
+            spare: kv.spare() as i64,
         }
     }
 
@@ -35,9 +43,10 @@ impl DeviceModel {
 
     /// [`decode_sample`](Self::decode_sample) together with chunk `call` of
     /// `prompt` into slot `slot` ([`prefill_chunk_at`](Self::prefill_chunk_at)),
-    /// in one call. The decode rows write their K/V first: the chunk's slot
-    /// runs an idle row, which must sit at the chunk's first position so that
-    /// the chunk's write replaces it.
+    /// in one call. The decode rows write their K/V first: a chunk's slot
+    /// that is a decode row (not a spare slot) runs an idle row, which must
+    /// sit at the chunk's first position so that the chunk's write replaces
+    /// it.
     #[allow(clippy::too_many_arguments)]
     pub fn decode_sample_with_chunk(
         &mut self,
@@ -49,7 +58,7 @@ impl DeviceModel {
         logits: Option<&mut Vec<f32>>,
         (slot, prompt, call): (usize, &[TokenId], ChunkCall),
     ) -> Result<ChunkOutcome> {
-        let batch = kv.slots();
+        let batch = kv.rows();
         if tokens.len() != batch || positions.len() != batch || draws.len() != batch {
             return Err(ModelError::InvalidCall(format!(
                 "decode of {batch} slots got {} tokens, {} positions and {} draws",
@@ -60,13 +69,13 @@ impl DeviceModel {
         }
         self.check_decode_rows(tokens, positions)?;
         self.check_chunk(kv, slot, prompt, call)?;
-        if positions[slot] != call.start {
+        if slot < batch && positions[slot] != call.start {
             return Err(ModelError::InvalidCall(format!(
                 "the idle row of slot {slot} is at {}, not at the chunk's start {}",
                 positions[slot], call.start
             )));
         }
-        let kind = self.decode_chunk_kind(positions, call);
+        let kind = self.decode_chunk_kind(kv, positions, call);
         let function = self.graphs.function(kind)?;
         let b = batch as i64;
         let ids_in: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();

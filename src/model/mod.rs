@@ -133,7 +133,7 @@ impl LoadOptions {
     /// at a later position, chunks of another largest size) compile on
     /// their first use.
     pub fn batched(device: DeviceUri, plan: EmitPlan, batch: i64) -> Self {
-        let mut opts = Self::for_use(device, plan, &GraphUse::Batched { batch });
+        let mut opts = Self::for_use(device, plan, &GraphUse::Batched { batch, spare: 0 });
         opts.compile_on_demand = true;
         opts
     }
@@ -168,12 +168,24 @@ impl LoadOptions {
 pub struct KvCache {
     buffer: Buffer,
     slots: usize,
+    rows: usize,
 }
 
 impl KvCache {
     /// Number of slots (sequences) this cache holds.
     pub fn slots(&self) -> usize {
         self.slots
+    }
+
+    /// Number of rows a decode step over this cache has: its first slots.
+    /// The rest are spare ([`DeviceModel::new_kv_with_spare`]).
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Slots past the decode rows.
+    pub fn spare(&self) -> usize {
+        self.slots - self.rows
     }
 
     /// Identity of the device allocation (stable across in-place updates).
@@ -356,17 +368,27 @@ impl DeviceModel {
     /// A fresh zero-filled KV cache for `slots` slots (at least 1): the
     /// cache of a decode batch of `slots` rows.
     pub fn new_kv_slots(&self, slots: usize) -> Result<KvCache> {
-        if slots == 0 {
+        self.new_kv_with_spare(slots, 0)
+    }
+
+    /// A fresh zero-filled KV cache for a decode batch of `rows` rows (at
+    /// least 1) and `spare` more slots, which decode steps leave alone: a
+    /// prompt is prefilled into one while every row decodes, then its
+    /// cache is copied to the slot of a row that has ended.
+    pub fn new_kv_with_spare(&self, rows: usize, spare: usize) -> Result<KvCache> {
+        if rows == 0 {
             return Err(ModelError::InvalidCall(
                 "a KV cache needs at least one slot".into(),
             ));
         }
+        let slots = rows + spare;
         // [layers, 2, slots * kv_heads, capacity, head_dim]
         let mut shape = self.manifest.kv_shape.clone();
         shape[2] *= slots as i64;
         Ok(KvCache {
             buffer: self.session.zeros(self.manifest.plan.kv_cache, &shape)?,
             slots,
+            rows,
         })
     }
 
@@ -376,6 +398,20 @@ impl DeviceModel {
     /// head_dim` values in the `[layers, 2, slots * kv_heads, capacity,
     /// head_dim]` layout, so it takes one transfer per run.
     pub fn copy_kv_slot(&self, kv: &mut KvCache, from: usize, to: usize) -> Result<()> {
+        self.copy_kv_positions(kv, from, to, self.capacity())
+    }
+
+    /// [`copy_kv_slot`](Self::copy_kv_slot) of the first `positions`
+    /// positions only: a prompt's cache moved to another slot. Below the
+    /// capacity each head's positions are a run of their own, so it takes
+    /// `2 * layers * kv_heads` transfers.
+    pub fn copy_kv_positions(
+        &self,
+        kv: &mut KvCache,
+        from: usize,
+        to: usize,
+        positions: usize,
+    ) -> Result<()> {
         let slots = kv.slots();
         if from >= slots || to >= slots {
             return Err(ModelError::InvalidCall(format!(
@@ -391,11 +427,29 @@ impl DeviceModel {
                 "a cache of shape {shape:?} is not [layers, 2, slots * kv_heads, capacity, head_dim]"
             )));
         };
-        let run = rows / slots * capacity * head_dim;
+        if positions > capacity {
+            return Err(ModelError::InvalidCall(format!(
+                "a copy of {positions} positions of a cache of {capacity}"
+            )));
+        }
+        let heads = rows / slots;
+        let run = heads * capacity * head_dim;
         for layer_kv in 0..layers * two {
             let base = layer_kv * slots * run;
-            self.session
-                .copy_within(&mut kv.buffer, base + from * run, base + to * run, run)?;
+            let (from, to) = (base + from * run, base + to * run);
+            if positions == capacity {
+                self.session.copy_within(&mut kv.buffer, from, to, run)?;
+                continue;
+            }
+            for h in 0..heads {
+                let head = h * capacity * head_dim;
+                self.session.copy_within(
+                    &mut kv.buffer,
+                    from + head,
+                    to + head,
+                    positions * head_dim,
+                )?;
+            }
         }
         Ok(())
     }
@@ -527,7 +581,7 @@ impl DeviceModel {
         logits: &mut Vec<f32>,
     ) -> Result<()> {
         let out = self.decode(kv, tokens, positions, Output::Logits, window, &[])?;
-        logits.resize(kv.slots() * self.vocab(), 0.0);
+        logits.resize(kv.rows() * self.vocab(), 0.0);
         self.session.read_into(&out, 0, logits)?;
         Ok(())
     }
@@ -575,7 +629,7 @@ impl DeviceModel {
         window: Option<i64>,
         extra: &[&Buffer],
     ) -> Result<Vec<Buffer>> {
-        let batch = kv.slots();
+        let batch = kv.rows();
         if tokens.len() != batch || positions.len() != batch {
             return Err(ModelError::InvalidCall(format!(
                 "decode of {batch} slots got {} tokens and {} positions",
@@ -595,6 +649,7 @@ impl DeviceModel {
             batch: batch as i64,
             output,
             window,
+            spare: kv.spare() as i64,
         };
         self.ensure_graph(kind)?;
         let function = self.graphs.function(kind)?;

@@ -546,7 +546,7 @@ pub fn assert_carrying_a_chunk_keeps_the_decode_rows_bits(
     }
     let draws = vec![RowDraw::GREEDY; rows];
     model
-        .ensure_graph(model.decode_chunk_kind(&pos, call))
+        .ensure_graph(model.decode_chunk_kind(&carried_kv, &pos, call))
         .unwrap();
     let (mut ids, mut plain, mut carried) = (Vec::new(), Vec::new(), Vec::new());
     model

@@ -721,10 +721,12 @@ pub fn decode_attention(
     let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
     let hkv = k.shape()[1];
     let group = heads / hkv;
-    assert_eq!(slots, b * hkv, "one cache slot per row and key/value head");
+    // Row i's heads are the first cache slots; spare slots may follow.
+    let rows = b * hkv;
+    assert!(rows <= slots, "a cache slot per row and key/value head");
     assert_eq!(kv.shape()[4], d, "cache and queries share head_dim");
     // Slots a workgroup, one after the other (x86_64_attention.c).
-    let per = balanced_units(slots, 1, host_threads());
+    let per = balanced_units(rows, 1, host_threads());
     let export = match kv.elem() {
         DType::F32 => &EXPORTS[4],
         DType::F16 => &EXPORTS[5],
@@ -732,10 +734,10 @@ pub fn decode_attention(
     };
     f.dispatch_extern(
         &export.callee(),
-        &[slots, per],
+        &[rows, per],
         &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
-        &[slots, layer, slots, hkv, group, capacity, window, d, per],
-        TensorType::new(&[slots, group, d], DType::F32),
+        &[rows, layer, slots, hkv, group, capacity, window, d, per],
+        TensorType::new(&[rows, group, d], DType::F32),
     )
 }
 
@@ -1117,6 +1119,7 @@ mod tests {
             batch: 8,
             output: Output::Logits,
             window: None,
+            spare: 0,
         };
         let calls = |mlir: &str| {
             mlir.matches("flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul")
@@ -1151,6 +1154,7 @@ mod tests {
             batch,
             output: Output::Logits,
             window: None,
+            spare: 0,
         };
         // The tiny preset's output head is a matrix of its own, laid out too.
         let products = PRODUCTS_PER_LAYER * layers + 1;
@@ -1189,6 +1193,7 @@ mod tests {
                     batch,
                     output,
                     window: None,
+                    spare: 0,
                 };
                 let with = tiny_graph(Kernels::X86_64, decode);
                 assert_eq!(calls(&with), layers, "{output:?} B={batch}");
@@ -1229,6 +1234,7 @@ mod tests {
             batch: 8,
             window: Some(32),
             tokens: 8,
+            spare: 0,
         };
         for kind in [chunk, carried] {
             assert_eq!(
@@ -1281,6 +1287,7 @@ mod tests {
             batch: 1,
             output: Output::Logits,
             window: None,
+            spare: 0,
         };
         let mlir = crate::emit::emit_graph(&shape, &plan.graph_config(), decode).mlir;
         let calls = mlir
@@ -1299,6 +1306,7 @@ mod tests {
             batch: 1,
             output: Output::Logits,
             window: None,
+            spare: 0,
         };
         let packed = format!("tensor<{hidden}x{blocks}x16xi8>");
         let widened = format!("tensor<{hidden}x{blocks}x32xi8>");
@@ -1328,6 +1336,7 @@ mod tests {
             batch: 1,
             output: Output::Logits,
             window: None,
+            spare: 0,
         };
         let call_flags = |mlir: &str| -> Vec<String> {
             mlir.lines()
@@ -1381,6 +1390,7 @@ mod tests {
             batch,
             output: Output::Logits,
             window: None,
+            spare: 0,
         };
         let exact = split_per_call(&tiny_graph(Kernels::X86_64, decode(1)));
         assert!(!exact.is_empty());
@@ -1461,6 +1471,7 @@ mod tests {
                 batch,
                 output: Output::Logits,
                 window: None,
+                spare: 0,
             };
             tiny_bf16_graph(Kernels::X86_64, &[4], decode)
         };
@@ -1501,6 +1512,7 @@ mod tests {
             batch,
             output: Output::Logits,
             window: None,
+            spare: 0,
         };
         let prefill = GraphKind::Prefill {
             slots: 1,
@@ -1552,6 +1564,7 @@ mod tests {
                 batch,
                 output: Output::Logits,
                 window: None,
+                spare: 0,
             };
             let mlir = graph(Kernels::X86_64Bf16, decode);
             // Every other product and the output head, whatever the rows.
@@ -1606,6 +1619,7 @@ mod tests {
             batch,
             output: Output::Logits,
             window: None,
+            spare: 0,
         };
         let matrices = PRODUCTS_PER_LAYER * cfg.num_hidden_layers + 1;
         let b8 = tiny_graph(Kernels::X86_64Bf16, decode(8));
@@ -1630,6 +1644,7 @@ mod tests {
             batch: 8,
             window: Some(64),
             tokens: 24,
+            spare: 0,
         };
         let mlir = tiny_graph(Kernels::X86_64, carrying);
         let calls = rows_per_call(&mlir);

@@ -113,6 +113,7 @@ impl GroupedQueries {
 /// The attention of ragged decode rows ([`decode`]): row i of `b` sees the
 /// cached positions `< pos[i]` of slot i through the first `window`
 /// positions of the cache, and its own key and value from the projections.
+/// Slots past the rows (spare ones) are neither read nor written.
 pub(super) struct DecodeAttention {
     b: i64,
     window: i64,
@@ -146,7 +147,7 @@ impl DecodeAttention {
         f: &mut FuncBuilder,
         m: &LlamaShape,
         cfg: &GraphConfig,
-        b: i64,
+        (b, spare): (i64, i64),
         window: i64,
         pos: &Value,
     ) -> Self {
@@ -162,6 +163,8 @@ impl DecodeAttention {
         let form = if kernels::takes_decode_attention(cfg.kernels, g, d) {
             DecodeForm::Kernel { pos: pos.clone() }
         } else if cfg.attention == GroupedQueries::Kernel
+            // CUDA's kernel takes one cache slot per row.
+            && spare == 0
             && cuda_attention::takes(&cuda, cfg.kv_cache)
         {
             DecodeForm::CudaKernel { pos: pos.clone() }

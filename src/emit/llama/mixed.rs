@@ -12,12 +12,13 @@ use super::{
 };
 use crate::emit::GraphConfig;
 
-/// Ragged decode over the `b` slots of a `b`-slot cache ([`super::decode`],
-/// sampling form, attention through the first `window` positions of each
-/// slot) together with a prefill chunk of `t` tokens of one of those slots
-/// at any start below `window` ([`super::chunk::prefill_chunk`]: the chunk
-/// reads the slot's cached positions before its start, a prompt's first
-/// chunk none).
+/// Ragged decode over the first `b` slots of a `b + spare`-slot cache
+/// ([`super::decode`], sampling form, attention through the first `window`
+/// positions of each slot) together with a prefill chunk of `t` tokens of
+/// any slot at any start below `window` ([`super::chunk::prefill_chunk`]:
+/// the chunk reads the slot's cached positions before its start, a
+/// prompt's first chunk none). A spare slot (index `b` and up) is one no
+/// decode row touches: a prompt is prefilled there while every row decodes.
 ///
 /// Arguments after the parameters and the cache: the decode rows' tokens
 /// and positions `[b]`, their temperatures and draw keys, then the chunk's
@@ -25,13 +26,13 @@ use crate::emit::GraphConfig;
 /// Results: the sampled ids `[b]`, the caches, the decode rows' logits
 /// `[b, V]` and the chunk's last real token's logits `[V]`.
 ///
-/// Both write the same cache, the decode rows first: the chunk's slot runs
-/// an idle decode row, which the engine points at the chunk's first
-/// position so that the chunk's write replaces it.
+/// Both write the same cache, the decode rows first: a chunk's slot below
+/// `b` runs an idle decode row, which the engine points at the chunk's
+/// first position so that the chunk's write replaces it.
 pub fn decode_with_chunk(
     m: &LlamaShape,
     cfg: &GraphConfig,
-    b: i64,
+    (b, spare): (i64, i64),
     window: i64,
     t: i64,
     name: &str,
@@ -61,7 +62,7 @@ pub fn decode_with_chunk(
     } else {
         p.split_rows_at(b)
     };
-    let kv_ty = TensorType::new(&m.kv_shape(b, capacity), cfg.kv_cache);
+    let kv_ty = TensorType::new(&m.kv_shape(b + spare, capacity), cfg.kv_cache);
     let mut kv = f.arg(kv_ty, Some("tf.aliasing_output = 1 : i32".into()));
     let tokens = f.arg(TensorType::new(&[b], DType::I32), None);
     let pos = f.arg(TensorType::new(&[b], DType::I32), None);
@@ -88,9 +89,9 @@ pub fn decode_with_chunk(
     let chunk_sin = f.dynamic_slice(&p.sin, &[start.clone(), zero.clone()], &[t, d / 2]);
     let cos = f.concatenate(&[decode_cos, chunk_cos], 0);
     let sin = f.concatenate(&[decode_sin, chunk_sin], 0);
-    let decode_att = DecodeAttention::new(&mut f, m, cfg, b, window, &pos);
-    // The engine points the chunk's slot's idle decode row at the chunk's
-    // start, so the step's window holds every position before it.
+    let decode_att = DecodeAttention::new(&mut f, m, cfg, (b, spare), window, &pos);
+    // The engine picks a window that holds every position before the
+    // chunk's start (its slot's idle decode row, if it has one, sits there).
     let chunk_att = ChunkAttention::new(&mut f, m, cfg, t, window, &start, &slot, [&zero, &one]);
     let mut decode_kv = Vec::new();
     let mut chunk_kv = Vec::new();

@@ -4,6 +4,14 @@
 //! running and the engine carries chunks, as calls of their own before it
 //! otherwise), and once its last chunk has run its first token is sampled
 //! and its slots start decoding.
+//!
+//! With a spare slot ([`super::BatchOptions::spare_slot`]) the head of the
+//! queue need not wait for a row to end: while every row is busy its
+//! prompt is prefilled into the spare slot, chunk by chunk in the decode
+//! calls, and its first token sampled; it then waits, ready, for the first
+//! row that ends, where its cache is copied and it decodes from the next
+//! step. A row that ends thus starts its next request at once instead of
+//! idling while that prompt is prefilled.
 
 use std::time::Instant;
 
@@ -28,8 +36,22 @@ pub(super) struct Admission {
     carried: bool,
 }
 
+/// A request prefilled into the spare slot, its first token sampled, that
+/// waits for a row: the events of that token, held back until it has one.
+pub(super) struct Ready {
+    pub(super) progress: Progress,
+    held: Vec<Event>,
+}
+
+impl Ready {
+    pub(super) fn into_parts(self) -> (Progress, Vec<Event>) {
+        (self.progress, self.held)
+    }
+}
+
 impl Admission {
-    /// Whether the admission holds slot `i` (a decode row of it is idle).
+    /// Whether the admission holds slot `i` (a decode row of it is idle,
+    /// unless `i` is the spare slot).
     pub(super) fn holds(&self, i: usize) -> bool {
         self.slot == i || self.members.iter().any(|&(_, s)| s == i)
     }
@@ -70,12 +92,26 @@ impl BatchEngine {
             .collect()
     }
 
+    /// The spare slot, if the cache has one and it is free: no request is
+    /// ready in it and none is being prefilled into it.
+    fn free_spare(&self) -> Option<usize> {
+        let spare = self.batch;
+        (self.kv.spare() > 0
+            && self.ready.is_none()
+            && self.admission.as_ref().is_none_or(|a| a.slot != spare))
+        .then_some(spare)
+    }
+
     /// Starts admitting the head of the queue if its choices fit the free
-    /// slots, its prompt cut into chunks for decode calls to carry when
-    /// `carried`. False when nothing could start.
+    /// slots (or, one choice while rows are running and chunks are
+    /// `carried`, the free spare slot), its prompt cut into chunks for
+    /// decode calls to carry when `carried`. False when nothing could start.
     fn begin_admission(&mut self, carried: bool, events: &mut Vec<Event>) -> bool {
-        let free = self.free_slots();
+        let mut free = self.free_slots();
         let need = self.queue.head_len();
+        if need == 1 && free.is_empty() && carried {
+            free.extend(self.free_spare());
+        }
         if need == 0 || need > free.len() {
             return false;
         }
@@ -111,6 +147,7 @@ impl BatchEngine {
     /// two tokens); when none is, every free slot is filled at once (nobody
     /// is waiting).
     pub(super) fn admit(&mut self, events: &mut Vec<Event>) {
+        self.place_ready(events);
         let running = self.slots.iter().any(Option::is_some);
         let mut budget = if running { 1 } else { usize::MAX };
         loop {
@@ -211,6 +248,7 @@ impl BatchEngine {
             }
             // A host transform edits the row in place and restores it.
             let state = &mut self.states[slot];
+            let spare = slot == self.batch;
             state.begin(&p.request.logit, &p.request.prompt);
             let sampled = state.sample_in_place(
                 &mut self.sampler,
@@ -224,14 +262,58 @@ impl BatchEngine {
                     .push(p.finished(FinishReason::Error, Some(format!("sampling failed: {e}")))),
                 Ok(s) => {
                     state.accept(&p.request.logit, s.token);
-                    match p.accept(s.token, s.logprobs, &self.eos, events) {
+                    // In the spare slot the first token is held back until
+                    // the request has a row, so that its tokens come at the
+                    // others' pace: sent at once, it would be followed by a
+                    // wait as long as a running row takes to end.
+                    let mut held = Vec::new();
+                    let out = if spare { &mut held } else { &mut *events };
+                    match p.accept(s.token, s.logprobs, &self.eos, out) {
                         Some(reason) => {
+                            events.append(&mut held);
                             self.stats.tokens += p.generated as u64;
                             events.push(p.finished(reason, None));
+                        }
+                        None if spare => {
+                            self.stats.spare_prefills += 1;
+                            self.ready = Some(Ready { progress: p, held });
+                            self.place_ready(events);
                         }
                         None => self.slots[slot] = Some(p),
                     }
                 }
+            }
+        }
+    }
+
+    /// Moves the request ready in the spare slot to the first free row: its
+    /// prompt's cache is copied there, and its penalties' state with it.
+    fn place_ready(&mut self, events: &mut Vec<Event>) {
+        if self.ready.is_none() {
+            return;
+        }
+        let Some(&row) = self.free_slots().first() else {
+            return;
+        };
+        let Ready {
+            progress: p,
+            mut held,
+        } = self.ready.take().expect("checked above");
+        let start = Instant::now();
+        let spare = self.batch;
+        let copied = self
+            .model
+            .copy_kv_positions(&mut self.kv, spare, row, p.position);
+        self.stats.spare_move_time += start.elapsed();
+        match copied {
+            Ok(()) => {
+                self.states.swap(spare, row);
+                self.slots[row] = Some(p);
+                events.append(&mut held);
+            }
+            Err(e) => {
+                self.stats.tokens += p.generated as u64;
+                events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
             }
         }
     }
