@@ -343,6 +343,33 @@ fn a_carried_chunk_rides_in_the_decode_call_and_the_prompt_decodes_from_the_next
     drain(&mut engine);
 }
 
+#[test]
+fn with_nothing_running_the_first_prompt_runs_alone_and_the_next_ride_in_its_decode_steps() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, 4);
+    let vocab = engine.model().vocab();
+    let ids: Vec<RequestId> = (0..4)
+        .map(|i| {
+            engine
+                .submit(Request::greedy(prompt(CARRIED_CHUNK, 20 + i, vocab), 10))
+                .unwrap()
+        })
+        .collect();
+    // The first prompt alone, then its first decode step carrying the
+    // second prompt: two tokens for the first, one for the second.
+    let events = engine.step();
+    let stats = engine.stats();
+    assert_eq!(stats.prefill_chunks, 2);
+    assert_eq!(stats.mixed_steps, 1, "the second prompt rode");
+    assert_eq!(tokens_of(&events, ids[0]), 2);
+    assert_eq!(tokens_of(&events, ids[1]), 1);
+    assert_eq!(tokens_of(&events, ids[2]), 0, "the third waits a step");
+    let events = engine.step();
+    assert_eq!(engine.stats().mixed_steps, 2);
+    assert_eq!(tokens_of(&events, ids[2]), 1);
+    drain(&mut engine);
+}
+
 /// f32 weights take IREE's attention for a chunk; bf16 weights on x86-64
 /// the decode attention kernel's (each chunk row a decode row of its slot).
 #[test]

@@ -144,13 +144,21 @@ impl BatchEngine {
 
     /// Admission, FIFO: while a slot is running, at most one prefill chunk
     /// runs per step (so a running slot waits for one chunk at most between
-    /// two tokens); when none is, every free slot is filled at once (nobody
-    /// is waiting).
+    /// two tokens); when none is, free slots are filled at once (nobody is
+    /// waiting), or, when decode calls carry chunks, only until the first
+    /// prompt starts decoding: the next ride in its steps.
     pub(super) fn admit(&mut self, events: &mut Vec<Event>) {
         self.place_ready(events);
-        let running = self.slots.iter().any(Option::is_some);
+        let mut running = self.slots.iter().any(Option::is_some);
         let mut budget = if running { 1 } else { usize::MAX };
         loop {
+            if !running && self.decode_chunks && self.slots.iter().any(Option::is_some) {
+                // A prompt prefilled alone has started decoding: the next
+                // ones ride in its decode calls instead of keeping it (and
+                // every other row) waiting while they run alone.
+                running = true;
+                budget = 1;
+            }
             let carried = running && self.decode_chunks;
             if self.admission.is_none() && !self.begin_admission(carried, events) {
                 return;
