@@ -13,6 +13,7 @@ use std::path::Path;
 
 use common::{prompt, run_all, single_engine, varied_requests};
 use iree_llm::engine::{BatchEngine, BatchOptions, Engine, Event, FinishReason, Request};
+use iree_llm::sampler::{Penalties, SampleParams};
 use iree_llm::types::RequestId;
 use iree_llm::weights::DType as WeightDType;
 
@@ -52,6 +53,43 @@ fn with_a_spare_slot_every_request_gets_its_single_sequence_greedy_tokens() {
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g.tokens, w.tokens, "request {i}");
         assert_eq!(g.reason, w.reason, "request {i}");
+    }
+}
+
+/// Penalties live in a slot's sampler state, which moves with the request
+/// from the spare slot to its row; seeded draws depend on the request
+/// alone. So the same requests give the same tokens with or without it.
+#[test]
+fn penalties_and_seeded_draws_follow_a_request_out_of_the_spare_slot() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let vocab = engine(&dir, false).model().vocab();
+    let requests: Vec<Request> = (0..14)
+        .map(|i| {
+            let max_tokens = 8 + (i * 5) % 13;
+            let mut r = Request::greedy(prompt(3 + 4 * i, 200 + i as u32, vocab), max_tokens);
+            if i % 2 == 0 {
+                r.logit.penalties = Penalties {
+                    repetition: 1.3,
+                    frequency: 0.5,
+                    presence: 0.4,
+                };
+            }
+            if i % 3 == 0 {
+                r.params = SampleParams::with_temperature(0.9).seeded(7 + i as u64);
+            }
+            r
+        })
+        .collect();
+    let mut spare = engine(&dir, true);
+    let got = run_all(&mut spare, &requests);
+    assert!(
+        spare.stats().spare_prefills >= 2,
+        "{} prompts through the spare slot",
+        spare.stats().spare_prefills
+    );
+    let want = run_all(&mut engine(&dir, false), &requests);
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!((&g.tokens, g.reason), (&w.tokens, w.reason), "request {i}");
     }
 }
 
