@@ -92,14 +92,7 @@ fn more_choices_than_slots_are_refused_naming_n() {
 
 #[test]
 fn a_slot_copied_on_the_device_equals_its_source_and_leaves_the_others() {
-    let dir = common::tiny_dir(WeightDType::F32);
-    let plan = iree_llm::emit::EmitPlan::new(CAPACITY, &[4]).unwrap();
-    let mut model = common::load(
-        &dir,
-        "local-task",
-        CAPACITY,
-        plan.prefill_kinds(4, iree_llm::emit::Output::Logits),
-    );
+    let mut model = common::tiny_prefill_model(CAPACITY, 4);
     let mut kv = model.new_kv_slots(4).unwrap();
     let vocab = model.vocab();
     for slot in 0..4 {

@@ -194,14 +194,7 @@ fn a_request_waiting_in_the_spare_slot_is_cancelled_after_its_first_token() {
 
 #[test]
 fn a_prompts_cache_moves_between_slots_up_to_its_length() {
-    let dir = common::tiny_dir(WeightDType::F32);
-    let plan = iree_llm::emit::EmitPlan::new(CAPACITY, &[4]).unwrap();
-    let mut model = common::load(
-        &dir,
-        "local-task",
-        CAPACITY,
-        plan.prefill_kinds(5, iree_llm::emit::Output::Logits),
-    );
+    let mut model = common::tiny_prefill_model(CAPACITY, 5);
     let mut kv = model.new_kv_with_spare(4, 1).unwrap();
     assert_eq!((kv.rows(), kv.spare(), kv.slots()), (4, 1, 5));
     let vocab = model.vocab();

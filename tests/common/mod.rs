@@ -212,6 +212,18 @@ pub fn batch_engine_opts(
     BatchEngine::new(model, options).unwrap()
 }
 
+/// The tiny f32 model on local-task with the logits prefill graphs of a
+/// cache of `slots` slots, for tests that fill slots by hand.
+pub fn tiny_prefill_model(capacity: i64, slots: i64) -> DeviceModel {
+    let plan = EmitPlan::new(capacity, &[]).unwrap();
+    load(
+        &tiny_dir(WeightDType::F32),
+        "local-task",
+        capacity,
+        plan.prefill_kinds(slots, iree_llm::emit::Output::Logits),
+    )
+}
+
 /// The single-sequence argmax engine for `dir` on local-task.
 pub fn single_engine(dir: &Path, capacity: i64) -> SingleEngine {
     let plan = EmitPlan::new(capacity, &[]).unwrap();
