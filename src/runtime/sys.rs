@@ -5,6 +5,7 @@
 
 use std::ffi::{CStr, CString};
 use std::ptr::NonNull;
+use std::sync::Arc;
 
 #[allow(non_camel_case_types, non_upper_case_globals, dead_code)]
 mod bindings {
@@ -117,6 +118,19 @@ pub fn runtime_version() -> String {
 
 pub struct RawInstance(NonNull<b::ill_instance>);
 
+/// Held while an IREE runtime instance is created or destroyed: both touch
+/// process-wide state (HAL type registrations), and a destruction running
+/// beside another instance's creation left that instance's calls failing
+/// with "ref type mismatch" (seen in the test suite, whose tests run in
+/// parallel threads).
+static LIFECYCLE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn lifecycle() -> std::sync::MutexGuard<'static, ()> {
+    LIFECYCLE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 // SAFETY: IREE runtime instances are thread-safe (documented in
 // iree/runtime/instance.h); the shim's driver-name snapshot is immutable.
 unsafe impl Send for RawInstance {}
@@ -142,6 +156,7 @@ pub fn set_runtime_flags(flags: &str) -> Result<(), ShimError> {
 
 impl RawInstance {
     pub fn create() -> Result<Self, ShimError> {
+        let _serial = lifecycle();
         let mut out = std::ptr::null_mut();
         // SAFETY: out is a valid out-pointer.
         check(unsafe { b::ill_instance_create(&mut out) })?;
@@ -188,17 +203,21 @@ impl RawInstance {
             .collect())
     }
 
-    pub fn create_session(&self, uri: &str) -> Result<RawSession, ShimError> {
+    /// A session on the device at `uri`. It keeps the instance alive, so
+    /// that the IREE instance is always released by [`RawInstance`]'s drop
+    /// (never by a session's, outside [`LIFECYCLE`]).
+    pub fn create_session(self: &Arc<Self>, uri: &str) -> Result<RawSession, ShimError> {
         let uri = c_string(uri)?;
         let mut out = std::ptr::null_mut();
         // SAFETY: valid instance and string, out-pointer.
         check(unsafe { b::ill_session_create(self.0.as_ptr(), uri.as_ptr(), &mut out) })?;
-        Ok(RawSession(non_null(out, "session")?))
+        Ok(RawSession(non_null(out, "session")?, Arc::clone(self)))
     }
 }
 
 impl Drop for RawInstance {
     fn drop(&mut self) {
+        let _serial = lifecycle();
         // SAFETY: we own the only reference; sessions keep their own.
         unsafe { b::ill_instance_release(self.0.as_ptr()) }
     }
@@ -206,7 +225,12 @@ impl Drop for RawInstance {
 
 // ---- session -----------------------------------------------------------------
 
-pub struct RawSession(NonNull<b::ill_session>);
+/// A session and the instance it was created on (released after it).
+pub struct RawSession(
+    NonNull<b::ill_session>,
+    // Held, never read: keeps the instance alive while the session lives.
+    #[allow(dead_code)] Arc<RawInstance>,
+);
 
 // SAFETY: a session may move between threads; it must not be used from two
 // threads at once, which the safe wrapper enforces (its `Session` is !Sync).
