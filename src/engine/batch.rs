@@ -12,8 +12,9 @@
 //!    when no slot is generating, every free slot is filled at once (nobody
 //!    is waiting) — with decode calls carrying chunks, only until the first
 //!    prompt starts decoding; the next ones ride in its steps, which cost
-//!    little more than their chunks alone and already deliver tokens. After the prompt's last chunk its first token is sampled
-//!    from that chunk's logits and its slot joins the decode. The `n`
+//!    little more than their chunks alone and already deliver tokens.
+//!    After the prompt's last chunk its first token is sampled from that
+//!    chunk's logits and its slot joins the decode. The `n`
 //!    choices of one request ([`Engine::submit_choices`]) are admitted
 //!    together once `n` slots are free: one prefill, its cache copied to the
 //!    other choices' slots on the device, each choice sampling its first
@@ -159,8 +160,8 @@ pub struct BatchEngine {
     /// slot `batch`, if there is one, is the spare.
     kv: KvCache,
     slots: Vec<Option<Progress>>,
-    /// A request prefilled into the spare slot (its first token out),
-    /// waiting for a row to end.
+    /// A request prefilled into the spare slot (its first token sampled
+    /// and held back), waiting for a row to end.
     ready: Option<Ready>,
     /// One sampler for every row: its scratch is reused row after row.
     sampler: Sampler,

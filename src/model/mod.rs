@@ -555,9 +555,9 @@ impl DeviceModel {
         Ok(outputs.remove(0))
     }
 
-    /// One decode step over the `kv.slots()` slots of `kv` (the batch of a
-    /// loaded decode graph): row i feeds `tokens[i]` at `positions[i]` of
-    /// slot i. Logits `[batch, vocab]` are written to `logits` (resized as
+    /// One decode step over the `kv.rows()` rows of `kv` (the batch of a
+    /// loaded decode graph; spare slots are left alone): row i feeds
+    /// `tokens[i]` at `positions[i]` of slot i. Logits `[batch, vocab]` are written to `logits` (resized as
     /// needed).
     pub fn decode_logits(
         &mut self,

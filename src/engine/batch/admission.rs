@@ -320,6 +320,8 @@ impl BatchEngine {
                 events.append(&mut held);
             }
             Err(e) => {
+                // Its first token still goes out, as `generated` counts it.
+                events.append(&mut held);
                 self.stats.tokens += p.generated as u64;
                 events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
             }
