@@ -1059,6 +1059,29 @@ mod tests {
             n(decode(8, Output::Sample, Some(64))),
             "decode_sample_b8_w64"
         );
+        // A cache with a spare slot names its slots, as a prefill does.
+        let spare = GraphKind::Decode {
+            batch: 8,
+            output: Output::Sample,
+            window: Some(64),
+            spare: 1,
+        };
+        assert_eq!(n(spare), "decode_sample_b8_w64_s9");
+        assert_eq!(spare.slots(), 9);
+        let carrying = GraphKind::DecodeChunk {
+            batch: 8,
+            window: None,
+            tokens: 16,
+            spare: 1,
+        };
+        assert_eq!(n(carrying), "decode_chunk_b8_t16_s9");
+        // Without spare slots a manifest reads as it did before them.
+        let json = serde_json::to_string(&decode(4, Output::Logits, None)).unwrap();
+        assert!(!json.contains("spare"), "{json}");
+        let back: GraphKind = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, decode(4, Output::Logits, None));
+        let json = serde_json::to_string(&spare).unwrap();
+        assert_eq!(serde_json::from_str::<GraphKind>(&json).unwrap(), spare);
     }
 
     #[test]
