@@ -713,6 +713,19 @@ fn live_rows_only(f: &mut FuncBuilder, cfg: &GraphConfig, p: Params, rows: &Valu
     p.with_live_rows(&live)
 }
 
+/// `p` with its output head computing only the first `rows` (an i32 [])
+/// rows where its kernel can (as [`live_rows_only`] does for the layers).
+fn head_live_rows_only(f: &mut FuncBuilder, cfg: &GraphConfig, p: Params, rows: &Value) -> Params {
+    if !skips_padding(cfg.kernels, cfg.weights) {
+        return p;
+    }
+    let live = f.reshape(rows, &[1]);
+    Params {
+        lm_head: p.lm_head.with_live(&live),
+        ..p
+    }
+}
+
 /// Hands out a graph's parameter arguments as the weights they are, in
 /// [`graph_tensors`] order.
 struct ParamReader<I: Iterator<Item = Value>> {

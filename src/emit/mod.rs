@@ -925,6 +925,7 @@ impl Manifest {
                             t("chunk_length", vec![], DType::I32),
                             t("chunk_slot", vec![], DType::I32),
                             t("chunk_start", vec![], DType::I32),
+                            t("chunk_logits_wanted", vec![], DType::I32),
                         ]);
                         let results = vec![
                             t("tokens", vec![batch], DType::I32),
@@ -1170,7 +1171,8 @@ mod tests {
             ]
         );
         assert!(kinds.iter().all(|k| k.slots() == 8));
-        // The function takes the decode inputs, then the chunk's, and
+        // The function takes the decode inputs, then the chunk's (tokens,
+        // length, slot, start, whether its logits are wanted), and
         // returns the ids, the caches, the decode logits and the chunk's.
         let shape = LlamaShape {
             vocab: 64,
@@ -1191,7 +1193,7 @@ mod tests {
             .expect("the function");
         let args = signature.split("%arg").count() - 1;
         let params = llama::param_specs(&shape, &plan.graph_config()).len();
-        assert_eq!(args, params + 9, "{signature}");
+        assert_eq!(args, params + 10, "{signature}");
         assert!(
             signature.ends_with(
                 "-> (tensor<8xi32>, tensor<1x2x8x256x8xf32>, tensor<8x64xf32>, tensor<64xf32>) {"

@@ -94,6 +94,9 @@ impl DeviceModel {
             self.session.upload(&[], &[call.len as i32])?,
             self.session.upload(&[], &[slot as i32])?,
             self.session.upload(&[], &[call.start as i32])?,
+            // The chunk's logits are read only when it ends the prompt.
+            self.session
+                .upload(&[], &[i32::from(end == prompt.len())])?,
         ];
         let rest: Vec<_> = inputs.iter().collect();
         let outputs = self.call_with_kv(function, kv, &rest)?;

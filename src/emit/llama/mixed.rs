@@ -8,7 +8,7 @@
 use super::chunk::ChunkAttention;
 use super::{
     DType, DecodeAttention, FuncBuilder, LlamaShape, TensorType, declare_params, embed_rows, head,
-    layer, live_rows_only, sample, scalar_i32,
+    head_live_rows_only, layer, live_rows_only, sample, scalar_i32,
 };
 use crate::emit::GraphConfig;
 
@@ -22,9 +22,11 @@ use crate::emit::GraphConfig;
 ///
 /// Arguments after the parameters and the cache: the decode rows' tokens
 /// and positions `[b]`, their temperatures and draw keys, then the chunk's
-/// tokens `[t]` (the first `len` real), `len`, its slot and its start.
+/// tokens `[t]` (the first `len` real), `len`, its slot, its start, and
+/// whether its logits are wanted (1 for a prompt's last chunk, else 0).
 /// Results: the sampled ids `[b]`, the caches, the decode rows' logits
-/// `[b, V]` and the chunk's last real token's logits `[V]`.
+/// `[b, V]` and the chunk's last real token's logits `[V]` (where the
+/// head's kernel takes a count of live rows, zeros unless wanted).
 ///
 /// Both write the same cache, the decode rows first: a chunk's slot below
 /// `b` runs an idle decode row, which the engine points at the chunk's
@@ -71,12 +73,21 @@ pub fn decode_with_chunk(
     let len = f.arg(TensorType::new(&[], DType::I32), None);
     let slot = f.arg(TensorType::new(&[], DType::I32), None);
     let start = f.arg(TensorType::new(&[], DType::I32), None);
+    let wanted = f.arg(TensorType::new(&[], DType::I32), None);
     // Rows past the decode rows and the chunk's `len` tokens are padding.
     let real_rows = {
         let decode_rows = scalar_i32(&mut f, b);
         f.add(&len, &decode_rows)
     };
     let p = live_rows_only(&mut f, cfg, p, &real_rows);
+    // The head multiplies the chunk's row only for a prompt's last chunk:
+    // a pass over the whole vocabulary's weights for one row, whose logits
+    // nobody reads otherwise.
+    let head_rows = {
+        let decode_rows = scalar_i32(&mut f, b);
+        f.add(&wanted, &decode_rows)
+    };
+    let p = head_live_rows_only(&mut f, cfg, p, &head_rows);
 
     f.comment("rows 0..b: the decode rows; rows b..b + t: the chunk");
     let ids = f.concatenate(&[tokens, chunk], 0);
