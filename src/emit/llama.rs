@@ -702,27 +702,31 @@ pub(crate) fn skips_padding(kernels: Kernels, weights: DType) -> bool {
     weights == DType::BF16 && kernels::packs_bf16_panels(kernels)
 }
 
-/// `p` computing only the first `rows` (an i32 []) rows of each layer's
-/// products where its kernels can (the panel kernels, [`Rows::live`]); as it
-/// is otherwise, so that other graphs stay as they were.
-fn live_rows_only(f: &mut FuncBuilder, cfg: &GraphConfig, p: Params, rows: &Value) -> Params {
-    if !skips_padding(cfg.kernels, cfg.weights) {
-        return p;
-    }
-    let live = f.reshape(rows, &[1]);
-    p.with_live_rows(&live)
+/// The graph's count of real rows `rows` (an i32 []) as the products' live
+/// rows binding ([`Rows::live`]), where the kernels take one (the panel
+/// kernels); `None` otherwise, so that other graphs stay as they were.
+fn live_count(f: &mut FuncBuilder, cfg: &GraphConfig, rows: &Value) -> Option<Value> {
+    skips_padding(cfg.kernels, cfg.weights).then(|| f.reshape(rows, &[1]))
 }
 
-/// `p` with its output head computing only the first `rows` (an i32 [])
-/// rows where its kernel can (as [`live_rows_only`] does for the layers).
-fn head_live_rows_only(f: &mut FuncBuilder, cfg: &GraphConfig, p: Params, rows: &Value) -> Params {
-    if !skips_padding(cfg.kernels, cfg.weights) {
-        return p;
+/// `p` computing only the first `rows` rows of each layer's products where
+/// its kernels can ([`live_count`]).
+fn live_rows_only(f: &mut FuncBuilder, cfg: &GraphConfig, p: Params, rows: &Value) -> Params {
+    match live_count(f, cfg, rows) {
+        Some(live) => p.with_live_rows(&live),
+        None => p,
     }
-    let live = f.reshape(rows, &[1]);
-    Params {
-        lm_head: p.lm_head.with_live(&live),
-        ..p
+}
+
+/// `p` with its output head computing only the first `rows` rows where its
+/// kernel can ([`live_count`]).
+fn head_live_rows_only(f: &mut FuncBuilder, cfg: &GraphConfig, p: Params, rows: &Value) -> Params {
+    match live_count(f, cfg, rows) {
+        Some(live) => Params {
+            lm_head: p.lm_head.with_live(&live),
+            ..p
+        },
+        None => p,
     }
 }
 
