@@ -472,16 +472,22 @@ fn a_tied_bf16_embedding_in_panels_gathers_its_rows_and_heads_the_logits() {
 /// call: a decode step that carries a prompt's chunk gives its decode rows
 /// bit for bit the logits (and ids) of a plain step, exact or with bf16
 /// activations, at B=4 (whose rows alone take tiles of 4 rows, beside a
-/// chunk tiles of 8) and B=8.
+/// chunk tiles of 8) and B=8. With bf16 activations the carrying step's
+/// live rows (24 and 28 here) take the tall tiles, which must sum k in the
+/// plain tiles' spans: a down projection with k = 4608 has five.
 #[test]
 fn decode_rows_carrying_a_chunk_over_panels_equal_a_plain_steps_bit_for_bit() {
     use iree_llm::emit::Kernels;
-    let mut forms = vec![Kernels::X86_64];
+    let tiny = common::tiny_dir(WeightDType::BF16);
+    let mut cases = vec![(Kernels::X86_64, tiny.clone())];
     if Kernels::X86_64Bf16.runs_on_this_host() {
-        forms.push(Kernels::X86_64Bf16);
+        let mut config = iree_llm::preset::Preset::Tiny.config();
+        config.intermediate_size = 4608;
+        let wide = common::variant_dir("wide-mlp", &config, WeightDType::BF16);
+        cases.push((Kernels::X86_64Bf16, tiny));
+        cases.push((Kernels::X86_64Bf16, wide));
     }
-    let dir = common::tiny_dir(WeightDType::BF16);
-    for kernels in forms {
+    for (kernels, dir) in cases {
         if !iree_llm::emit::kernels::packs_bf16_panels(kernels) {
             eprintln!("not run for {kernels:?}: this CPU or build keeps rows");
             continue;
@@ -495,7 +501,7 @@ fn decode_rows_carrying_a_chunk_over_panels_equal_a_plain_steps_bit_for_bit() {
                 o.kernels = Some(kernels);
                 o.compile_on_demand = true;
             });
-            let case = format!("{kernels:?} B={rows}");
+            let case = format!("{kernels:?} B={rows}, {}", dir.display());
             common::assert_carrying_a_chunk_keeps_the_decode_rows_bits(&mut model, rows, &case);
         }
     }

@@ -386,3 +386,4 @@ void iree_llm_blocks_bf16_workgroup(const uint16_t* restrict x, size_t x_offset,
 }
 
 #include "x86_64_avx512_bf16_panels.h"
+#include "x86_64_avx512_bf16_tall.h"

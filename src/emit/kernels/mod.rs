@@ -245,7 +245,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 19] = [
+const EXPORTS: [Export; 23] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -438,6 +438,41 @@ const EXPORTS: [Export; 19] = [
         source: Source::Exact,
         symbol: "iree_llm_bf16_panels_silu_live_workgroup",
         bindings: &["f32", "bf16", "i32", "f32"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    // The bf16 panel kernels for 9 to TALL_ROWS rows of x, which take x
+    // interleaved ([`interleave_pairs`]): the same bindings and indices, and
+    // the same sums bit for bit.
+    Export {
+        name: "bf16_panels_bf16_tall",
+        source: Source::Bf16,
+        symbol: "iree_llm_bf16_panels_bf16_tall_workgroup",
+        bindings: &["bf16", "bf16", "f32"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    Export {
+        name: "bf16_panels_bf16_tall_live",
+        source: Source::Bf16,
+        symbol: "iree_llm_bf16_panels_bf16_tall_live_workgroup",
+        bindings: &["bf16", "bf16", "i32", "f32"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    Export {
+        name: "bf16_panels_silu_bf16_tall",
+        source: Source::Bf16,
+        symbol: "iree_llm_bf16_panels_silu_bf16_tall_workgroup",
+        bindings: &["bf16", "bf16", "bf16"],
+        indices: &["rows", "n", "k"],
+        split: Split::PerCall,
+    },
+    Export {
+        name: "bf16_panels_silu_bf16_tall_live",
+        source: Source::Bf16,
+        symbol: "iree_llm_bf16_panels_silu_bf16_tall_live_workgroup",
+        bindings: &["bf16", "bf16", "i32", "bf16"],
         indices: &["rows", "n", "k"],
         split: Split::PerCall,
     },
@@ -846,12 +881,43 @@ pub fn bf16_panels(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<&Valu
 /// AVX512-BF16 panel kernel ([`Kernels::X86_64Bf16`]).
 pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<&Value>) -> Value {
     let xb = f.convert(x, DType::BF16);
+    if takes_tall(&xb) {
+        let export = if live.is_some() {
+            &EXPORTS[20]
+        } else {
+            &EXPORTS[19]
+        };
+        let xt = interleave_pairs(f, &xb);
+        return panels_product_of(f, export, xt, xb.shape(), w, live);
+    }
     let export = if live.is_some() {
         &EXPORTS[16]
     } else {
         &EXPORTS[10]
     };
     panels_product(f, export, xb, w, live)
+}
+
+/// The most rows of x the bf16 panel products take through their tall
+/// tiles (csrc/kernels/x86_64_avx512_bf16_tall.h: one panel by up to 24
+/// rows, each weight vector meeting every row as it streams in). A decode
+/// step carrying a chunk of 8 to 32 prompt tokens has 9 to 40; a prompt's
+/// larger chunks stay with the 8-row tiles, which keep x's span in L1.
+const TALL_ROWS: i64 = 48;
+
+/// Whether a bf16 panel product of rows `x` [rows, k] goes through the tall
+/// tiles: more rows than one 8-row tile, up to [`TALL_ROWS`].
+fn takes_tall(x: &Value) -> bool {
+    (9..=TALL_ROWS).contains(&x.shape()[0])
+}
+
+/// `x` [rows, k] bf16 as the tall tiles read it: [k/2, rows, 2], the rows'
+/// pairs (x[r, 2j], x[r, 2j + 1]) for one j side by side.
+fn interleave_pairs(f: &mut FuncBuilder, x: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    assert!(k % 2 == 0, "pairs of k: {k}");
+    let pairs = f.reshape(x, &[rows, k / 2, 2]);
+    f.transpose(&pairs, &[1, 0, 2])
 }
 
 /// The MLP's activation `silu(x . Wg^T) * (x . Wu^T)` [rows, m] in bf16
@@ -867,6 +933,15 @@ pub fn bf16_panels_silu_bf16(
     live: Option<&Value>,
 ) -> Value {
     let xb = f.convert(x, DType::BF16);
+    if takes_tall(&xb) {
+        let export = if live.is_some() {
+            &EXPORTS[22]
+        } else {
+            &EXPORTS[21]
+        };
+        let xt = interleave_pairs(f, &xb);
+        return gated_product_of(f, export, xt, xb.shape(), w, DType::BF16, live);
+    }
     let export = if live.is_some() {
         &EXPORTS[17]
     } else {
@@ -912,13 +987,27 @@ fn gated_product(
     out: DType,
     live: Option<&Value>,
 ) -> Value {
+    let shape = x.shape().to_vec();
+    gated_product_of(f, export, x, &shape, w, out, live)
+}
+
+/// [`gated_product`] of x laid out as the export reads it, `shape` its
+/// [rows, k].
+fn gated_product_of(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: Value,
+    shape: &[i64],
+    w: &Value,
+    out: DType,
+    live: Option<&Value>,
+) -> Value {
     let panel = super::panels::PANEL as i64;
-    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let (rows, k) = (shape[0], shape[1]);
     let m = w.shape()[0] * panel / 2;
     assert!(
         w.elem() == DType::BF16 && w.shape().len() == 4 && w.shape()[1] * 2 == k && m % panel == 0,
-        "gated bf16 panels kernel on x {:?}, weight {:?}",
-        x.shape(),
+        "gated bf16 panels kernel on x {shape:?}, weight {:?}",
         w.shape()
     );
     let per = rows_per_workgroup(rows, m, ROWS_PER_WORKGROUP, 1);
@@ -939,13 +1028,26 @@ fn panels_product(
     w: &Value,
     live: Option<&Value>,
 ) -> Value {
+    let shape = x.shape().to_vec();
+    panels_product_of(f, export, x, &shape, w, live)
+}
+
+/// [`panels_product`] of x laid out as the export reads it, `shape` its
+/// [rows, k].
+fn panels_product_of(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: Value,
+    shape: &[i64],
+    w: &Value,
+    live: Option<&Value>,
+) -> Value {
     let panel = super::panels::PANEL as i64;
-    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let (rows, k) = (shape[0], shape[1]);
     let n = w.shape()[0] * panel;
     assert!(
         w.elem() == DType::BF16 && w.shape().len() == 4 && w.shape()[1] * 2 == k,
-        "bf16 panels kernel on x {:?}, weight {:?}",
-        x.shape(),
+        "bf16 panels kernel on x {shape:?}, weight {:?}",
         w.shape()
     );
     // Whole panels per workgroup: the unit is a multiple of the panel.
@@ -1585,23 +1687,35 @@ mod tests {
             // The exact kernels never call it.
             assert_eq!(calls(&graph(Kernels::X86_64, decode)), 0);
         }
-        let prefill = GraphKind::Prefill {
+        let prefill = |tokens| GraphKind::Prefill {
             slots: 1,
-            tokens: 16,
+            tokens,
             output: Output::Logits,
         };
         // A prompt's layers multiply only its real rows (the kernels' live
-        // form), the head its last row.
-        let mlir = graph(Kernels::X86_64Bf16, prefill);
-        assert_eq!(
-            kernel_calls(&mlir, "bf16_panels_bf16_live"),
-            (PRODUCTS_PER_LAYER - 1) * layers
-        );
-        assert_eq!(calls(&mlir), 1);
-        assert_eq!(kernel_calls(&mlir, "bf16_panels_silu_bf16_live"), layers);
-        assert_eq!(gated(&mlir), 0);
-        // The exact kernels take their own gated kernel, never this one.
-        assert_eq!(gated(&graph(Kernels::X86_64, prefill)), 0);
+        // form), the head its last row; 9 to 48 rows take the tall tiles.
+        for (tokens, tall) in [(16, true), (64, false)] {
+            let mlir = graph(Kernels::X86_64Bf16, prefill(tokens));
+            let (product, gated_live) = if tall {
+                (
+                    "bf16_panels_bf16_tall_live",
+                    "bf16_panels_silu_bf16_tall_live",
+                )
+            } else {
+                ("bf16_panels_bf16_live", "bf16_panels_silu_bf16_live")
+            };
+            let case = format!("prompt of {tokens}");
+            assert_eq!(
+                kernel_calls(&mlir, product),
+                (PRODUCTS_PER_LAYER - 1) * layers,
+                "{case}"
+            );
+            assert_eq!(calls(&mlir), 1, "{case}");
+            assert_eq!(kernel_calls(&mlir, gated_live), layers, "{case}");
+            assert_eq!(gated(&mlir), 0, "{case}");
+            // The exact kernels take their own gated kernel, never this one.
+            assert_eq!(gated(&graph(Kernels::X86_64, prefill(tokens))), 0);
+        }
     }
 
     #[cfg(iree_llm_x86_64_kernels)]
