@@ -141,12 +141,14 @@ impl Product<'_> {
     }
 }
 
-fn bf16_host() -> bool {
-    if Kernels::X86_64Bf16.runs_on_this_host() {
-        return true;
+/// A local-task session, where this CPU runs the AVX512-BF16 kernels.
+fn bf16_session() -> Option<Session> {
+    if !Kernels::X86_64Bf16.runs_on_this_host() {
+        eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
+        return None;
     }
-    eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
-    false
+    let device = iree_llm::types::DeviceUri::parse("local-task").unwrap();
+    Some(Instance::new().unwrap().open(&device).unwrap())
 }
 
 /// Row r of x . W^T in f64, and sum |x w| per output.
@@ -163,13 +165,9 @@ fn exact_row(x: &[f32], w: &[f32], r: usize, n: usize, k: usize) -> Vec<(f64, f6
 
 #[test]
 fn a_rows_product_is_the_same_bits_whether_8_or_up_to_48_rows_share_the_call() {
-    if !bf16_host() {
+    let Some(mut session) = bf16_session() else {
         return;
-    }
-    let instance = Instance::new().unwrap();
-    let mut session = instance
-        .open(&iree_llm::types::DeviceUri::parse("local-task").unwrap())
-        .unwrap();
+    };
     for (case, &(n, k)) in SHAPES.iter().enumerate() {
         for gated in [false, true] {
             let w = bf16_values(100 + case as u64, (n * k) as usize);
@@ -211,13 +209,9 @@ fn a_rows_product_is_the_same_bits_whether_8_or_up_to_48_rows_share_the_call() {
 
 #[test]
 fn rows_past_the_live_count_are_zero_and_the_live_ones_unchanged() {
-    if !bf16_host() {
+    let Some(mut session) = bf16_session() else {
         return;
-    }
-    let instance = Instance::new().unwrap();
-    let mut session = instance
-        .open(&iree_llm::types::DeviceUri::parse("local-task").unwrap())
-        .unwrap();
+    };
     let (n, k) = (64, 2048);
     let rows = 40;
     let w = bf16_values(300, (n * k) as usize);

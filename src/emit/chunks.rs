@@ -31,11 +31,14 @@ pub const DEFAULT_MAX_CHUNK: usize = 128;
 /// The default largest chunk a decode step carries (the engine's
 /// `--carry-chunks`). Carrying more tokens a step makes that step longer
 /// and a prompt fewer steps to admit, during which its slot's row yields
-/// nothing: on the 1B preset, bf16 activations, 32 x 128 requests on 8
-/// slots, chunks of 32 kept 84% of the raw decode rate while requests were
-/// queued against 82-83% for 16 and 80% for 8, with a 99th-percentile wait
-/// between two tokens of 116 ms against 87 and 69 (docs/performance.md).
-pub const DEFAULT_CARRIED_CHUNK: usize = 32;
+/// nothing. A step of up to 24 chunk rows beside 8 decode rows takes the
+/// bf16 products' tall tiles, whose multiplies overlap the weight stream;
+/// 32 rows and more take two tiles and cost about their multiplies. On the
+/// 1B preset, bf16 activations, 32 x 128 requests on 8 slots, chunks of 16
+/// kept 91-93% of the raw decode rate while requests were queued, as chunks
+/// of 32 did (91-92%), with a 99th-percentile wait between two tokens of
+/// 76-80 ms against 112-114 (docs/performance.md).
+pub const DEFAULT_CARRIED_CHUNK: usize = 16;
 
 /// The fixed cost of one chunk call in tokens' worth of work (measured, see
 /// the module documentation).

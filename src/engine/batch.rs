@@ -28,7 +28,7 @@
 //!    worth on SmolLM2 on the CPU). So, when asked to
 //!    ([`BatchOptions::decode_chunks`], `--carry-chunks`), a prompt admitted
 //!    while slots are running is cut into chunks of at most
-//!    [`BatchOptions::carried_chunk`] tokens (32 by default) and **every
+//!    [`BatchOptions::carried_chunk`] tokens (16 by default) and **every
 //!    chunk rides in a decode call** ([`GraphKind::DecodeChunk`]): one call
 //!    whose matmuls take the decode rows and the chunk's rows together, and
 //!    whose attention reads the slot's earlier chunks from the cache. The
