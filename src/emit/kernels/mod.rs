@@ -900,9 +900,10 @@ pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<
 
 /// The most rows of x the bf16 panel products take through their tall
 /// tiles (csrc/kernels/x86_64_avx512_bf16_tall.h: one panel by up to 24
-/// rows, each weight vector meeting every row as it streams in). A decode
-/// step carrying a chunk of 8 to 32 prompt tokens has 9 to 40; a prompt's
-/// larger chunks stay with the 8-row tiles, which keep x's span in L1.
+/// rows, each weight vector meeting every row as it streams in). A B=8
+/// decode step carrying a chunk of 8 to 32 prompt tokens has 16 to 40 rows;
+/// a prompt's larger chunks stay with the 8-row tiles, which keep x's span
+/// in L1.
 const TALL_ROWS: i64 = 48;
 
 /// Whether a bf16 panel product of rows `x` [rows, k] goes through the tall
