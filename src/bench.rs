@@ -527,6 +527,13 @@ pub struct RunSummary {
     pub saturated: Duration,
     /// Tokens delivered within `saturated`.
     pub saturated_tokens: usize,
+    /// Within `saturated`, from the first token of the request that filled
+    /// the last slot (the `batch`-th first token) on: the queued part of
+    /// the run without its start, when the slots fill from empty. `None`
+    /// when no request was queued past the slots.
+    pub steady_from: Option<Duration>,
+    /// Tokens delivered after `steady_from`, up to `saturated`.
+    pub steady_tokens: usize,
 }
 
 impl RunSummary {
@@ -591,6 +598,16 @@ impl RunSummary {
             return 0.0;
         }
         self.saturated_tokens as f64 / secs / raw
+    }
+    /// The same share once every slot has had a request
+    /// ([`steady_from`](Self::steady_from)): what the engine sustains with
+    /// more requests than slots, leaving out how fast it filled the slots
+    /// from empty at the start. `None` without such a window.
+    pub fn steady_share(&self, batch: usize) -> Option<f64> {
+        let raw = self.raw_decode_tok_s(batch);
+        let from = self.steady_from?;
+        let secs = self.saturated.checked_sub(from)?.as_secs_f64();
+        (raw > 0.0 && secs > 0.0).then(|| self.steady_tokens as f64 / secs / raw)
     }
     /// Where the wall time of the run went, as shares of it.
     pub fn time_shares(&self, batch: usize) -> TimeShares {
@@ -697,6 +714,8 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
     let wall = start.elapsed();
     let saturated = first.values().copied().max().unwrap_or_default();
     let saturated_tokens = token_times.iter().filter(|&&t| t <= saturated).count();
+    let (steady_from, steady_tokens) =
+        steady_window(&first, &token_times, saturated, engine.status().slots);
     let after = engine.stats();
     let results: Vec<RunResult> = ids
         .iter()
@@ -727,7 +746,31 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         gaps,
         saturated,
         saturated_tokens,
+        steady_from,
+        steady_tokens,
     })
+}
+
+/// The steady part of the queued window ([`RunSummary::steady_from`]):
+/// from the `slots`-th first token (a request past the slots exists) to
+/// `saturated`, and the tokens delivered after its start.
+fn steady_window(
+    first: &BTreeMap<RequestId, Duration>,
+    token_times: &[Duration],
+    saturated: Duration,
+    slots: usize,
+) -> (Option<Duration>, usize) {
+    let mut firsts: Vec<Duration> = first.values().copied().collect();
+    firsts.sort_unstable();
+    if slots == 0 || firsts.len() <= slots {
+        return (None, 0);
+    }
+    let from = firsts[slots - 1];
+    let tokens = token_times
+        .iter()
+        .filter(|&&t| from < t && t <= saturated)
+        .count();
+    (Some(from), tokens)
 }
 
 /// Where two token streams first differ.
@@ -778,6 +821,9 @@ pub struct BenchLine {
     pub decode_share: f64,
     /// The share while requests were queued ([`RunSummary::saturated_share`]).
     pub saturated_share: f64,
+    /// The same without filling the empty slots at the start
+    /// ([`RunSummary::steady_share`]).
+    pub steady_share: Option<f64>,
     pub prefill_ms: f64,
     /// Waits between two tokens of a request: p99 and the longest.
     pub gap_p99_ms: f64,
@@ -873,6 +919,17 @@ pub fn engine_bench(
             run.saturated_tokens as f64 / run.saturated.as_secs_f64().max(f64::MIN_POSITIVE),
             run.saturated_share(opts.batch) * 100.0,
         ));
+        if let (Some(from), Some(share)) = (run.steady_from, run.steady_share(opts.batch)) {
+            let secs = (run.saturated - from).as_secs_f64();
+            log(&format!(
+                "{device}: once every slot had had a request (from {:.2}s to {:.2}s, the queued part \
+                 without filling the empty slots at the start): {:.1} tok/s = {:.0}% of the raw decode rate",
+                from.as_secs_f64(),
+                run.saturated.as_secs_f64(),
+                run.steady_tokens as f64 / secs.max(f64::MIN_POSITIVE),
+                share * 100.0,
+            ));
+        }
         log(&format!(
             "{device}: wait between two tokens of a request: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms \
              (largest prefill chunk {} tokens)",
@@ -969,6 +1026,7 @@ pub fn engine_bench(
                     raw_decode_tok_s: run.raw_decode_tok_s(opts.batch),
                     decode_share: run.decode_share(opts.batch),
                     saturated_share: run.saturated_share(opts.batch),
+                    steady_share: run.steady_share(opts.batch),
                     prefill_ms: run.mean_prefill_ms(),
                     gap_p99_ms: run.gap_percentile_ms(99.0),
                     gap_max_ms: run.gap_percentile_ms(100.0),
@@ -1057,6 +1115,8 @@ mod tests {
             gaps: Vec::new(),
             saturated: Duration::from_millis(wall_ms),
             saturated_tokens: tokens,
+            steady_from: None,
+            steady_tokens: 0,
         }
     }
 
@@ -1088,5 +1148,32 @@ mod tests {
         run.saturated_tokens = 150;
         assert!((run.saturated_share(4) - 0.75).abs() < 1e-9);
         assert!((run.decode_share(4) - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_steady_window_starts_when_the_last_slot_gets_its_first_request() {
+        let ms = Duration::from_millis;
+        // Two slots, three requests: first tokens at 10, 30 and 50 ms. The
+        // window opens at the second (30 ms) and counts the tokens after it
+        // up to the last first token.
+        let first: BTreeMap<RequestId, Duration> = [
+            (RequestId(1), ms(10)),
+            (RequestId(2), ms(30)),
+            (RequestId(3), ms(50)),
+        ]
+        .into();
+        let times: Vec<Duration> = [10, 20, 30, 30, 40, 40, 50, 50, 60].map(ms).to_vec();
+        assert_eq!(steady_window(&first, &times, ms(50), 2), (Some(ms(30)), 4));
+        // No request waited past the slots: no window.
+        assert_eq!(steady_window(&first, &times, ms(50), 3), (None, 0));
+        // 10 ms steps with 4 slots (400 tok/s raw): 60 tokens in the
+        // window's 0.2 s is 75%.
+        let mut run = summary(&[1], 200, 1000, 10, 10);
+        run.saturated = ms(500);
+        run.steady_from = Some(ms(300));
+        run.steady_tokens = 60;
+        assert!((run.steady_share(4).unwrap() - 0.75).abs() < 1e-9);
+        run.steady_from = None;
+        assert_eq!(run.steady_share(4), None);
     }
 }
