@@ -170,11 +170,15 @@ pub struct ServeArgs {
     /// The largest chunk a decode call carries with --carry-chunks.
     #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
     pub carried_chunk: usize,
-    /// With --carry-chunks: one cache slot more than the batch, which the
-    /// next prompt is prefilled into while every slot generates, so that a
-    /// slot that ends starts the next request at once.
-    #[arg(long, requires = "carry_chunks")]
+    /// With --carry-chunks (on by default there): one cache slot more than
+    /// the batch, which the next prompt is prefilled into while every slot
+    /// generates, so that a slot that ends starts the next request at once.
+    #[arg(long, requires = "carry_chunks", overrides_with = "no_spare_slot")]
     pub spare_slot: bool,
+    /// With --carry-chunks: no spare slot (one slot's cache less, and the
+    /// decode graphs over the batch's slots only).
+    #[arg(long, requires = "carry_chunks", overrides_with = "spare_slot")]
+    pub no_spare_slot: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -271,11 +275,15 @@ pub struct BenchArgs {
     /// The largest chunk a decode call carries with --carry-chunks.
     #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
     pub carried_chunk: usize,
-    /// With --carry-chunks: one cache slot more than the batch, which the
-    /// next prompt is prefilled into while every slot generates, so that a
-    /// slot that ends starts the next request at once.
-    #[arg(long, requires = "carry_chunks")]
+    /// With --carry-chunks (on by default there): one cache slot more than
+    /// the batch, which the next prompt is prefilled into while every slot
+    /// generates, so that a slot that ends starts the next request at once.
+    #[arg(long, requires = "carry_chunks", overrides_with = "no_spare_slot")]
     pub spare_slot: bool,
+    /// With --carry-chunks: no spare slot (one slot's cache less, and the
+    /// decode graphs over the batch's slots only).
+    #[arg(long, requires = "carry_chunks", overrides_with = "spare_slot")]
+    pub no_spare_slot: bool,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -627,7 +635,7 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
         max_chunk: args.max_chunk,
         decode_chunks: args.carry_chunks,
         carried_chunk: args.carried_chunk,
-        spare_slot: args.spare_slot,
+        spare_slot: !args.no_spare_slot,
     };
     println!(
         "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
@@ -962,7 +970,7 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
         max_chunk: args.max_chunk,
         decode_chunks: args.carry_chunks,
         carried_chunk: args.carried_chunk,
-        spare_slot: args.spare_slot,
+        spare_slot: !args.no_spare_slot,
     };
     let plan = EmitPlan::new(context, &[args.batch as i64])?;
     let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);
@@ -1050,4 +1058,38 @@ fn devices() -> Result<(), CliError> {
 
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bench_args(flags: &[&str]) -> Result<BenchArgs, clap::Error> {
+        let argv = ["iree-llm", "bench", "--model", "tiny"].iter().chain(flags);
+        match Cli::try_parse_from(argv)?.command {
+            Command::Bench(args) => Ok(args),
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn carried_chunks_take_the_spare_slot_unless_told_not_to() {
+        let spare = |flags: &[&str]| !bench_args(flags).unwrap().no_spare_slot;
+        assert!(spare(&["--carry-chunks"]));
+        assert!(!spare(&["--carry-chunks", "--no-spare-slot"]));
+        // The last of the pair wins.
+        assert!(spare(&[
+            "--carry-chunks",
+            "--no-spare-slot",
+            "--spare-slot"
+        ]));
+        assert!(!spare(&[
+            "--carry-chunks",
+            "--spare-slot",
+            "--no-spare-slot"
+        ]));
+        // Either says something about carried chunks only.
+        assert!(bench_args(&["--no-spare-slot"]).is_err());
+        assert!(bench_args(&["--spare-slot"]).is_err());
+    }
 }

@@ -115,10 +115,11 @@ pub struct BatchOptions {
     /// the running slots' steps shorter, larger ones admit a prompt in
     /// fewer steps ([`crate::emit::DEFAULT_CARRIED_CHUNK`]).
     pub carried_chunk: usize,
-    /// With `decode_chunks`: a cache slot more than rows, which the prompt
-    /// at the head of the queue is prefilled into (its chunks carried by
-    /// the decode calls) while every row decodes, so no row waits idle for
-    /// a prompt. Its cache moves to the first row that ends.
+    /// With `decode_chunks` (on by default): a cache slot more than rows,
+    /// which the prompt at the head of the queue is prefilled into (its
+    /// chunks carried by the decode calls) while every row decodes, so no
+    /// row waits idle for a prompt. Its cache moves to the first row that
+    /// ends. It costs one slot's cache.
     pub spare_slot: bool,
 }
 
@@ -130,7 +131,7 @@ impl Default for BatchOptions {
             max_chunk: crate::emit::DEFAULT_MAX_CHUNK,
             decode_chunks: false,
             carried_chunk: crate::emit::DEFAULT_CARRIED_CHUNK,
-            spare_slot: false,
+            spare_slot: true,
         }
     }
 }
