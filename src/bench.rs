@@ -965,7 +965,7 @@ pub fn engine_bench(
             alone,
             run.prefill_time.as_secs_f64() * 1e3 / alone.max(1) as f64,
         ));
-        if opts.spare_slot {
+        if opts.decode_chunks && opts.spare_slot {
             log(&format!(
                 "{device}: {} prompts prefilled into the spare slot while every slot generated \
                  (moving their caches to a slot took {:.2} ms each)",
