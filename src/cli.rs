@@ -161,24 +161,8 @@ pub struct ServeArgs {
     /// at most one such chunk between two tokens.
     #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
     pub max_chunk: usize,
-    /// While slots generate, prefill prompts in small chunks that ride in
-    /// the running slots' decode calls (one call for both) instead of in
-    /// calls of their own; compiles a decode+chunk graph per carried chunk
-    /// size and window at startup.
-    #[arg(long)]
-    pub carry_chunks: bool,
-    /// The largest chunk a decode call carries with --carry-chunks.
-    #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
-    pub carried_chunk: usize,
-    /// With --carry-chunks (on by default there): one cache slot more than
-    /// the batch, which the next prompt is prefilled into while every slot
-    /// generates, so that a slot that ends starts the next request at once.
-    #[arg(long, requires = "carry_chunks", overrides_with = "no_spare_slot")]
-    pub spare_slot: bool,
-    /// With --carry-chunks: no spare slot (one slot's cache less, and the
-    /// decode graphs over the batch's slots only).
-    #[arg(long, requires = "carry_chunks", overrides_with = "spare_slot")]
-    pub no_spare_slot: bool,
+    #[command(flatten)]
+    pub carry: CarryArgs,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -237,6 +221,39 @@ fn parse_drain_seconds(s: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("not a number of seconds: {s}"))
 }
 
+/// How the batch engine of `serve` and `bench` admits prompts while slots
+/// generate.
+#[derive(clap::Args, Debug)]
+pub struct CarryArgs {
+    /// While slots generate, prefill prompts in small chunks that ride in
+    /// the running slots' decode calls (one call for both) instead of in
+    /// calls of their own; compiles a decode+chunk graph per carried chunk
+    /// size and window at startup.
+    #[arg(long)]
+    pub carry_chunks: bool,
+    /// The largest chunk a decode call carries with --carry-chunks.
+    #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
+    pub carried_chunk: usize,
+    /// With --carry-chunks, the default: one cache slot more than the
+    /// batch, which the next prompt is prefilled into while every slot
+    /// generates, so that a slot that ends starts the next request at once.
+    /// Given after --no-spare-slot, it wins.
+    #[arg(long, requires = "carry_chunks", overrides_with = "no_spare_slot")]
+    spare_slot: bool,
+    /// With --carry-chunks: no spare slot (one slot's cache less, and the
+    /// decode graphs over the batch's slots only).
+    #[arg(long, requires = "carry_chunks", overrides_with = "spare_slot")]
+    no_spare_slot: bool,
+}
+
+impl CarryArgs {
+    /// Whether the engine takes the spare slot (it uses one only when it
+    /// carries chunks): unless `--no-spare-slot` was the last word.
+    pub fn spare_slot(&self) -> bool {
+        !self.no_spare_slot
+    }
+}
+
 /// Arguments of `iree-llm bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
@@ -266,24 +283,8 @@ pub struct BenchArgs {
     /// generate (the largest prefill chunk).
     #[arg(long, default_value_t = crate::emit::DEFAULT_MAX_CHUNK, value_parser = parse_positive)]
     pub max_chunk: usize,
-    /// While slots generate, prefill prompts in small chunks that ride in
-    /// the running slots' decode calls instead of in calls of their own
-    /// (compiles a decode+chunk graph per carried chunk size and window at
-    /// startup).
-    #[arg(long)]
-    pub carry_chunks: bool,
-    /// The largest chunk a decode call carries with --carry-chunks.
-    #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
-    pub carried_chunk: usize,
-    /// With --carry-chunks (on by default there): one cache slot more than
-    /// the batch, which the next prompt is prefilled into while every slot
-    /// generates, so that a slot that ends starts the next request at once.
-    #[arg(long, requires = "carry_chunks", overrides_with = "no_spare_slot")]
-    pub spare_slot: bool,
-    /// With --carry-chunks: no spare slot (one slot's cache less, and the
-    /// decode graphs over the batch's slots only).
-    #[arg(long, requires = "carry_chunks", overrides_with = "spare_slot")]
-    pub no_spare_slot: bool,
+    #[command(flatten)]
+    pub carry: CarryArgs,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -633,9 +634,9 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
         capacity,
         single_parity: !args.no_parity,
         max_chunk: args.max_chunk,
-        decode_chunks: args.carry_chunks,
-        carried_chunk: args.carried_chunk,
-        spare_slot: !args.no_spare_slot,
+        decode_chunks: args.carry.carry_chunks,
+        carried_chunk: args.carry.carried_chunk,
+        spare_slot: args.carry.spare_slot(),
     };
     println!(
         "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
@@ -968,9 +969,9 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
         batch: args.batch,
         max_queue: args.max_queue,
         max_chunk: args.max_chunk,
-        decode_chunks: args.carry_chunks,
-        carried_chunk: args.carried_chunk,
-        spare_slot: !args.no_spare_slot,
+        decode_chunks: args.carry.carry_chunks,
+        carried_chunk: args.carry.carried_chunk,
+        spare_slot: args.carry.spare_slot(),
     };
     let plan = EmitPlan::new(context, &[args.batch as i64])?;
     let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);
@@ -1074,7 +1075,7 @@ mod tests {
 
     #[test]
     fn carried_chunks_take_the_spare_slot_unless_told_not_to() {
-        let spare = |flags: &[&str]| !bench_args(flags).unwrap().no_spare_slot;
+        let spare = |flags: &[&str]| bench_args(flags).unwrap().carry.spare_slot();
         assert!(spare(&["--carry-chunks"]));
         assert!(!spare(&["--carry-chunks", "--no-spare-slot"]));
         // The last of the pair wins.
@@ -1088,6 +1089,20 @@ mod tests {
             "--spare-slot",
             "--no-spare-slot"
         ]));
+        // `serve` takes the same flags.
+        let serve = Cli::try_parse_from([
+            "iree-llm",
+            "serve",
+            "--model",
+            "tiny",
+            "--carry-chunks",
+            "--no-spare-slot",
+        ])
+        .unwrap();
+        match serve.command {
+            Command::Serve(args) => assert!(!args.carry.spare_slot()),
+            other => panic!("parsed as {other:?}"),
+        }
         // Either says something about carried chunks only.
         assert!(bench_args(&["--no-spare-slot"]).is_err());
         assert!(bench_args(&["--spare-slot"]).is_err());
