@@ -4,8 +4,12 @@
  * turned into an ill_error carrying IREE's own text, and every path releases
  * what it acquired.
  */
+/* SCHED_BATCH (glibc defines it only with this, before any header). */
+#define _GNU_SOURCE
 #include "iree_llm_shim.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +232,40 @@ ill_error* ill_set_runtime_flags(const char* flags) {
       "setting IREE runtime flags");
   free(line);
   return error;
+}
+
+static int ill_batch_calls = 0;
+void ill_set_batch_calls(int on) {
+  __atomic_store_n(&ill_batch_calls, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+/* Puts the calling thread under SCHED_BATCH if batch calls are on and it is
+ * under the default policy; returns whether it did (see ill_set_batch_calls). */
+static int ill_batch_call_begin(void) {
+#ifdef SCHED_BATCH
+  if (!__atomic_load_n(&ill_batch_calls, __ATOMIC_RELAXED)) return 0;
+  int policy = 0;
+  struct sched_param param;
+  if (pthread_getschedparam(pthread_self(), &policy, &param) != 0 || policy != SCHED_OTHER) {
+    return 0;
+  }
+  param.sched_priority = 0;
+  return pthread_setschedparam(pthread_self(), SCHED_BATCH, &param) == 0;
+#else
+  return 0;
+#endif
+}
+
+static void ill_batch_call_end(int began) {
+#ifdef SCHED_BATCH
+  if (!began) return;
+  struct sched_param param = {0};
+  /* Back from SCHED_BATCH to the default policy at the same nice value:
+   * always permitted. */
+  (void)pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);
+#else
+  (void)began;
+#endif
 }
 
 ill_error* ill_instance_create(ill_instance** out_instance) {
@@ -826,7 +864,9 @@ ill_error* ill_call(ill_session* session, const ill_function* function,
         iree_runtime_call_inputs_push_back_buffer_view(&call, inputs[i]->view);
   }
   if (iree_status_is_ok(status)) {
+    int batch = ill_batch_call_begin();
     status = iree_runtime_call_invoke(&call, /*flags=*/0);
+    ill_batch_call_end(batch);
   }
   for (size_t i = 0; i < output_count; ++i) outputs[i] = NULL;
   ill_error* type_error = NULL;

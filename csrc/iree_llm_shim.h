@@ -72,6 +72,15 @@ ill_error* ill_set_task_worker_spin_us(int32_t microseconds);
  * spaces, for devices opened after this call. Process-wide; an unknown
  * flag is an error. */
 ill_error* ill_set_runtime_flags(const char* flags);
+/* Whether ill_call runs a call with the calling thread under SCHED_BATCH
+ * (Linux; where the thread is under the default policy, which is restored
+ * when the call returns). Process-wide; off until set. Why: a call ends in
+ * IREE's semaphore wait, which, once woken, spins until the worker that
+ * woke it has finished its callback. Where no core is idle the woken caller
+ * lands on that worker's core and, under the default policy, preempts it,
+ * spinning out its time slice; under SCHED_BATCH a waking thread does not
+ * preempt. Elsewhere it does nothing. */
+void ill_set_batch_calls(int on);
 ill_error* ill_instance_create(ill_instance** out_instance);
 void ill_instance_release(ill_instance* instance);
 /* Number of drivers compiled in, and the name of driver |index|

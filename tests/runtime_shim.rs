@@ -301,3 +301,64 @@ fn buffers_from_another_session_are_refused() {
         RuntimeError::ForeignHandle
     ));
 }
+
+/// The scheduling policy of thread `tid` of this process (field 41 of its
+/// stat: 0 is SCHED_OTHER, 3 SCHED_BATCH).
+#[cfg(target_os = "linux")]
+fn policy_of(tid: &str) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
+    // The fields after the command name, which may hold spaces: state is 3.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    rest.split(' ').nth(41 - 3)?.parse().ok()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_call_runs_under_sched_batch_and_the_caller_gets_its_policy_back() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, mpsc};
+    // Unless IREE_LLM_CALLER_SCHED=normal, which this test leaves unset.
+    if std::env::var_os("IREE_LLM_CALLER_SCHED").is_some() {
+        eprintln!("IREE_LLM_CALLER_SCHED is set: skipped");
+        return;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tid_tx, tid_rx) = mpsc::channel();
+    let caller = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let link = std::fs::read_link("/proc/thread-self").unwrap();
+            tid_tx
+                .send(link.file_name().unwrap().to_string_lossy().into_owned())
+                .unwrap();
+            let s = session("local-task");
+            let f = s.function("shim_test.matmul").unwrap();
+            let a = s.upload(&[4, 8], &values(32, 1)).unwrap();
+            let b = s.upload(&[8, 3], &values(24, 2)).unwrap();
+            while !stop.load(Ordering::Relaxed) {
+                s.call(&f, &[&a, &b]).unwrap();
+            }
+            let link = std::fs::read_link("/proc/thread-self").unwrap();
+            policy_of(&link.file_name().unwrap().to_string_lossy())
+        })
+    };
+    let tid = tid_rx.recv().unwrap();
+    // Watch the caller's policy while it calls over and over: most of its
+    // time is spent inside calls, so SCHED_BATCH shows up quickly.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut seen_batch = false;
+    while !seen_batch && std::time::Instant::now() < deadline {
+        seen_batch = policy_of(&tid) == Some(3);
+    }
+    stop.store(true, Ordering::Relaxed);
+    let after = caller.join().unwrap();
+    assert!(
+        seen_batch,
+        "the caller never ran under SCHED_BATCH while calling"
+    );
+    assert_eq!(
+        after,
+        Some(0),
+        "the caller's default policy comes back after its calls"
+    );
+}

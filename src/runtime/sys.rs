@@ -154,6 +154,13 @@ pub fn set_runtime_flags(flags: &str) -> Result<(), ShimError> {
     check(unsafe { b::ill_set_runtime_flags(flags.as_ptr()) })
 }
 
+/// Whether calls run with the calling thread under `SCHED_BATCH` (see
+/// `ill_set_batch_calls`), process-wide.
+pub fn set_batch_calls(on: bool) {
+    // SAFETY: plain value, stored atomically by the shim.
+    unsafe { b::ill_set_batch_calls(on.into()) }
+}
+
 impl RawInstance {
     pub fn create() -> Result<Self, ShimError> {
         let _serial = lifecycle();
