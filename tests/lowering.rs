@@ -508,3 +508,33 @@ fn decode_graphs_in_the_cuda_forms_of_narrow_products_compile_for_cuda() {
         }
     }
 }
+
+/// The 1B preset at B=8 with an f16 cache: the scatter that writes a step's
+/// keys and values took its 2,048 rows' indices (32 KB) onto the stack of
+/// its dispatch, over IREE's 32 KB limit, and the graph did not compile.
+#[test]
+fn the_1b_presets_decode_graph_with_an_f16_cache_compiles_at_b8_for_the_cpu() {
+    use iree_llm::DType;
+    use iree_llm::emit::EmitPlan;
+    let m = LlamaShape::from(&Preset::Llama32_1B.config());
+    let mut plan = EmitPlan::new(256, &[8]).unwrap().with_weights(DType::BF16);
+    plan.kv_cache = DType::F16;
+    let graph = emit_graph(
+        &m,
+        &plan.graph_config(),
+        GraphKind::Decode {
+            batch: 8,
+            output: Output::Logits,
+            window: None,
+            spare: 0,
+        },
+    );
+    assert!(graph.mlir.contains("x64xf16>"), "the cache is f16");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("g.mlir");
+    std::fs::write(&input, &graph.mlir).unwrap();
+    let target = Target::new(DeviceKind::Cpu);
+    common::compiler()
+        .compile_file(&input, &target, &dir.path().join("g.vmfb"))
+        .unwrap_or_else(|e| panic!("{}: {e}", graph.name()));
+}

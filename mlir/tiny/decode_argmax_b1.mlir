@@ -243,30 +243,31 @@ module @decode_argmax_b1 {
     %229 = stablehlo.iota dim = 0 : tensor<2x2x2x4xi32>
     %230 = stablehlo.select %228, %229, %226 : tensor<2x2x2x4xi1>, tensor<2x2x2x4xi32>
     %231 = stablehlo.reshape %230 : (tensor<2x2x2x4xi32>) -> tensor<8x4xi32>
-    %232 = "stablehlo.scatter"(%arg17, %231, %215) ({
+    %232 = stablehlo.optimization_barrier %231 : tensor<8x4xi32>
+    %233 = "stablehlo.scatter"(%arg17, %232, %215) ({
       ^bb0(%old: tensor<f32>, %new: tensor<f32>):
         stablehlo.return %new : tensor<f32>
     }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x2x256x16xf32>, tensor<8x4xi32>, tensor<8x16xf32>) -> tensor<2x2x2x256x16xf32>
-    %233 = stablehlo.multiply %213, %213 : tensor<1x64xf32>
-    %234 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %235 = stablehlo.reduce(%233 init: %234) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
-    %236 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
-    %237 = stablehlo.divide %235, %236 : tensor<1xf32>
-    %238 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
-    %239 = stablehlo.add %237, %238 : tensor<1xf32>
-    %240 = stablehlo.rsqrt %239 : tensor<1xf32>
-    %241 = stablehlo.broadcast_in_dim %240, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
-    %242 = stablehlo.multiply %213, %241 : tensor<1x64xf32>
-    %243 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
-    %244 = stablehlo.multiply %242, %243 : tensor<1x64xf32>
-    %245 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
-    %246 = stablehlo.concatenate %244, %245, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
-    %247 = stablehlo.dot_general %246, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %248 = stablehlo.slice %247 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
-    %249 = stablehlo.iota dim = 1 : tensor<1x512xi32>
-    %250 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %251 = stablehlo.constant dense<0> : tensor<i32>
-    %252:2 = stablehlo.reduce(%248 init: %250), (%249 init: %251) across dimensions = [1] : (tensor<1x512xf32>, tensor<1x512xi32>, tensor<f32>, tensor<i32>) -> (tensor<1xf32>, tensor<1xi32>)
+    %234 = stablehlo.multiply %213, %213 : tensor<1x64xf32>
+    %235 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %236 = stablehlo.reduce(%234 init: %235) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
+    %237 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
+    %238 = stablehlo.divide %236, %237 : tensor<1xf32>
+    %239 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
+    %240 = stablehlo.add %238, %239 : tensor<1xf32>
+    %241 = stablehlo.rsqrt %240 : tensor<1xf32>
+    %242 = stablehlo.broadcast_in_dim %241, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
+    %243 = stablehlo.multiply %213, %242 : tensor<1x64xf32>
+    %244 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+    %245 = stablehlo.multiply %243, %244 : tensor<1x64xf32>
+    %246 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %247 = stablehlo.concatenate %245, %246, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %248 = stablehlo.dot_general %247, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %249 = stablehlo.slice %248 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %250 = stablehlo.iota dim = 1 : tensor<1x512xi32>
+    %251 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %252 = stablehlo.constant dense<0> : tensor<i32>
+    %253:2 = stablehlo.reduce(%249 init: %251), (%250 init: %252) across dimensions = [1] : (tensor<1x512xf32>, tensor<1x512xi32>, tensor<f32>, tensor<i32>) -> (tensor<1xf32>, tensor<1xi32>)
      reducer(%lhs_v: tensor<f32>, %rhs_v: tensor<f32>) (%lhs_i: tensor<i32>, %rhs_i: tensor<i32>) {
       %gt = stablehlo.compare GT, %lhs_v, %rhs_v : (tensor<f32>, tensor<f32>) -> tensor<i1>
       %eq = stablehlo.compare EQ, %lhs_v, %rhs_v : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -277,6 +278,6 @@ module @decode_argmax_b1 {
       %i = stablehlo.select %pick, %lhs_i, %rhs_i : tensor<i1>, tensor<i32>
       stablehlo.return %v, %i : tensor<f32>, tensor<i32>
     }
-    return %252#1, %232 : tensor<1xi32>, tensor<2x2x2x256x16xf32>
+    return %253#1, %233 : tensor<1xi32>, tensor<2x2x2x256x16xf32>
   }
 }

@@ -219,23 +219,24 @@ module @decode_ragged_logits_b8 {
     %205 = stablehlo.iota dim = 0 : tensor<2x2x16x4xi32>
     %206 = stablehlo.select %204, %205, %202 : tensor<2x2x16x4xi1>, tensor<2x2x16x4xi32>
     %207 = stablehlo.reshape %206 : (tensor<2x2x16x4xi32>) -> tensor<64x4xi32>
-    %208 = "stablehlo.scatter"(%arg17, %207, %191) ({
+    %208 = stablehlo.optimization_barrier %207 : tensor<64x4xi32>
+    %209 = "stablehlo.scatter"(%arg17, %208, %191) ({
       ^bb0(%old: tensor<f32>, %new: tensor<f32>):
         stablehlo.return %new : tensor<f32>
     }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x16x256x16xf32>, tensor<64x4xi32>, tensor<64x16xf32>) -> tensor<2x2x16x256x16xf32>
-    %209 = stablehlo.multiply %189, %189 : tensor<8x64xf32>
-    %210 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %211 = stablehlo.reduce(%209 init: %210) applies stablehlo.add across dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
-    %212 = stablehlo.constant dense<6.4e1> : tensor<8xf32>
-    %213 = stablehlo.divide %211, %212 : tensor<8xf32>
-    %214 = stablehlo.constant dense<1.0e-5> : tensor<8xf32>
-    %215 = stablehlo.add %213, %214 : tensor<8xf32>
-    %216 = stablehlo.rsqrt %215 : tensor<8xf32>
-    %217 = stablehlo.broadcast_in_dim %216, dims = [0] : (tensor<8xf32>) -> tensor<8x64xf32>
-    %218 = stablehlo.multiply %189, %217 : tensor<8x64xf32>
-    %219 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
-    %220 = stablehlo.multiply %218, %219 : tensor<8x64xf32>
-    %221 = stablehlo.dot_general %220, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    return %221, %208 : tensor<8x512xf32>, tensor<2x2x16x256x16xf32>
+    %210 = stablehlo.multiply %189, %189 : tensor<8x64xf32>
+    %211 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %212 = stablehlo.reduce(%210 init: %211) applies stablehlo.add across dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
+    %213 = stablehlo.constant dense<6.4e1> : tensor<8xf32>
+    %214 = stablehlo.divide %212, %213 : tensor<8xf32>
+    %215 = stablehlo.constant dense<1.0e-5> : tensor<8xf32>
+    %216 = stablehlo.add %214, %215 : tensor<8xf32>
+    %217 = stablehlo.rsqrt %216 : tensor<8xf32>
+    %218 = stablehlo.broadcast_in_dim %217, dims = [0] : (tensor<8xf32>) -> tensor<8x64xf32>
+    %219 = stablehlo.multiply %189, %218 : tensor<8x64xf32>
+    %220 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
+    %221 = stablehlo.multiply %219, %220 : tensor<8x64xf32>
+    %222 = stablehlo.dot_general %221, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    return %222, %209 : tensor<8x512xf32>, tensor<2x2x16x256x16xf32>
   }
 }

@@ -243,91 +243,92 @@ module @decode_sample_b4_w64 {
     %229 = stablehlo.iota dim = 0 : tensor<2x2x8x4xi32>
     %230 = stablehlo.select %228, %229, %226 : tensor<2x2x8x4xi1>, tensor<2x2x8x4xi32>
     %231 = stablehlo.reshape %230 : (tensor<2x2x8x4xi32>) -> tensor<32x4xi32>
-    %232 = "stablehlo.scatter"(%arg17, %231, %215) ({
+    %232 = stablehlo.optimization_barrier %231 : tensor<32x4xi32>
+    %233 = "stablehlo.scatter"(%arg17, %232, %215) ({
       ^bb0(%old: tensor<f32>, %new: tensor<f32>):
         stablehlo.return %new : tensor<f32>
     }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x8x256x16xf32>, tensor<32x4xi32>, tensor<32x16xf32>) -> tensor<2x2x8x256x16xf32>
-    %233 = stablehlo.multiply %213, %213 : tensor<4x64xf32>
-    %234 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %235 = stablehlo.reduce(%233 init: %234) applies stablehlo.add across dimensions = [1] : (tensor<4x64xf32>, tensor<f32>) -> tensor<4xf32>
-    %236 = stablehlo.constant dense<6.4e1> : tensor<4xf32>
-    %237 = stablehlo.divide %235, %236 : tensor<4xf32>
-    %238 = stablehlo.constant dense<1.0e-5> : tensor<4xf32>
-    %239 = stablehlo.add %237, %238 : tensor<4xf32>
-    %240 = stablehlo.rsqrt %239 : tensor<4xf32>
-    %241 = stablehlo.broadcast_in_dim %240, dims = [0] : (tensor<4xf32>) -> tensor<4x64xf32>
-    %242 = stablehlo.multiply %213, %241 : tensor<4x64xf32>
-    %243 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<4x64xf32>
-    %244 = stablehlo.multiply %242, %243 : tensor<4x64xf32>
-    %245 = stablehlo.constant dense<0.0e0> : tensor<4x64xf32>
-    %246 = stablehlo.concatenate %244, %245, dim = 0 : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
-    %247 = stablehlo.dot_general %246, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %248 = stablehlo.slice %247 [0:4, 0:512] : (tensor<8x512xf32>) -> tensor<4x512xf32>
+    %234 = stablehlo.multiply %213, %213 : tensor<4x64xf32>
+    %235 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %236 = stablehlo.reduce(%234 init: %235) applies stablehlo.add across dimensions = [1] : (tensor<4x64xf32>, tensor<f32>) -> tensor<4xf32>
+    %237 = stablehlo.constant dense<6.4e1> : tensor<4xf32>
+    %238 = stablehlo.divide %236, %237 : tensor<4xf32>
+    %239 = stablehlo.constant dense<1.0e-5> : tensor<4xf32>
+    %240 = stablehlo.add %238, %239 : tensor<4xf32>
+    %241 = stablehlo.rsqrt %240 : tensor<4xf32>
+    %242 = stablehlo.broadcast_in_dim %241, dims = [0] : (tensor<4xf32>) -> tensor<4x64xf32>
+    %243 = stablehlo.multiply %213, %242 : tensor<4x64xf32>
+    %244 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<4x64xf32>
+    %245 = stablehlo.multiply %243, %244 : tensor<4x64xf32>
+    %246 = stablehlo.constant dense<0.0e0> : tensor<4x64xf32>
+    %247 = stablehlo.concatenate %245, %246, dim = 0 : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
+    %248 = stablehlo.dot_general %247, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %249 = stablehlo.slice %248 [0:4, 0:512] : (tensor<8x512xf32>) -> tensor<4x512xf32>
     // sampling: argmax(logits / T + Gumbel noise), or argmax(logits) where T = 0
-    %249 = stablehlo.slice %arg21 [0:4, 0:1] : (tensor<4x2xi32>) -> tensor<4x1xi32>
-    %250 = stablehlo.reshape %249 : (tensor<4x1xi32>) -> tensor<4xi32>
-    %251 = stablehlo.broadcast_in_dim %250, dims = [0] : (tensor<4xi32>) -> tensor<4x512xi32>
-    %252 = stablehlo.slice %arg21 [0:4, 1:2] : (tensor<4x2xi32>) -> tensor<4x1xi32>
-    %253 = stablehlo.reshape %252 : (tensor<4x1xi32>) -> tensor<4xi32>
-    %254 = stablehlo.broadcast_in_dim %253, dims = [0] : (tensor<4xi32>) -> tensor<4x512xi32>
-    %255 = stablehlo.iota dim = 1 : tensor<4x512xi32>
-    %256 = stablehlo.xor %255, %251 : tensor<4x512xi32>
-    %257 = stablehlo.constant dense<16> : tensor<4x512xi32>
-    %258 = stablehlo.constant dense<15> : tensor<4x512xi32>
-    %259 = stablehlo.constant dense<2146121005> : tensor<4x512xi32>
-    %260 = stablehlo.constant dense<-2073254261> : tensor<4x512xi32>
-    %261 = stablehlo.shift_right_logical %256, %257 : tensor<4x512xi32>
-    %262 = stablehlo.xor %256, %261 : tensor<4x512xi32>
-    %263 = stablehlo.multiply %262, %259 : tensor<4x512xi32>
-    %264 = stablehlo.shift_right_logical %263, %258 : tensor<4x512xi32>
-    %265 = stablehlo.xor %263, %264 : tensor<4x512xi32>
-    %266 = stablehlo.multiply %265, %260 : tensor<4x512xi32>
-    %267 = stablehlo.shift_right_logical %266, %257 : tensor<4x512xi32>
-    %268 = stablehlo.xor %266, %267 : tensor<4x512xi32>
-    %269 = stablehlo.add %268, %254 : tensor<4x512xi32>
-    %270 = stablehlo.constant dense<16> : tensor<4x512xi32>
-    %271 = stablehlo.constant dense<15> : tensor<4x512xi32>
-    %272 = stablehlo.constant dense<2146121005> : tensor<4x512xi32>
-    %273 = stablehlo.constant dense<-2073254261> : tensor<4x512xi32>
-    %274 = stablehlo.shift_right_logical %269, %270 : tensor<4x512xi32>
-    %275 = stablehlo.xor %269, %274 : tensor<4x512xi32>
-    %276 = stablehlo.multiply %275, %272 : tensor<4x512xi32>
-    %277 = stablehlo.shift_right_logical %276, %271 : tensor<4x512xi32>
-    %278 = stablehlo.xor %276, %277 : tensor<4x512xi32>
-    %279 = stablehlo.multiply %278, %273 : tensor<4x512xi32>
-    %280 = stablehlo.shift_right_logical %279, %270 : tensor<4x512xi32>
-    %281 = stablehlo.xor %279, %280 : tensor<4x512xi32>
-    %282 = stablehlo.constant dense<9> : tensor<4x512xi32>
-    %283 = stablehlo.shift_right_logical %281, %282 : tensor<4x512xi32>
-    %284 = stablehlo.convert %283 : (tensor<4x512xi32>) -> tensor<4x512xf32>
-    %285 = stablehlo.constant dense<5.0e-1> : tensor<4x512xf32>
-    %286 = stablehlo.constant dense<1.1920929e-7> : tensor<4x512xf32>
-    %287 = stablehlo.add %284, %285 : tensor<4x512xf32>
-    %288 = stablehlo.multiply %287, %286 : tensor<4x512xf32>
-    %289 = stablehlo.log %288 : tensor<4x512xf32>
-    %290 = stablehlo.negate %289 : tensor<4x512xf32>
-    %291 = stablehlo.log %290 : tensor<4x512xf32>
-    %292 = stablehlo.negate %291 : tensor<4x512xf32>
-    %293 = stablehlo.constant dense<0.0e0> : tensor<4xf32>
-    %294 = stablehlo.constant dense<1.0e0> : tensor<4xf32>
-    %295 = stablehlo.compare GT, %arg20, %293 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-    %296 = stablehlo.select %295, %arg20, %294 : tensor<4xi1>, tensor<4xf32>
-    %297 = stablehlo.broadcast_in_dim %296, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
-    %298 = stablehlo.divide %248, %297 : tensor<4x512xf32>
-    %299 = stablehlo.add %298, %292 : tensor<4x512xf32>
-    %300 = stablehlo.broadcast_in_dim %295, dims = [0] : (tensor<4xi1>) -> tensor<4x512xi1>
-    %301 = stablehlo.select %300, %299, %248 : tensor<4x512xi1>, tensor<4x512xf32>
-    %302 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %303 = stablehlo.reduce(%301 init: %302) applies stablehlo.maximum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
-    %304 = stablehlo.broadcast_in_dim %303, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
-    %305 = stablehlo.compare EQ, %301, %304 : (tensor<4x512xf32>, tensor<4x512xf32>) -> tensor<4x512xi1>
-    %306 = stablehlo.iota dim = 1 : tensor<4x512xi32>
-    %307 = stablehlo.convert %306 : (tensor<4x512xi32>) -> tensor<4x512xf32>
-    %308 = stablehlo.constant dense<5.12e2> : tensor<4x512xf32>
-    %309 = stablehlo.select %305, %307, %308 : tensor<4x512xi1>, tensor<4x512xf32>
-    %310 = stablehlo.constant dense<0x7F800000> : tensor<f32>
-    %311 = stablehlo.reduce(%309 init: %310) applies stablehlo.minimum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
-    %312 = stablehlo.convert %311 : (tensor<4xf32>) -> tensor<4xi32>
-    return %312, %232, %248 : tensor<4xi32>, tensor<2x2x8x256x16xf32>, tensor<4x512xf32>
+    %250 = stablehlo.slice %arg21 [0:4, 0:1] : (tensor<4x2xi32>) -> tensor<4x1xi32>
+    %251 = stablehlo.reshape %250 : (tensor<4x1xi32>) -> tensor<4xi32>
+    %252 = stablehlo.broadcast_in_dim %251, dims = [0] : (tensor<4xi32>) -> tensor<4x512xi32>
+    %253 = stablehlo.slice %arg21 [0:4, 1:2] : (tensor<4x2xi32>) -> tensor<4x1xi32>
+    %254 = stablehlo.reshape %253 : (tensor<4x1xi32>) -> tensor<4xi32>
+    %255 = stablehlo.broadcast_in_dim %254, dims = [0] : (tensor<4xi32>) -> tensor<4x512xi32>
+    %256 = stablehlo.iota dim = 1 : tensor<4x512xi32>
+    %257 = stablehlo.xor %256, %252 : tensor<4x512xi32>
+    %258 = stablehlo.constant dense<16> : tensor<4x512xi32>
+    %259 = stablehlo.constant dense<15> : tensor<4x512xi32>
+    %260 = stablehlo.constant dense<2146121005> : tensor<4x512xi32>
+    %261 = stablehlo.constant dense<-2073254261> : tensor<4x512xi32>
+    %262 = stablehlo.shift_right_logical %257, %258 : tensor<4x512xi32>
+    %263 = stablehlo.xor %257, %262 : tensor<4x512xi32>
+    %264 = stablehlo.multiply %263, %260 : tensor<4x512xi32>
+    %265 = stablehlo.shift_right_logical %264, %259 : tensor<4x512xi32>
+    %266 = stablehlo.xor %264, %265 : tensor<4x512xi32>
+    %267 = stablehlo.multiply %266, %261 : tensor<4x512xi32>
+    %268 = stablehlo.shift_right_logical %267, %258 : tensor<4x512xi32>
+    %269 = stablehlo.xor %267, %268 : tensor<4x512xi32>
+    %270 = stablehlo.add %269, %255 : tensor<4x512xi32>
+    %271 = stablehlo.constant dense<16> : tensor<4x512xi32>
+    %272 = stablehlo.constant dense<15> : tensor<4x512xi32>
+    %273 = stablehlo.constant dense<2146121005> : tensor<4x512xi32>
+    %274 = stablehlo.constant dense<-2073254261> : tensor<4x512xi32>
+    %275 = stablehlo.shift_right_logical %270, %271 : tensor<4x512xi32>
+    %276 = stablehlo.xor %270, %275 : tensor<4x512xi32>
+    %277 = stablehlo.multiply %276, %273 : tensor<4x512xi32>
+    %278 = stablehlo.shift_right_logical %277, %272 : tensor<4x512xi32>
+    %279 = stablehlo.xor %277, %278 : tensor<4x512xi32>
+    %280 = stablehlo.multiply %279, %274 : tensor<4x512xi32>
+    %281 = stablehlo.shift_right_logical %280, %271 : tensor<4x512xi32>
+    %282 = stablehlo.xor %280, %281 : tensor<4x512xi32>
+    %283 = stablehlo.constant dense<9> : tensor<4x512xi32>
+    %284 = stablehlo.shift_right_logical %282, %283 : tensor<4x512xi32>
+    %285 = stablehlo.convert %284 : (tensor<4x512xi32>) -> tensor<4x512xf32>
+    %286 = stablehlo.constant dense<5.0e-1> : tensor<4x512xf32>
+    %287 = stablehlo.constant dense<1.1920929e-7> : tensor<4x512xf32>
+    %288 = stablehlo.add %285, %286 : tensor<4x512xf32>
+    %289 = stablehlo.multiply %288, %287 : tensor<4x512xf32>
+    %290 = stablehlo.log %289 : tensor<4x512xf32>
+    %291 = stablehlo.negate %290 : tensor<4x512xf32>
+    %292 = stablehlo.log %291 : tensor<4x512xf32>
+    %293 = stablehlo.negate %292 : tensor<4x512xf32>
+    %294 = stablehlo.constant dense<0.0e0> : tensor<4xf32>
+    %295 = stablehlo.constant dense<1.0e0> : tensor<4xf32>
+    %296 = stablehlo.compare GT, %arg20, %294 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    %297 = stablehlo.select %296, %arg20, %295 : tensor<4xi1>, tensor<4xf32>
+    %298 = stablehlo.broadcast_in_dim %297, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
+    %299 = stablehlo.divide %249, %298 : tensor<4x512xf32>
+    %300 = stablehlo.add %299, %293 : tensor<4x512xf32>
+    %301 = stablehlo.broadcast_in_dim %296, dims = [0] : (tensor<4xi1>) -> tensor<4x512xi1>
+    %302 = stablehlo.select %301, %300, %249 : tensor<4x512xi1>, tensor<4x512xf32>
+    %303 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %304 = stablehlo.reduce(%302 init: %303) applies stablehlo.maximum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
+    %305 = stablehlo.broadcast_in_dim %304, dims = [0] : (tensor<4xf32>) -> tensor<4x512xf32>
+    %306 = stablehlo.compare EQ, %302, %305 : (tensor<4x512xf32>, tensor<4x512xf32>) -> tensor<4x512xi1>
+    %307 = stablehlo.iota dim = 1 : tensor<4x512xi32>
+    %308 = stablehlo.convert %307 : (tensor<4x512xi32>) -> tensor<4x512xf32>
+    %309 = stablehlo.constant dense<5.12e2> : tensor<4x512xf32>
+    %310 = stablehlo.select %306, %308, %309 : tensor<4x512xi1>, tensor<4x512xf32>
+    %311 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %312 = stablehlo.reduce(%310 init: %311) applies stablehlo.minimum across dimensions = [1] : (tensor<4x512xf32>, tensor<f32>) -> tensor<4xf32>
+    %313 = stablehlo.convert %312 : (tensor<4xf32>) -> tensor<4xi32>
+    return %313, %233, %249 : tensor<4xi32>, tensor<2x2x8x256x16xf32>, tensor<4x512xf32>
   }
 }

@@ -219,88 +219,89 @@ module @decode_sample_b8_w64 {
     %205 = stablehlo.iota dim = 0 : tensor<2x2x16x4xi32>
     %206 = stablehlo.select %204, %205, %202 : tensor<2x2x16x4xi1>, tensor<2x2x16x4xi32>
     %207 = stablehlo.reshape %206 : (tensor<2x2x16x4xi32>) -> tensor<64x4xi32>
-    %208 = "stablehlo.scatter"(%arg17, %207, %191) ({
+    %208 = stablehlo.optimization_barrier %207 : tensor<64x4xi32>
+    %209 = "stablehlo.scatter"(%arg17, %208, %191) ({
       ^bb0(%old: tensor<f32>, %new: tensor<f32>):
         stablehlo.return %new : tensor<f32>
     }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 1, 2, 3], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true} : (tensor<2x2x16x256x16xf32>, tensor<64x4xi32>, tensor<64x16xf32>) -> tensor<2x2x16x256x16xf32>
-    %209 = stablehlo.multiply %189, %189 : tensor<8x64xf32>
-    %210 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %211 = stablehlo.reduce(%209 init: %210) applies stablehlo.add across dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
-    %212 = stablehlo.constant dense<6.4e1> : tensor<8xf32>
-    %213 = stablehlo.divide %211, %212 : tensor<8xf32>
-    %214 = stablehlo.constant dense<1.0e-5> : tensor<8xf32>
-    %215 = stablehlo.add %213, %214 : tensor<8xf32>
-    %216 = stablehlo.rsqrt %215 : tensor<8xf32>
-    %217 = stablehlo.broadcast_in_dim %216, dims = [0] : (tensor<8xf32>) -> tensor<8x64xf32>
-    %218 = stablehlo.multiply %189, %217 : tensor<8x64xf32>
-    %219 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
-    %220 = stablehlo.multiply %218, %219 : tensor<8x64xf32>
-    %221 = stablehlo.dot_general %220, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %210 = stablehlo.multiply %189, %189 : tensor<8x64xf32>
+    %211 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %212 = stablehlo.reduce(%210 init: %211) applies stablehlo.add across dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
+    %213 = stablehlo.constant dense<6.4e1> : tensor<8xf32>
+    %214 = stablehlo.divide %212, %213 : tensor<8xf32>
+    %215 = stablehlo.constant dense<1.0e-5> : tensor<8xf32>
+    %216 = stablehlo.add %214, %215 : tensor<8xf32>
+    %217 = stablehlo.rsqrt %216 : tensor<8xf32>
+    %218 = stablehlo.broadcast_in_dim %217, dims = [0] : (tensor<8xf32>) -> tensor<8x64xf32>
+    %219 = stablehlo.multiply %189, %218 : tensor<8x64xf32>
+    %220 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<8x64xf32>
+    %221 = stablehlo.multiply %219, %220 : tensor<8x64xf32>
+    %222 = stablehlo.dot_general %221, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
     // sampling: argmax(logits / T + Gumbel noise), or argmax(logits) where T = 0
-    %222 = stablehlo.slice %arg21 [0:8, 0:1] : (tensor<8x2xi32>) -> tensor<8x1xi32>
-    %223 = stablehlo.reshape %222 : (tensor<8x1xi32>) -> tensor<8xi32>
-    %224 = stablehlo.broadcast_in_dim %223, dims = [0] : (tensor<8xi32>) -> tensor<8x512xi32>
-    %225 = stablehlo.slice %arg21 [0:8, 1:2] : (tensor<8x2xi32>) -> tensor<8x1xi32>
-    %226 = stablehlo.reshape %225 : (tensor<8x1xi32>) -> tensor<8xi32>
-    %227 = stablehlo.broadcast_in_dim %226, dims = [0] : (tensor<8xi32>) -> tensor<8x512xi32>
-    %228 = stablehlo.iota dim = 1 : tensor<8x512xi32>
-    %229 = stablehlo.xor %228, %224 : tensor<8x512xi32>
-    %230 = stablehlo.constant dense<16> : tensor<8x512xi32>
-    %231 = stablehlo.constant dense<15> : tensor<8x512xi32>
-    %232 = stablehlo.constant dense<2146121005> : tensor<8x512xi32>
-    %233 = stablehlo.constant dense<-2073254261> : tensor<8x512xi32>
-    %234 = stablehlo.shift_right_logical %229, %230 : tensor<8x512xi32>
-    %235 = stablehlo.xor %229, %234 : tensor<8x512xi32>
-    %236 = stablehlo.multiply %235, %232 : tensor<8x512xi32>
-    %237 = stablehlo.shift_right_logical %236, %231 : tensor<8x512xi32>
-    %238 = stablehlo.xor %236, %237 : tensor<8x512xi32>
-    %239 = stablehlo.multiply %238, %233 : tensor<8x512xi32>
-    %240 = stablehlo.shift_right_logical %239, %230 : tensor<8x512xi32>
-    %241 = stablehlo.xor %239, %240 : tensor<8x512xi32>
-    %242 = stablehlo.add %241, %227 : tensor<8x512xi32>
-    %243 = stablehlo.constant dense<16> : tensor<8x512xi32>
-    %244 = stablehlo.constant dense<15> : tensor<8x512xi32>
-    %245 = stablehlo.constant dense<2146121005> : tensor<8x512xi32>
-    %246 = stablehlo.constant dense<-2073254261> : tensor<8x512xi32>
-    %247 = stablehlo.shift_right_logical %242, %243 : tensor<8x512xi32>
-    %248 = stablehlo.xor %242, %247 : tensor<8x512xi32>
-    %249 = stablehlo.multiply %248, %245 : tensor<8x512xi32>
-    %250 = stablehlo.shift_right_logical %249, %244 : tensor<8x512xi32>
-    %251 = stablehlo.xor %249, %250 : tensor<8x512xi32>
-    %252 = stablehlo.multiply %251, %246 : tensor<8x512xi32>
-    %253 = stablehlo.shift_right_logical %252, %243 : tensor<8x512xi32>
-    %254 = stablehlo.xor %252, %253 : tensor<8x512xi32>
-    %255 = stablehlo.constant dense<9> : tensor<8x512xi32>
-    %256 = stablehlo.shift_right_logical %254, %255 : tensor<8x512xi32>
-    %257 = stablehlo.convert %256 : (tensor<8x512xi32>) -> tensor<8x512xf32>
-    %258 = stablehlo.constant dense<5.0e-1> : tensor<8x512xf32>
-    %259 = stablehlo.constant dense<1.1920929e-7> : tensor<8x512xf32>
-    %260 = stablehlo.add %257, %258 : tensor<8x512xf32>
-    %261 = stablehlo.multiply %260, %259 : tensor<8x512xf32>
-    %262 = stablehlo.log %261 : tensor<8x512xf32>
-    %263 = stablehlo.negate %262 : tensor<8x512xf32>
-    %264 = stablehlo.log %263 : tensor<8x512xf32>
-    %265 = stablehlo.negate %264 : tensor<8x512xf32>
-    %266 = stablehlo.constant dense<0.0e0> : tensor<8xf32>
-    %267 = stablehlo.constant dense<1.0e0> : tensor<8xf32>
-    %268 = stablehlo.compare GT, %arg20, %266 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
-    %269 = stablehlo.select %268, %arg20, %267 : tensor<8xi1>, tensor<8xf32>
-    %270 = stablehlo.broadcast_in_dim %269, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
-    %271 = stablehlo.divide %221, %270 : tensor<8x512xf32>
-    %272 = stablehlo.add %271, %265 : tensor<8x512xf32>
-    %273 = stablehlo.broadcast_in_dim %268, dims = [0] : (tensor<8xi1>) -> tensor<8x512xi1>
-    %274 = stablehlo.select %273, %272, %221 : tensor<8x512xi1>, tensor<8x512xf32>
-    %275 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %276 = stablehlo.reduce(%274 init: %275) applies stablehlo.maximum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
-    %277 = stablehlo.broadcast_in_dim %276, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
-    %278 = stablehlo.compare EQ, %274, %277 : (tensor<8x512xf32>, tensor<8x512xf32>) -> tensor<8x512xi1>
-    %279 = stablehlo.iota dim = 1 : tensor<8x512xi32>
-    %280 = stablehlo.convert %279 : (tensor<8x512xi32>) -> tensor<8x512xf32>
-    %281 = stablehlo.constant dense<5.12e2> : tensor<8x512xf32>
-    %282 = stablehlo.select %278, %280, %281 : tensor<8x512xi1>, tensor<8x512xf32>
-    %283 = stablehlo.constant dense<0x7F800000> : tensor<f32>
-    %284 = stablehlo.reduce(%282 init: %283) applies stablehlo.minimum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
-    %285 = stablehlo.convert %284 : (tensor<8xf32>) -> tensor<8xi32>
-    return %285, %208, %221 : tensor<8xi32>, tensor<2x2x16x256x16xf32>, tensor<8x512xf32>
+    %223 = stablehlo.slice %arg21 [0:8, 0:1] : (tensor<8x2xi32>) -> tensor<8x1xi32>
+    %224 = stablehlo.reshape %223 : (tensor<8x1xi32>) -> tensor<8xi32>
+    %225 = stablehlo.broadcast_in_dim %224, dims = [0] : (tensor<8xi32>) -> tensor<8x512xi32>
+    %226 = stablehlo.slice %arg21 [0:8, 1:2] : (tensor<8x2xi32>) -> tensor<8x1xi32>
+    %227 = stablehlo.reshape %226 : (tensor<8x1xi32>) -> tensor<8xi32>
+    %228 = stablehlo.broadcast_in_dim %227, dims = [0] : (tensor<8xi32>) -> tensor<8x512xi32>
+    %229 = stablehlo.iota dim = 1 : tensor<8x512xi32>
+    %230 = stablehlo.xor %229, %225 : tensor<8x512xi32>
+    %231 = stablehlo.constant dense<16> : tensor<8x512xi32>
+    %232 = stablehlo.constant dense<15> : tensor<8x512xi32>
+    %233 = stablehlo.constant dense<2146121005> : tensor<8x512xi32>
+    %234 = stablehlo.constant dense<-2073254261> : tensor<8x512xi32>
+    %235 = stablehlo.shift_right_logical %230, %231 : tensor<8x512xi32>
+    %236 = stablehlo.xor %230, %235 : tensor<8x512xi32>
+    %237 = stablehlo.multiply %236, %233 : tensor<8x512xi32>
+    %238 = stablehlo.shift_right_logical %237, %232 : tensor<8x512xi32>
+    %239 = stablehlo.xor %237, %238 : tensor<8x512xi32>
+    %240 = stablehlo.multiply %239, %234 : tensor<8x512xi32>
+    %241 = stablehlo.shift_right_logical %240, %231 : tensor<8x512xi32>
+    %242 = stablehlo.xor %240, %241 : tensor<8x512xi32>
+    %243 = stablehlo.add %242, %228 : tensor<8x512xi32>
+    %244 = stablehlo.constant dense<16> : tensor<8x512xi32>
+    %245 = stablehlo.constant dense<15> : tensor<8x512xi32>
+    %246 = stablehlo.constant dense<2146121005> : tensor<8x512xi32>
+    %247 = stablehlo.constant dense<-2073254261> : tensor<8x512xi32>
+    %248 = stablehlo.shift_right_logical %243, %244 : tensor<8x512xi32>
+    %249 = stablehlo.xor %243, %248 : tensor<8x512xi32>
+    %250 = stablehlo.multiply %249, %246 : tensor<8x512xi32>
+    %251 = stablehlo.shift_right_logical %250, %245 : tensor<8x512xi32>
+    %252 = stablehlo.xor %250, %251 : tensor<8x512xi32>
+    %253 = stablehlo.multiply %252, %247 : tensor<8x512xi32>
+    %254 = stablehlo.shift_right_logical %253, %244 : tensor<8x512xi32>
+    %255 = stablehlo.xor %253, %254 : tensor<8x512xi32>
+    %256 = stablehlo.constant dense<9> : tensor<8x512xi32>
+    %257 = stablehlo.shift_right_logical %255, %256 : tensor<8x512xi32>
+    %258 = stablehlo.convert %257 : (tensor<8x512xi32>) -> tensor<8x512xf32>
+    %259 = stablehlo.constant dense<5.0e-1> : tensor<8x512xf32>
+    %260 = stablehlo.constant dense<1.1920929e-7> : tensor<8x512xf32>
+    %261 = stablehlo.add %258, %259 : tensor<8x512xf32>
+    %262 = stablehlo.multiply %261, %260 : tensor<8x512xf32>
+    %263 = stablehlo.log %262 : tensor<8x512xf32>
+    %264 = stablehlo.negate %263 : tensor<8x512xf32>
+    %265 = stablehlo.log %264 : tensor<8x512xf32>
+    %266 = stablehlo.negate %265 : tensor<8x512xf32>
+    %267 = stablehlo.constant dense<0.0e0> : tensor<8xf32>
+    %268 = stablehlo.constant dense<1.0e0> : tensor<8xf32>
+    %269 = stablehlo.compare GT, %arg20, %267 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    %270 = stablehlo.select %269, %arg20, %268 : tensor<8xi1>, tensor<8xf32>
+    %271 = stablehlo.broadcast_in_dim %270, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
+    %272 = stablehlo.divide %222, %271 : tensor<8x512xf32>
+    %273 = stablehlo.add %272, %266 : tensor<8x512xf32>
+    %274 = stablehlo.broadcast_in_dim %269, dims = [0] : (tensor<8xi1>) -> tensor<8x512xi1>
+    %275 = stablehlo.select %274, %273, %222 : tensor<8x512xi1>, tensor<8x512xf32>
+    %276 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %277 = stablehlo.reduce(%275 init: %276) applies stablehlo.maximum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
+    %278 = stablehlo.broadcast_in_dim %277, dims = [0] : (tensor<8xf32>) -> tensor<8x512xf32>
+    %279 = stablehlo.compare EQ, %275, %278 : (tensor<8x512xf32>, tensor<8x512xf32>) -> tensor<8x512xi1>
+    %280 = stablehlo.iota dim = 1 : tensor<8x512xi32>
+    %281 = stablehlo.convert %280 : (tensor<8x512xi32>) -> tensor<8x512xf32>
+    %282 = stablehlo.constant dense<5.12e2> : tensor<8x512xf32>
+    %283 = stablehlo.select %279, %281, %282 : tensor<8x512xi1>, tensor<8x512xf32>
+    %284 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %285 = stablehlo.reduce(%283 init: %284) applies stablehlo.minimum across dimensions = [1] : (tensor<8x512xf32>, tensor<f32>) -> tensor<8xf32>
+    %286 = stablehlo.convert %285 : (tensor<8xf32>) -> tensor<8xi32>
+    return %286, %209, %222 : tensor<8xi32>, tensor<2x2x16x256x16xf32>, tensor<8x512xf32>
   }
 }

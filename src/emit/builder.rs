@@ -584,6 +584,16 @@ impl FuncBuilder {
         )
     }
 
+    /// `a` unchanged, computed apart from its users: IREE fuses nothing
+    /// across the barrier, so `a` is made in a dispatch of its own and read
+    /// from memory by the next one.
+    pub fn optimization_barrier(&mut self, a: &Value) -> Value {
+        self.emit(
+            a.ty.clone(),
+            format!("stablehlo.optimization_barrier {} : {}", a.name, a.ty),
+        )
+    }
+
     /// Writes the rows `rows` [N, D] into `a` (rank r + 1, last dimension D)
     /// at the i32 indices `idx` [N, r] of its first r dimensions; every
     /// index must be distinct. One scatter whose indices the device computes

@@ -358,6 +358,11 @@ impl DecodeAttention {
             idx = f.select(&is, &value, &idx);
         }
         let idx = f.reshape(&idx, &[layers * 2 * bh, 4]);
+        // Computed in a dispatch of its own, as it already is for an f32
+        // cache: fused into the scatter with an f16 cache's conversion, the
+        // indices were built on the stack (32 KB on the 1B preset at B=8, over
+        // IREE's 32 KB limit for a CPU dispatch, so the graph did not compile).
+        let idx = f.optimization_barrier(&idx);
         f.scatter_rows(&kv, &idx, &rows)
     }
 }
