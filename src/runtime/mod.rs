@@ -516,7 +516,7 @@ pub const DEFAULT_WORKER_SPIN_US: i32 = 20;
 /// core the woken caller lands on that worker's core and, under the default
 /// policy, preempts it and spins out its time slice; a `SCHED_BATCH` thread
 /// does not preempt when it wakes. On the 2-core Zen 5 VM a SmolLM2 B=8
-/// call's mean wait was 0.5-1.3 ms shorter so (docs/performance.md). The
+/// call's mean wait was 0.8-1.8 ms shorter so (docs/performance.md). The
 /// policy is set for the call only, so threads the caller starts later (a
 /// device's workers) keep the default.
 fn batch_calls(value: Option<&str>) -> bool {
