@@ -38,6 +38,14 @@ fn runtime_definitions(cuda: bool, metal: bool) -> Vec<(&'static str, &'static s
         ("IREE_HAL_DRIVER_HIP", "OFF"),
         ("IREE_HAL_DRIVER_AMDGPU", "OFF"),
         ("IREE_HAL_DRIVER_NULL", "OFF"),
+        // No VMVX loader: modules are compiled for llvm-cpu, and every local
+        // device opened creates one, which creates an IREE VM instance,
+        // which re-registers the VM's builtin types. IREE 3.13 writes each
+        // type's process-wide word to 0 before setting it again, so a call
+        // on another thread checking a string argument (`hal.buffer.assert`'s
+        // message) at that moment failed with "ref type mismatch"; engines
+        // opened while others ran did, in the test suite's parallel tests.
+        ("IREE_HAL_EXECUTABLE_LOADER_VMVX_MODULE", "OFF"),
         ("EERIE_CROSS_LANG_LTO", "OFF"),
     ]
 }

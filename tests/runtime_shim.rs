@@ -360,3 +360,57 @@ fn a_call_runs_under_sched_batch_and_the_caller_gets_its_policy_back() {
         "the caller's default policy comes back after its calls"
     );
 }
+
+#[test]
+fn devices_opened_while_another_thread_calls_do_not_break_its_calls() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    // Opening a local device once created an IREE VM instance for the VMVX
+    // loader, which zeroed, for a moment, the process-wide word that calls
+    // check string arguments against: a call on another thread then failed
+    // with "ref type mismatch" (build.rs now leaves that loader out).
+    let instance = Instance::new().unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    let caller = {
+        let stop = stop.clone();
+        let instance = instance.clone();
+        std::thread::spawn(move || {
+            let mut s = instance
+                .open(&DeviceUri::parse("local-task").unwrap())
+                .unwrap();
+            s.load_module(&common::cpu_module("shim_test.mlir"))
+                .unwrap();
+            let f = s.function("shim_test.matmul").unwrap();
+            let a = s.upload(&[4, 8], &values(32, 1)).unwrap();
+            let b = s.upload(&[8, 3], &values(24, 2)).unwrap();
+            ready_tx.send(()).unwrap();
+            let mut calls = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                if let Err(e) = s.call(&f, &[&a, &b]) {
+                    return Err(format!("call {calls} failed: {e}"));
+                }
+                calls += 1;
+            }
+            Ok(calls)
+        })
+    };
+    ready_rx.recv().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let mut opened = 0;
+    while Instant::now() < deadline {
+        drop(
+            instance
+                .open(&DeviceUri::parse("local-sync").unwrap())
+                .unwrap(),
+        );
+        opened += 1;
+    }
+    stop.store(true, Ordering::Relaxed);
+    let calls = caller.join().unwrap().unwrap();
+    assert!(
+        calls > 0 && opened > 0,
+        "{calls} calls while {opened} devices were opened"
+    );
+}
