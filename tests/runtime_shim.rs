@@ -370,18 +370,12 @@ fn devices_opened_while_another_thread_calls_do_not_break_its_calls() {
     // loader, which zeroed, for a moment, the process-wide word that calls
     // check string arguments against: a call on another thread then failed
     // with "ref type mismatch" (build.rs now leaves that loader out).
-    let instance = Instance::new().unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let (ready_tx, ready_rx) = std::sync::mpsc::channel();
     let caller = {
         let stop = stop.clone();
-        let instance = instance.clone();
         std::thread::spawn(move || {
-            let mut s = instance
-                .open(&DeviceUri::parse("local-task").unwrap())
-                .unwrap();
-            s.load_module(&common::cpu_module("shim_test.mlir"))
-                .unwrap();
+            let s = session("local-task");
             let f = s.function("shim_test.matmul").unwrap();
             let a = s.upload(&[4, 8], &values(32, 1)).unwrap();
             let b = s.upload(&[8, 3], &values(24, 2)).unwrap();
@@ -397,6 +391,8 @@ fn devices_opened_while_another_thread_calls_do_not_break_its_calls() {
         })
     };
     ready_rx.recv().unwrap();
+    // The process's live instance, the one the caller's session holds.
+    let instance = Instance::new().unwrap();
     let deadline = Instant::now() + Duration::from_secs(4);
     let mut opened = 0;
     while Instant::now() < deadline {
