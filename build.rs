@@ -176,6 +176,11 @@ fn main() {
             &out_dir.join("x86_64_avx512_bf16_kernels.o"),
         );
         kernel_object(
+            &manifest_dir.join("csrc/kernels/x86_64_amx_bf16.c"),
+            &[&avx512[..], &["-mavx512bf16", "-mamx-tile", "-mamx-bf16"]].concat(),
+            &out_dir.join("x86_64_amx_bf16_kernels.o"),
+        );
+        kernel_object(
             &manifest_dir.join("csrc/kernels/x86_64_avx2_q8.c"),
             &AVX2,
             &out_dir.join("x86_64_avx2_q8_kernels.o"),

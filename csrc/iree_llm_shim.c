@@ -14,6 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "iree/async/util/proactor_pool.h"
 #include "iree/base/threading/numa.h"
@@ -237,6 +241,20 @@ ill_error* ill_set_runtime_flags(const char* flags) {
 static int ill_batch_calls = 0;
 void ill_set_batch_calls(int on) {
   __atomic_store_n(&ill_batch_calls, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+int ill_request_cpu_tiles(void) {
+#if defined(__linux__) && defined(__x86_64__)
+  /* From the kernel's uapi asm/prctl.h and the XSAVE feature numbers. */
+  const long arch_req_xcomp_perm = 0x1023, arch_get_xcomp_perm = 0x1022;
+  const unsigned long xfeature_xtiledata = 18;
+  if (syscall(SYS_arch_prctl, arch_req_xcomp_perm, xfeature_xtiledata) != 0) return 0;
+  unsigned long permitted = 0;
+  if (syscall(SYS_arch_prctl, arch_get_xcomp_perm, &permitted) != 0) return 0;
+  return (permitted >> xfeature_xtiledata) & 1;
+#else
+  return 0;
+#endif
 }
 
 /* Puts the calling thread under SCHED_BATCH if batch calls are on and it is

@@ -81,6 +81,11 @@ ill_error* ill_set_runtime_flags(const char* flags);
  * spinning out its time slice; under SCHED_BATCH a waking thread does not
  * preempt. Elsewhere it does nothing. */
 void ill_set_batch_calls(int on);
+/* Asks Linux for the AMX tile state (arch_prctl(ARCH_REQ_XCOMP_PERM,
+ * XTILEDATA)) for the whole process; returns 1 once granted, 0 where the
+ * CPU, the kernel or the build has none. Why: kernels built for AMX fault
+ * with SIGILL in a process that never asked. Idempotent and cheap. */
+int ill_request_cpu_tiles(void);
 ill_error* ill_instance_create(ill_instance** out_instance);
 void ill_instance_release(ill_instance* instance);
 /* Number of drivers compiled in, and the name of driver |index|

@@ -18,6 +18,11 @@
 // L2 while its later tiles of x rows pass.
 #define BF16_PANELS_SPAN 1024
 
+#include "x86_64_avx512_silu.h"
+#ifdef IREE_LLM_AMX
+#include "x86_64_amx_bf16.h"
+#endif
+
 // One tile: P panels by R rows of x over pairs [j0, j1) of k; `pk` is the
 // lanes of one panel (k / 2 * 16), x [R, k] bf16 at stride k, y [R, n] at
 // the tile's first output row. `add` adds the sums to y, `fetch` prefetches.
@@ -83,6 +88,12 @@ void iree_llm_bf16_panels_bf16_workgroup(const uint16_t* restrict x, size_t x_of
   y += y_offset;
   size_t last = first + count;
   if (last > n) last = n;
+#ifdef IREE_LLM_AMX
+  if (amx_takes(k)) {
+    amx_panels(x, w, y, rows, n, k, first, last);
+    return;
+  }
+#endif
   const size_t pk = k / 2 * BF16_PANEL;
   const size_t span = k < BF16_PANELS_SPAN ? k : BF16_PANELS_SPAN;
   for (size_t c = 0; c < k; c += span) {
@@ -128,8 +139,6 @@ void iree_llm_bf16_panels_bf16_live_workgroup(const uint16_t* restrict x, size_t
 // products (4 m bytes a row) are neither written nor read again, only m
 // bf16 values a row. Each tile takes gate panel p and up panel p together
 // over all of k.
-
-#include "x86_64_avx512_silu.h"
 
 // R rows of x by one gate panel (at w) and its up panel (at w + up), over
 // all pairs of k; act [R, m] bf16 at the tile's first column.
@@ -185,6 +194,12 @@ void iree_llm_bf16_panels_silu_bf16_workgroup(const uint16_t* restrict x, size_t
   act += act_offset;
   size_t last = first + count;
   if (last > m) last = m;
+#ifdef IREE_LLM_AMX
+  if (amx_takes(k)) {
+    amx_silu(x, w, act, rows, m, k, first, last);
+    return;
+  }
+#endif
   const size_t pk = k / 2 * BF16_PANEL;
   const size_t up = m / BF16_PANEL * pk;
   for (size_t r = 0; r < rows; r += 8) {

@@ -136,6 +136,8 @@ impl Instance {
         if let Some(raw) = live.upgrade() {
             return Ok(Instance { raw });
         }
+        // Before any module runs: kernels built for AMX fault without it.
+        cpu_tiles();
         sys::set_task_worker_spin_us(worker_spin_us_from_env()).map_err(RuntimeError::from_shim)?;
         sys::set_batch_calls(batch_calls(
             std::env::var("IREE_LLM_CALLER_SCHED").ok().as_deref(),
@@ -497,6 +499,15 @@ impl std::fmt::Debug for Session {
             self.modules.len()
         )
     }
+}
+
+/// Whether this process may run AMX tile instructions: the CPU has them and
+/// Linux granted the process their state (asked once, here, for every
+/// thread; runtime instances ask too before any module runs). Graphs link
+/// kernels that use the tiles only where this is true.
+pub fn cpu_tiles() -> bool {
+    static GRANTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *GRANTED.get_or_init(sys::request_cpu_tiles)
 }
 
 /// How long local-task workers spin for more work before they sleep, unless

@@ -161,6 +161,13 @@ pub fn set_batch_calls(on: bool) {
     unsafe { b::ill_set_batch_calls(on.into()) }
 }
 
+/// Asks Linux for the AMX tile state for the whole process (see
+/// `ill_request_cpu_tiles`); whether it is granted.
+pub fn request_cpu_tiles() -> bool {
+    // SAFETY: takes nothing, changes only this process's permissions.
+    unsafe { b::ill_request_cpu_tiles() == 1 }
+}
+
 impl RawInstance {
     pub fn create() -> Result<Self, ShimError> {
         let _serial = lifecycle();

@@ -220,7 +220,7 @@ impl Source {
     fn object(self) -> Object {
         match self {
             Source::Exact => Object::exact_for_host(),
-            Source::Bf16 => Object::Avx512Bf16,
+            Source::Bf16 => Object::bf16_for_host(),
             Source::Q8 => Object::q8_for_host(),
             Source::Attention if Object::exact_for_host() == Object::Avx512 => {
                 Object::Avx512Attention
@@ -907,9 +907,11 @@ pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<
 const TALL_ROWS: i64 = 48;
 
 /// Whether a bf16 panel product of rows `x` [rows, k] goes through the tall
-/// tiles: more rows than one 8-row tile, up to [`TALL_ROWS`].
+/// tiles: more rows than one 8-row tile, up to [`TALL_ROWS`], on CPUs
+/// without AMX (its tiles take x as it is, 16 rows at a time, and meet each
+/// weight tile with 16 or 32 rows at once already).
 fn takes_tall(x: &Value) -> bool {
-    (9..=TALL_ROWS).contains(&x.shape()[0])
+    (9..=TALL_ROWS).contains(&x.shape()[0]) && Object::bf16_for_host() != Object::AmxBf16
 }
 
 /// `x` [rows, k] bf16 as the tall tiles read it: [k/2, rows, 2], the rows'
@@ -1157,6 +1159,8 @@ fn pairs_split(f: &mut FuncBuilder, x: &Value, group: i64) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(iree_llm_x86_64_kernels)]
+    use objects::host_has_amx_bf16;
 
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
@@ -1694,8 +1698,10 @@ mod tests {
             output: Output::Logits,
         };
         // A prompt's layers multiply only its real rows (the kernels' live
-        // form), the head its last row; 9 to 48 rows take the tall tiles.
-        for (tokens, tall) in [(16, true), (64, false)] {
+        // form), the head its last row; 9 to 48 rows take the tall tiles,
+        // except on CPUs whose kernels take every row count in AMX tiles.
+        let amx = Object::bf16_for_host() == Object::AmxBf16;
+        for (tokens, tall) in [(16, !amx), (64, false)] {
             let mlir = graph(Kernels::X86_64Bf16, prefill(tokens));
             let (product, gated_live) = if tall {
                 (
@@ -1844,12 +1850,20 @@ mod tests {
         // A graph names the object of each kernel it calls, and only that:
         // the exact kernels' build for this host, or the bf16 one.
         let exact = named(Object::exact_for_host());
-        let bf16_name = named(Object::Avx512Bf16);
+        let bf16_name = named(Object::bf16_for_host());
         let matvec = declarations("flow.dispatch @iree_llm_kernels_bf16_matvec::@bf16_matvec[%0]");
         assert!(matvec.contains(&exact) && !matvec.contains(&bf16_name));
         assert_eq!(matvec.matches(".o\"").count(), 1, "{matvec}");
         let bf16 = declarations("flow.dispatch @iree_llm_kernels_bf16_matmul::@bf16_matmul[%0]");
         assert!(bf16.contains(&bf16_name) && !bf16.contains(&exact));
+        assert_eq!(bf16.matches(".o\"").count(), 1, "{bf16}");
+        // The bf16 form's AMX build exactly where the CPU has AMX-BF16 and
+        // the process may use its tiles.
+        assert!(named(Object::AmxBf16).starts_with("iree-llm-x86_64-amx-bf16-kernels-"));
+        let tiles = host_has_amx_bf16() && crate::runtime::cpu_tiles();
+        if std::env::var_os("IREE_LLM_AMX").is_none() {
+            assert_eq!(Object::bf16_for_host() == Object::AmxBf16, tiles);
+        }
         // The attention kernel's build follows the exact kernels' choice.
         let attention =
             declarations("flow.dispatch @iree_llm_kernels_decode_attention::@decode_attention[%0]");

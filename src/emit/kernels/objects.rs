@@ -28,6 +28,7 @@ macro_rules! kernel_object {
 pub(super) const OBJECT: Option<&[u8]> = kernel_object!("x86_64_kernels.o");
 const AVX512_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_kernels.o");
 pub(super) const BF16_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_bf16_kernels.o");
+const AMX_BF16_OBJECT: Option<&[u8]> = kernel_object!("x86_64_amx_bf16_kernels.o");
 const VNNI_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_vnni_kernels.o");
 const AVX2_Q8_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx2_q8_kernels.o");
 const ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_attention_kernels.o");
@@ -35,7 +36,9 @@ const AVX512_ATTENTION_OBJECT: Option<&[u8]> = kernel_object!("x86_64_avx512_att
 
 /// The kernel objects: `x86_64_matmul.c` built twice, for AVX2 and for AVX-512
 /// (the same exact products in vectors twice as wide), the AVX512-BF16 one that
-/// only [`Kernels::X86_64Bf16`](super::Kernels::X86_64Bf16)'s graphs call, the
+/// only [`Kernels::X86_64Bf16`](super::Kernels::X86_64Bf16)'s graphs call
+/// (built a second time with its panel products in AMX tiles, for CPUs with
+/// AMX-BF16), the
 /// AVX512-VNNI one and its AVX2 twin (the same exports and results) that only
 /// [`Kernels::X86_64Q8`](super::Kernels::X86_64Q8)'s graphs call, and the
 /// decode attention, built for AVX2 and AVX-512 like the exact kernels.
@@ -44,6 +47,7 @@ pub(super) enum Object {
     Avx2,
     Avx512,
     Avx512Bf16,
+    AmxBf16,
     Avx512Vnni,
     Avx2Q8,
     Attention,
@@ -51,10 +55,11 @@ pub(super) enum Object {
 }
 
 impl Object {
-    pub(super) const ALL: [Object; 7] = [
+    pub(super) const ALL: [Object; 8] = [
         Object::Avx2,
         Object::Avx512,
         Object::Avx512Bf16,
+        Object::AmxBf16,
         Object::Avx512Vnni,
         Object::Avx2Q8,
         Object::Attention,
@@ -73,6 +78,19 @@ impl Object {
         }
     }
 
+    /// The build of the bf16 form's kernels for this host: the AMX one where
+    /// the CPU has AMX-BF16 and this process may use the tiles
+    /// ([`crate::runtime::cpu_tiles`]), unless `IREE_LLM_AMX=off` asks for
+    /// the vector kernels (to compare the two); else the AVX512-BF16 one.
+    pub(super) fn bf16_for_host() -> Object {
+        let off = std::env::var("IREE_LLM_AMX").is_ok_and(|v| v == "off" || v == "0");
+        if AMX_BF16_OBJECT.is_some() && !off && host_has_amx_bf16() && crate::runtime::cpu_tiles() {
+            Object::AmxBf16
+        } else {
+            Object::Avx512Bf16
+        }
+    }
+
     /// The build of the 8-bit form's packed product for this host: the
     /// AVX512-VNNI kernel where the CPU has it, else its AVX2 twin.
     pub(super) fn q8_for_host() -> Object {
@@ -88,6 +106,7 @@ impl Object {
             Object::Avx2 => OBJECT,
             Object::Avx512 => AVX512_OBJECT,
             Object::Avx512Bf16 => BF16_OBJECT,
+            Object::AmxBf16 => AMX_BF16_OBJECT,
             Object::Avx512Vnni => VNNI_OBJECT,
             Object::Avx2Q8 => AVX2_Q8_OBJECT,
             Object::Attention => ATTENTION_OBJECT,
@@ -100,6 +119,7 @@ impl Object {
             Object::Avx2 => OBJECT_NAME.as_deref(),
             Object::Avx512 => AVX512_OBJECT_NAME.as_deref(),
             Object::Avx512Bf16 => BF16_OBJECT_NAME.as_deref(),
+            Object::AmxBf16 => AMX_BF16_OBJECT_NAME.as_deref(),
             Object::Avx512Vnni => VNNI_OBJECT_NAME.as_deref(),
             Object::Avx2Q8 => AVX2_Q8_OBJECT_NAME.as_deref(),
             Object::Attention => ATTENTION_OBJECT_NAME.as_deref(),
@@ -147,6 +167,21 @@ pub(super) fn host_has_avx512_bf16() -> bool {
     }
 }
 
+/// What `x86_64_amx_bf16.c` needs of the CPU: AVX512-BF16 and AMX's tiles
+/// with their bf16 products (CPUID leaf 7: EDX bits 22 and 24). Whether
+/// Linux lets this process use them is [`crate::runtime::cpu_tiles`].
+pub(super) fn host_has_amx_bf16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let leaf7 = std::arch::x86_64::__cpuid_count(7, 0);
+        host_has_avx512_bf16() && (leaf7.edx >> 22) & 1 == 1 && (leaf7.edx >> 24) & 1 == 1
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// What `x86_64_avx512_vnni.c` needs (its compile flags).
 pub(super) fn host_has_avx512_vnni() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -181,6 +216,8 @@ static AVX512_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-kernels", AVX512_OBJECT));
 static BF16_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-bf16-kernels", BF16_OBJECT));
+static AMX_BF16_OBJECT_NAME: LazyLock<Option<String>> =
+    LazyLock::new(|| object_name("iree-llm-x86_64-amx-bf16-kernels", AMX_BF16_OBJECT));
 static VNNI_OBJECT_NAME: LazyLock<Option<String>> =
     LazyLock::new(|| object_name("iree-llm-x86_64-avx512-vnni-kernels", VNNI_OBJECT));
 static AVX2_Q8_OBJECT_NAME: LazyLock<Option<String>> =
