@@ -26,8 +26,23 @@ import subprocess
 import sys
 import time
 
+import llama_cpp.llama
 import numpy as np
 from llama_cpp import Llama
+
+# IREE_LLM_PEER_EXTRA_BUFTS=0 loads models without llama.cpp's extra buffer
+# types (its AMX and repacked weight layouts): llama-cpp-python 0.3.36 built
+# with AMX_INT8 crashed in llama_decode (SIGSEGV) on SmolLM2 Q4_1 on a Xeon
+# guest with AMX, and ran with them off.
+if os.environ.get("IREE_LLM_PEER_EXTRA_BUFTS") == "0":
+    _default_model_params = llama_cpp.llama.llama_cpp.llama_model_default_params
+
+    def _without_extra_bufts():
+        params = _default_model_params()
+        params.use_extra_bufts = False
+        return params
+
+    llama_cpp.llama.llama_cpp.llama_model_default_params = _without_extra_bufts
 
 PROMPT_TOKENS = 128
 GEN_TOKENS = 32
@@ -156,6 +171,8 @@ def run_model(args, name, path):
     """The table rows and greedy-stream lines of one GGUF file."""
     rows, streams = [], []
     log(f"== {name}: {path} ({os.path.getsize(path) / 1e6:.0f} MB)")
+    if os.environ.get("IREE_LLM_PEER_EXTRA_BUFTS") == "0":
+        log("llama.cpp without its extra buffer types (IREE_LLM_PEER_EXTRA_BUFTS=0)")
     llm = Llama(
         model_path=path,
         n_ctx=args.context,

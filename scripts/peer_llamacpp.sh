@@ -7,6 +7,9 @@
 #   ./scripts/peer_llamacpp.sh --smollm2  # SmolLM2 only (the 1B part takes long on 2 cores)
 #   ./scripts/peer_llamacpp.sh --1b-only  # the 1B preset only
 #
+# IREE_LLM_PEER_EXTRA_BUFTS=0 loads llama.cpp's models without its extra buffer
+# types (AMX and repacked layouts), for builds whose AMX path crashes.
+#
 # IREE_LLM_PEER_1B picks the 1B file's weights: q4_1 (default), q4_0, q8_0
 # (quantized by `iree-llm synth --quant`, every matrix and the embedding) or
 # f16. The file is written once under ~/.cache/iree-llm/peer and reused.
