@@ -9,7 +9,9 @@
 //!
 //! Each call's rows also match an f64 product of the bf16-rounded inputs
 //! within f32 rounding, and rows past the live count are zero. Only CPUs
-//! with AVX512-BF16 run these kernels.
+//! with AVX512-BF16 run these kernels. On CPUs with AMX-BF16 the graphs
+//! take the AMX panel kernel instead (csrc/kernels/x86_64_amx_bf16.h), which
+//! takes every row count in tiles, and the same checks hold for it.
 
 mod common;
 

@@ -21,8 +21,12 @@
 
 // Values of k one tile product takes (16 pairs).
 #define AMX_CHUNK 32
-// Values of k a prompt's products take at a time: a block of 32 rows of x
-// (32 KB of a span) stays in L1 while the workgroup's panels pass.
+// Values of k a prompt's products take at a time, meant to keep a block of
+// 32 rows of x (32 KB of a span) in L1 while the workgroup's panels pass.
+// With rows of x 4 KB apart (k = 2048) they share L1 sets; a profile shows
+// the loads of x as the hot spot, but a copy of the block's span packed
+// tile by tile measured no faster (docs/performance.md, thirty-fourth
+// session).
 #define AMX_SPAN 512
 // Chunks ahead of the one being multiplied that each panel stream fetches.
 #define AMX_AHEAD 4
