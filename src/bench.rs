@@ -125,6 +125,9 @@ pub struct DecodeFloor {
     pub floor_ms: Option<f64>,
     /// step_ms / floor_ms: 1.0 would be a step that only reads memory.
     pub ratio: Option<f64>,
+    /// What the step's call asks of the device, where the compiler could
+    /// count it: the step's fixed cost grows with its dispatches.
+    pub schedule: Option<crate::compile::CallSchedule>,
 }
 
 /// Loads the graphs needed, then times prefill and decode.
@@ -349,6 +352,22 @@ pub fn graph_bench(
                 "  host waits per step (means): {}",
                 host.per_step_summary(opts.iterations)
             ));
+            let kind = crate::emit::GraphKind::Decode {
+                batch,
+                output: crate::emit::Output::Logits,
+                window: w,
+                spare: kv.spare() as i64,
+            };
+            let schedule = match model.call_schedule(kind) {
+                Ok(s) => {
+                    log(&format!("  a step's call: {s}"));
+                    Some(s)
+                }
+                Err(e) => {
+                    log(&format!("  a step's call: not counted ({e})"));
+                    None
+                }
+            };
             decode_floor.push(DecodeFloor {
                 batch,
                 attends,
@@ -357,6 +376,7 @@ pub fn graph_bench(
                 bytes,
                 floor_ms,
                 ratio: floor_ms.map(|f| ms / f),
+                schedule,
             });
             if w == window {
                 decode_step_ms.push((batch, ms));

@@ -382,21 +382,13 @@ impl ModuleCache {
                 }
             }
         }
-        let cache_err = |source| CompileError::Cache {
-            path: self.dir.clone(),
-            source,
-        };
-        std::fs::create_dir_all(&self.dir).map_err(cache_err)?;
-        if crate::emit::kernels::called_by(mlir) {
-            crate::emit::kernels::write_objects(&self.dir).map_err(cache_err)?;
-        }
+        let cache_err = |source| self.error(source);
         // Write on private names and rename into place: concurrent compiles
         // of the same module (threads or processes) never see each other's
         // half-written files. All of them compile the source under its one
         // stable name, because iree-compile embeds the input's path in the
         // module: the renames then install identical bytes and digests.
-        let source = self.dir.join(format!("{name}-{key}.mlir"));
-        crate::files::write_atomically(&source, mlir.as_bytes()).map_err(cache_err)?;
+        let source = self.write_source(name, &key, mlir)?;
         let unique = crate::files::unique_suffix();
         let partial = self.dir.join(format!("{name}-{key}.{unique}.vmfb.partial"));
         compiler.compile_file(&source, target, &partial)?;
@@ -407,6 +399,129 @@ impl ModuleCache {
             .map_err(cache_err)?;
         std::fs::rename(&partial, &path).map_err(cache_err)?;
         Ok(CachedModule { path, hit: false })
+    }
+}
+
+impl ModuleCache {
+    /// What one call of `mlir`'s function asks of the device
+    /// ([`CallSchedule`]), from iree-compile's stream IR of it, recorded
+    /// next to the module as `NAME-KEY.schedule` so that it is counted once.
+    pub fn call_schedule(
+        &self,
+        compiler: &Compiler,
+        target: &Target,
+        name: &str,
+        mlir: &str,
+    ) -> Result<CallSchedule> {
+        let key = Self::key(compiler, target, mlir);
+        let recorded = self.dir.join(format!("{name}-{key}.schedule"));
+        if let Some(schedule) = std::fs::read_to_string(&recorded)
+            .ok()
+            .and_then(|text| CallSchedule::parse(&text))
+        {
+            return Ok(schedule);
+        }
+        let source = self.write_source(name, &key, mlir)?;
+        let stream = compiler.compile_to_text(&source, target, "stream")?;
+        let schedule = CallSchedule::from_stream_ir(&stream);
+        crate::files::write_atomically(&recorded, schedule.to_text().as_bytes())
+            .map_err(|e| self.error(e))?;
+        Ok(schedule)
+    }
+
+    /// Writes `mlir` as the cache's source for `name` and `key`, with the
+    /// kernel objects it names beside it; returns its path.
+    fn write_source(&self, name: &str, key: &str, mlir: &str) -> Result<PathBuf> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| self.error(e))?;
+        if crate::emit::kernels::called_by(mlir) {
+            crate::emit::kernels::write_objects(&self.dir).map_err(|e| self.error(e))?;
+        }
+        let source = self.dir.join(format!("{name}-{key}.mlir"));
+        crate::files::write_atomically(&source, mlir.as_bytes()).map_err(|e| self.error(e))?;
+        Ok(source)
+    }
+
+    fn error(&self, source: std::io::Error) -> CompileError {
+        CompileError::Cache {
+            path: self.dir.clone(),
+            source,
+        }
+    }
+}
+
+/// What one call of a compiled graph's function asks of its device: the
+/// dispatches in its command buffers (IREE's generated code and the
+/// hand-written kernels alike) and the copies and fills they hold besides.
+/// A call's fixed cost grows with these whatever its bytes and arithmetic:
+/// each is a region of work the runtime hands to its workers and waits for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CallSchedule {
+    pub dispatches: usize,
+    pub copies: usize,
+    pub fills: usize,
+}
+
+impl CallSchedule {
+    /// Counts the `stream.cmd.dispatch`, `stream.cmd.copy` and
+    /// `stream.cmd.fill` operations in the functions of iree-compile's
+    /// `--compile-to=stream` text. Initializers, which run once when the
+    /// module loads, are not counted.
+    pub fn from_stream_ir(text: &str) -> Self {
+        let mut schedule = CallSchedule::default();
+        let mut in_function = false;
+        for line in text.lines() {
+            // A module's top-level operations are indented by two spaces.
+            if let Some(top) = line.strip_prefix("  ")
+                && !top.starts_with(' ')
+                && !top.starts_with('}')
+            {
+                in_function = top.starts_with("util.func ");
+                continue;
+            }
+            if !in_function {
+                continue;
+            }
+            let op = line.trim_start();
+            let op = op.split_once(" = ").map_or(op, |(_, rhs)| rhs);
+            if op.starts_with("stream.cmd.dispatch ") {
+                schedule.dispatches += 1;
+            } else if op.starts_with("stream.cmd.copy ") {
+                schedule.copies += 1;
+            } else if op.starts_with("stream.cmd.fill ") {
+                schedule.fills += 1;
+            }
+        }
+        schedule
+    }
+
+    fn to_text(self) -> String {
+        format!(
+            "dispatches {}\ncopies {}\nfills {}\n",
+            self.dispatches, self.copies, self.fills
+        )
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        let mut counts = text.lines().map(|line| {
+            let (_, n) = line.split_once(' ')?;
+            n.trim().parse::<usize>().ok()
+        });
+        let mut next = || counts.next().flatten();
+        Some(CallSchedule {
+            dispatches: next()?,
+            copies: next()?,
+            fills: next()?,
+        })
+    }
+}
+
+impl std::fmt::Display for CallSchedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} dispatches, {} copies, {} fills",
+            self.dispatches, self.copies, self.fills
+        )
     }
 }
 
@@ -461,6 +576,60 @@ fn verify_module(path: &Path) -> std::result::Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_calls_schedule_counts_the_command_buffers_operations_of_its_functions_only() {
+        let stream = "\
+module {
+  util.initializer {
+    %0 = stream.cmd.execute once {
+      stream.cmd.dispatch @init::@fill_table {
+      }
+      stream.cmd.copy %a[%c0], %b[%c0], %c4
+    }
+    util.return
+  }
+  stream.executable private @decode_dispatch_0 {
+    stream.cmd.dispatch @not::@counted
+  }
+  util.func public @decode(%arg0: !hal.buffer_view) {
+    %1 = stream.cmd.execute {
+      stream.cmd.dispatch @decode_dispatch_0::@decode_dispatch_0_elementwise {
+      }
+      stream.cmd.concurrent {
+        stream.cmd.dispatch @kernels::@matmul {
+        }
+        stream.cmd.copy %c[%c0], %d[%c8], %c16
+      }
+      stream.cmd.fill %c0_i32, %e[%c0 for %c64]
+      stream.cmd.dispatch @decode_dispatch_1::@decode_dispatch_1_reduction {
+      }
+    }
+    util.return
+  }
+}
+";
+        let schedule = CallSchedule::from_stream_ir(stream);
+        assert_eq!(
+            schedule,
+            CallSchedule {
+                dispatches: 3,
+                copies: 1,
+                fills: 1
+            }
+        );
+        assert_eq!(schedule.to_string(), "3 dispatches, 1 copies, 1 fills");
+        // The record the cache keeps reads back as the same counts; anything
+        // else is no record (and is counted again).
+        assert_eq!(CallSchedule::parse(&schedule.to_text()), Some(schedule));
+        for damaged in [
+            "",
+            "dispatches 3\ncopies 1\n",
+            "dispatches x\ncopies 1\nfills 1\n",
+        ] {
+            assert_eq!(CallSchedule::parse(damaged), None, "{damaged:?}");
+        }
+    }
 
     #[test]
     fn cpu_targets_the_host_with_llvm_cpu() {

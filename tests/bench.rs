@@ -121,5 +121,8 @@ fn graph_bench_takes_a_given_bandwidth_for_every_decode_floor() {
         assert!(
             (step.ratio.unwrap() - step.step_ms / floor_ms).abs() <= 1e-9 * step.ratio.unwrap()
         );
+        // Next to its time, what the step's call asks of the device.
+        let schedule = step.schedule.expect("the step's dispatches counted");
+        assert!(schedule.dispatches > 0, "{schedule}");
     }
 }

@@ -330,3 +330,59 @@ fn a_cached_module_without_a_recorded_digest_is_recompiled() {
             .hit
     );
 }
+
+/// The tiny preset's B=4 decode graph with `layers` layers (portable: IREE's
+/// own code only).
+fn tiny_decode_graph(layers: usize) -> iree_llm::emit::Graph {
+    use iree_llm::emit::{EmitPlan, GraphKind, LlamaShape, Output, emit_graph};
+    let mut cfg = iree_llm::preset::Preset::Tiny.config();
+    cfg.num_hidden_layers = layers;
+    let mut plan = EmitPlan::new(64, &[4]).unwrap();
+    plan.kernels = iree_llm::emit::Kernels::Portable;
+    let kind = GraphKind::Decode {
+        batch: 4,
+        output: Output::Logits,
+        window: None,
+        spare: 0,
+    };
+    emit_graph(&LlamaShape::from(&cfg), &plan.graph_config(), kind)
+}
+
+#[test]
+fn a_calls_schedule_grows_by_the_same_dispatches_with_every_layer_and_is_counted_once() {
+    let real = common::compiler();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ModuleCache::new(dir.path().join("cache"));
+    let target = Target::new(DeviceKind::Cpu);
+    let schedule = |compiler: &Compiler, layers| {
+        let graph = tiny_decode_graph(layers);
+        cache
+            .call_schedule(compiler, &target, &graph.name(), &graph.mlir)
+            .unwrap()
+    };
+    let [two, three, four] = [2, 3, 4].map(|layers| schedule(&real, layers));
+    assert!(two.dispatches > 0, "{two}");
+    // A layer between the first and the last is the same operations: the
+    // same dispatches, copies and fills again (the module's one-time
+    // initializers are not counted). The first layer may fuse differently
+    // with the embedding, so the counts start at two layers.
+    let per_layer = three.dispatches - two.dispatches;
+    assert!(per_layer > 0, "{two} / {three}");
+    assert_eq!(
+        four.dispatches - three.dispatches,
+        per_layer,
+        "{three} / {four}"
+    );
+    assert_eq!(four.copies - three.copies, three.copies - two.copies);
+    assert_eq!(four.fills - three.fills, three.fills - two.fills);
+
+    // Counted once: the record next to the module answers a compiler that
+    // cannot compile anything.
+    let fake = Compiler::at(fake_compiler(dir.path(), real.version())).unwrap();
+    assert_eq!(schedule(&fake, 3), three);
+    let five = tiny_decode_graph(5);
+    assert!(matches!(
+        cache.call_schedule(&fake, &target, &five.name(), &five.mlir),
+        Err(CompileError::Failed { .. })
+    ));
+}

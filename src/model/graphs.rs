@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::{LoadProgress, LoadStats, ModelError, Result};
-use crate::compile::{CachedModule, Compiler, ModuleCache, Target};
+use crate::compile::{CachedModule, CallSchedule, Compiler, ModuleCache, Target};
 use crate::emit::{self, Graph, GraphConfig, GraphKind, LlamaShape};
 use crate::runtime::{Function, Session};
 
@@ -162,6 +162,15 @@ impl GraphSet {
             return Err(ModelError::GraphNotLoaded(kind.name()));
         }
         self.load(session, kind, stats)
+    }
+
+    /// What one call of graph `kind` asks of the device (dispatches, copies,
+    /// fills), counted once from its stream IR and then read from the cache.
+    pub fn call_schedule(&self, kind: GraphKind) -> Result<CallSchedule> {
+        let graph = emit::emit_graph(&self.shape, &self.config, kind);
+        Ok(self
+            .cache
+            .call_schedule(&self.compiler, &self.target, &graph.name(), &graph.mlir)?)
     }
 
     /// A loaded graph's entry point.

@@ -295,6 +295,13 @@ impl DeviceModel {
         self.graphs.ensure(&mut self.session, kind, &mut self.stats)
     }
 
+    /// What one call of graph `kind` asks of the device: its dispatches,
+    /// copies and fills ([`crate::compile::CallSchedule`]), counted by the
+    /// compiler once per graph (the graph need not be loaded).
+    pub fn call_schedule(&self, kind: GraphKind) -> Result<crate::compile::CallSchedule> {
+        self.graphs.call_schedule(kind)
+    }
+
     /// Uploads the parameters in the manifest's order: weights as stored, or
     /// widened to f32 when the graphs take f32, a block matrix's parts
     /// (`NAME.q`, `.d`, `.m`) as the GGUF reader made them, and the RoPE tables.
