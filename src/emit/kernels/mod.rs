@@ -248,7 +248,7 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
-const EXPORTS: [Export; 23] = [
+const EXPORTS: [Export; 24] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -479,7 +479,23 @@ const EXPORTS: [Export; 23] = [
         indices: &["rows", "n", "k"],
         split: Split::PerCall,
     },
+    // `blocks_vnni_packed` for at most 8 rows of f32 x, which each
+    // workgroup rounds itself (k at most FUSED_ROWS_K): x, q, d, m, y; as
+    // `blocks_vnni_packed`.
+    Export {
+        name: "blocks_vnni_rows",
+        source: Source::Q8,
+        symbol: "iree_llm_blocks_vnni_rows_workgroup",
+        bindings: &["f32", "i8", "f16", "f16", "f32"],
+        indices: &["rows", "n", "k", "format"],
+        split: Split::PerCall,
+    },
 ];
+
+/// The most values of k `blocks_vnni_rows` rounds its rows for
+/// (`FUSED_ROWS_K` in csrc/kernels/x86_64_q8_rows.h: the rounded rows live
+/// on a worker's stack).
+const FUSED_ROWS_K: i64 = 2048;
 
 impl Export {
     /// How a graph names this export in `flow.dispatch`.
@@ -688,7 +704,9 @@ pub fn packs_for_vnni(kernels: Kernels) -> bool {
 /// `x . W^T` for `x` [rows, k] (any number of rows) and W in blocks laid
 /// out for the VNNI kernel: `q` [n/16, k/32, 16 x bytes], `d` and `m`
 /// [n/16, k/32, 16] ([`super::vnni_layout`]); rows rounded to int8 blocks
-/// first ([`quantize_rows`]).
+/// first ([`quantize_rows`]), or, for a decode step's 8 rows or fewer, by
+/// the product's own workgroups (`blocks_vnni_rows`: the same sums, one
+/// dispatch a product instead of two).
 pub fn blocks_vnni_packed(
     f: &mut FuncBuilder,
     x: &Value,
@@ -706,13 +724,23 @@ pub fn blocks_vnni_packed(
         group * format.q_bytes(true),
         "16 rows' packed values a block"
     );
-    let xq = quantize_rows(f, x);
-    // Whole groups of 16 rows, at least the 32 of the other kernels.
-    let per = rows_per_workgroup(rows, n, group, 2);
+    // Every workgroup of the fused product rounds all of x: one a thread.
+    // Otherwise whole groups of 16 rows, at least the 32 of the other
+    // kernels.
+    let (export, x, per) = if rows <= 8 && k <= FUSED_ROWS_K {
+        (
+            &EXPORTS[23],
+            x.clone(),
+            rows_per_thread(n, group, host_threads()),
+        )
+    } else {
+        let per = rows_per_workgroup(rows, n, group, 2);
+        (&EXPORTS[7], quantize_rows(f, x), per)
+    };
     f.dispatch_extern(
-        &EXPORTS[7].callee(),
+        &export.callee(),
         &[n, per],
-        &[xq, q.clone(), d.clone(), m.unwrap_or(d).clone()],
+        &[x, q.clone(), d.clone(), m.unwrap_or(d).clone()],
         &[rows, n, k, format.kernel_code(), per],
         TensorType::new(&[rows, n], DType::F32),
     )
@@ -1271,17 +1299,33 @@ mod tests {
         for batch in [1, 8] {
             let mlir = tiny_graph(Kernels::X86_64Q8, decode(batch));
             if packs_for_vnni(Kernels::X86_64Q8) {
-                assert_eq!(calls(&mlir, "blocks_vnni_packed"), products, "B={batch}");
-                assert_eq!(calls(&mlir, "quantize_rows"), products, "B={batch}");
+                // Up to 8 rows, the product rounds them itself: one call.
+                assert_eq!(calls(&mlir, "blocks_vnni_rows"), products, "B={batch}");
+                assert_eq!(calls(&mlir, "blocks_vnni_packed"), 0, "B={batch}");
+                assert_eq!(calls(&mlir, "quantize_rows"), 0, "B={batch}");
                 assert_eq!(calls(&mlir, "blocks_matmul"), 0, "B={batch}");
             } else {
+                assert_eq!(calls(&mlir, "blocks_vnni_rows"), 0, "B={batch}");
                 assert_eq!(calls(&mlir, "blocks_vnni_packed"), 0, "B={batch}");
                 assert_eq!(calls(&mlir, "blocks_matmul"), products, "B={batch}");
             }
         }
-        // The exact set never calls it.
+        // More rows (a prompt) are rounded once, by a dispatch of their own.
+        let prompt = GraphKind::Prefill {
+            slots: 1,
+            tokens: 16,
+            output: Output::Logits,
+        };
+        let mlir = tiny_graph(Kernels::X86_64Q8, prompt);
+        if packs_for_vnni(Kernels::X86_64Q8) {
+            let layers_products = PRODUCTS_PER_LAYER * layers;
+            assert_eq!(calls(&mlir, "blocks_vnni_packed"), layers_products);
+            assert_eq!(calls(&mlir, "quantize_rows"), layers_products);
+        }
+        // The exact set never calls them.
         let exact = tiny_graph(Kernels::X86_64, decode(8));
         assert_eq!(calls(&exact, "blocks_vnni_packed"), 0);
+        assert_eq!(calls(&exact, "blocks_vnni_rows"), 0);
     }
 
     /// With the kernels a decode step's attention is one kernel call per
@@ -1459,7 +1503,7 @@ mod tests {
         if packs_for_vnni(Kernels::X86_64Q8) {
             // Every product through the VNNI kernel (the test above).
             assert_eq!(call_flags(&q8).len(), 0);
-            let vnni = q8.matches("@blocks_vnni_packed[").count();
+            let vnni = q8.matches("@blocks_vnni_rows[").count();
             assert_eq!(vnni, call_flags(&exact).len());
             return;
         }
