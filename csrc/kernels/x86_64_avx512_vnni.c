@@ -208,15 +208,4 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
     }
 }
 
-// The product for at most GROUP_ROWS rows of f32 x (k at most
-// FUSED_ROWS_K), rounding them itself (x86_64_q8_rows.h): a decode step's
-// products take one dispatch each, not two.
-void iree_llm_blocks_vnni_rows_workgroup(const float* restrict x, size_t x_offset,
-                                         const uint8_t* restrict q, size_t q_offset,
-                                         const uint16_t* restrict d, size_t d_offset,
-                                         const uint16_t* restrict m, size_t m_offset,
-                                         float* restrict y, size_t y_offset, size_t rows,
-                                         size_t n, size_t k, size_t format, size_t first,
-                                         size_t per) {
-  ROWS_THEN_PRODUCT(quantize_block);
-}
+#include "x86_64_q8_decode_rows.h"

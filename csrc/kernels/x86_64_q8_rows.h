@@ -88,24 +88,4 @@ static inline __attribute__((always_inline)) void quantize_rows(
   }
 }
 
-// The most values of k a product rounds its own rows for
-// (ROWS_THEN_PRODUCT): 64 blocks of a group of 8 rows, 22.5 KB of a
-// worker's stack (IREE's default stack is 128 KB).
-#define FUSED_ROWS_K 2048
-
-// The body of the builds' iree_llm_blocks_vnni_rows_workgroup: at most
-// GROUP_ROWS rows of f32 x, k at most FUSED_ROWS_K, rounded by `block` into
-// the stack, then the packed product (the build's own,
-// iree_llm_blocks_vnni_packed_workgroup) over them. Each workgroup rounds
-// the rows alike, so a decode step's product is one dispatch instead of
-// two, and its sums are those of the two-dispatch path bit for bit.
-#define ROWS_THEN_PRODUCT(block)                                                            \
-  do {                                                                                     \
-    if (rows > GROUP_ROWS || k > FUSED_ROWS_K || k % 32 != 0) __builtin_trap();            \
-    int8_t xq[FUSED_ROWS_K / 32 * GROUP_BLOCK_BYTES] __attribute__((aligned(64)));         \
-    quantize_rows(x + x_offset, xq, rows, k, 0, GROUP_ROWS, block);                        \
-    iree_llm_blocks_vnni_packed_workgroup(xq, 0, q, q_offset, d, d_offset, m, m_offset, y, \
-                                          y_offset, rows, n, k, format, first, per);       \
-  } while (0)
-
 #endif

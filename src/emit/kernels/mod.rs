@@ -493,7 +493,7 @@ const EXPORTS: [Export; 24] = [
 ];
 
 /// The most values of k `blocks_vnni_rows` rounds its rows for
-/// (`FUSED_ROWS_K` in csrc/kernels/x86_64_q8_rows.h: the rounded rows live
+/// (`FUSED_ROWS_K` in csrc/kernels/x86_64_q8_decode_rows.h: the rounded rows live
 /// on a worker's stack).
 const FUSED_ROWS_K: i64 = 2048;
 
