@@ -400,9 +400,7 @@ impl ModuleCache {
         std::fs::rename(&partial, &path).map_err(cache_err)?;
         Ok(CachedModule { path, hit: false })
     }
-}
 
-impl ModuleCache {
     /// What one call of `mlir`'s function asks of the device
     /// ([`CallSchedule`]), from iree-compile's stream IR of it, recorded
     /// next to the module as `NAME-KEY.schedule` so that it is counted once.
@@ -481,8 +479,8 @@ impl CallSchedule {
             if !in_function {
                 continue;
             }
+            // These operations have no results: each begins its line.
             let op = line.trim_start();
-            let op = op.split_once(" = ").map_or(op, |(_, rhs)| rhs);
             if op.starts_with("stream.cmd.dispatch ") {
                 schedule.dispatches += 1;
             } else if op.starts_with("stream.cmd.copy ") {
