@@ -40,13 +40,6 @@ INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
   round_block_avx2(xb, xq, &xf[XD], &xf[XS], (int32_t*)&xf[XQS]);
 }
 
-// Rows [first, first + per) of x (fewer at the end); `per` is a multiple of
-// GROUP_ROWS.
-void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
-                                      int8_t* restrict out, size_t out_offset, size_t rows,
-                                      size_t k, size_t first, size_t per) {
-  quantize_rows(x + x_offset, out + out_offset, rows, k, first, per, quantize_block);
-}
 
 // ---- The product ------------------------------------------------------------
 //
@@ -235,18 +228,10 @@ PASS_FNS(Q8_0) PASS_FNS(Q4_0) PASS_FNS(Q4_1)
 // Q4_1 has offsets; for the others m is d again and not read); y [rows, n]
 // f32. Weight rows [first, first + per); n is a multiple of 16 (the emitter
 // checks).
-void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_offset,
-                                           const uint8_t* restrict q, size_t q_offset,
-                                           const uint16_t* restrict d, size_t d_offset,
-                                           const uint16_t* restrict m, size_t m_offset,
-                                           float* restrict y, size_t y_offset, size_t rows,
-                                           size_t n, size_t k, size_t format, size_t first,
-                                           size_t per) {
-  x += x_offset;
-  q += q_offset;
-  d += d_offset;
-  m += m_offset;
-  y += y_offset;
+static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
+                           const uint16_t* restrict d, const uint16_t* restrict m,
+                           float* restrict y, size_t rows, size_t n, size_t k, size_t format,
+                           size_t first, size_t per) {
   if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
   const size_t blocks = k / 32;
   const size_t last = first + per < n ? first + per : n;
@@ -298,4 +283,4 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
   }
 }
 
-#include "x86_64_q8_decode_rows.h"
+#include "x86_64_q8_entries.h"

@@ -21,9 +21,10 @@
 // workgroup of the product reads them), and
 // `iree_llm_blocks_vnni_packed_workgroup` multiplies. A decode step's 8 rows
 // or fewer go to `iree_llm_blocks_vnni_rows_workgroup`, whose workgroups
-// (one a thread) round them each for themselves: one dispatch a product
-// (SmolLM2 Q4_1: 491 a B=8 step instead of 612; the step 7% faster, B=1
-// 12%, docs/performance.md). The product has 16
+// (one a thread) round them each for themselves: one dispatch a product.
+// Both paths also take the layer's RMSNorm before a product and its
+// residual after it (x86_64_q8_entries.h, which defines the three entries
+// for both builds; docs/performance.md). The product has 16
 // weight rows side by side, one per 32-bit lane: 4-byte groups of the 16
 // rows' blocks, so that 4 consecutive values of one row meet the same 4
 // values of x, which are broadcast to every lane. W comes laid out that way
@@ -71,13 +72,6 @@ INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
   _mm_storeu_si128((__m128i*)(xq + 16), _mm512_cvtsepi32_epi8(ib));
 }
 
-// Rows [first, first + per) of x (fewer at the end); `per` is a multiple of
-// GROUP_ROWS.
-void iree_llm_quantize_rows_workgroup(const float* restrict x, size_t x_offset,
-                                      int8_t* restrict out, size_t out_offset, size_t rows,
-                                      size_t k, size_t first, size_t per) {
-  quantize_rows(x + x_offset, out + out_offset, rows, k, first, per, quantize_block);
-}
 
 // ---- The product ------------------------------------------------------------
 //
@@ -180,18 +174,10 @@ INLINE void group_rows(const int format, size_t rows, const uint8_t* q, const ui
 // offsets; for the others m is d again and not read); y [rows, n] f32.
 // Weight rows [first, first + per); n is a multiple of 16 (the emitter
 // checks).
-void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_offset,
-                                           const uint8_t* restrict q, size_t q_offset,
-                                           const uint16_t* restrict d, size_t d_offset,
-                                           const uint16_t* restrict m, size_t m_offset,
-                                           float* restrict y, size_t y_offset, size_t rows,
-                                           size_t n, size_t k, size_t format, size_t first,
-                                           size_t per) {
-  x += x_offset;
-  q += q_offset;
-  d += d_offset;
-  m += m_offset;
-  y += y_offset;
+static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
+                           const uint16_t* restrict d, const uint16_t* restrict m,
+                           float* restrict y, size_t rows, size_t n, size_t k, size_t format,
+                           size_t first, size_t per) {
   if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
   const size_t blocks = k / 32;
   const size_t last = first + per < n ? first + per : n;
@@ -208,4 +194,4 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
     }
 }
 
-#include "x86_64_q8_decode_rows.h"
+#include "x86_64_q8_entries.h"

@@ -59,14 +59,34 @@ static inline __attribute__((always_inline)) void round_block_avx2(const float* 
   _mm256_storeu_si256((__m256i*)xq, _mm256_permutevar8x32_epi32(packed, order));
 }
 
+// RMSNorm's factor for one row x [k]: 1 / sqrt(mean(x^2) + eps), the
+// squares summed in 4 x 8 lanes with AVX2 in both builds, so that the two
+// builds normalize a row alike. k is a multiple of 32.
+static inline __attribute__((always_inline)) float rms_inverse(const float* x, size_t k,
+                                                               float eps) {
+  __m256 s[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
+                 _mm256_setzero_ps()};
+  for (size_t i = 0; i < k; i += 32)
+    for (int j = 0; j < 4; ++j) {
+      const __m256 v = _mm256_loadu_ps(x + i + 8 * j);
+      s[j] = _mm256_fmadd_ps(v, v, s[j]);
+    }
+  const float sum = hsum8(_mm256_add_ps(_mm256_add_ps(s[0], s[1]), _mm256_add_ps(s[2], s[3])));
+  const float mean = sum / (float)k;
+  return 1.0f / _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(mean + eps)));
+}
+
 // Rows [first, first + per) of x [rows, k] into `out` (fewer at the end;
 // `per` is a multiple of GROUP_ROWS), each block of a row through `block`
 // (the build's own instructions, inlined: it gets the block's 32 values and
 // writes its 32 int8 values at xq and its XD, XS and XQS values at xf[...]).
+// With `norm` (f32 [k]) each row is first normalized as the graph's RMSNorm
+// does, (x * rms_inverse(x)) * norm, a block at a time: the product that
+// takes the rows then needs no norm dispatches of its own before it.
 // A group's rows past `rows` are written as zeros.
 static inline __attribute__((always_inline)) void quantize_rows(
-    const float* x, int8_t* out, size_t rows, size_t k, size_t first, size_t per,
-    void (*block)(const float* xb, int8_t* xq, float* xf)) {
+    const float* x, const float* norm, float eps, int8_t* out, size_t rows, size_t k,
+    size_t first, size_t per, void (*block)(const float* xb, int8_t* xq, float* xf)) {
   const size_t blocks = k / 32;
   const size_t groups = (rows + GROUP_ROWS - 1) / GROUP_ROWS;
   size_t last = first + per;
@@ -74,6 +94,8 @@ static inline __attribute__((always_inline)) void quantize_rows(
   for (size_t r = first; r < last; ++r) {
     int8_t* group = out + (r / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
     const size_t slot = r % GROUP_ROWS;
+    const float* xr = x + r * k;
+    const float inv = norm && r < rows ? rms_inverse(xr, k, eps) : 0.0f;
     for (size_t j = 0; j < blocks; ++j) {
       int8_t* xq = group + j * GROUP_BLOCK_BYTES + 32 * slot;
       float* xf = (float*)(group + j * GROUP_BLOCK_BYTES + 32 * GROUP_ROWS) + slot;
@@ -83,7 +105,13 @@ static inline __attribute__((always_inline)) void quantize_rows(
         ((int32_t*)xf)[XQS] = 0;
         continue;
       }
-      block(x + r * k + 32 * j, xq, xf);
+      if (norm) {
+        float normed[32] __attribute__((aligned(32)));
+        for (int i = 0; i < 32; ++i) normed[i] = (xr[32 * j + i] * inv) * norm[32 * j + i];
+        block(normed, xq, xf);
+      } else {
+        block(xr + 32 * j, xq, xf);
+      }
     }
   }
 }

@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::builder::{Cmp, FuncBuilder, TensorType, Value};
-use super::kernels::{self, Kernels};
+use super::kernels::{self, Kernels, RmsNorm};
 use super::sample;
 use crate::checkpoint::TensorLayout;
 use crate::types::DType;
@@ -617,12 +617,23 @@ impl Stacked {
         }
     }
 
-    /// `x` [N, in] times each part, whose outputs are `widths` wide.
-    fn apply(&self, f: &mut FuncBuilder, x: &Value, widths: &[i64]) -> Vec<Value> {
+    /// `rms_norm(x)` [N, in] times each part, whose outputs are `widths`
+    /// wide: a stacked matrix normalizes in its product where it can
+    /// ([`linear_fused`]), parts share one norm.
+    fn apply_normed(
+        &self,
+        f: &mut FuncBuilder,
+        x: &Value,
+        norm: &RmsNorm,
+        widths: &[i64],
+    ) -> Vec<Value> {
         match self {
-            Stacked::Parts(ws) => ws.iter().map(|w| linear(f, x, w)).collect(),
+            Stacked::Parts(ws) => {
+                let h = rms_norm(f, x, &norm.weight, norm.eps);
+                ws.iter().map(|w| linear(f, &h, w)).collect()
+            }
             Stacked::One(w) => {
-                let y = linear(f, x, w);
+                let y = linear_fused(f, x, Some(norm), w, None);
                 let n = x.shape()[0];
                 let mut start = 0;
                 widths
@@ -947,6 +958,69 @@ fn bf16_terms_product(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// ran slower than the dense matmul here (IREE 3.13 on AVX2,
 /// docs/performance.md), so those read the dense copy.
 fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
+    linear_fused(f, x, None, w, None)
+}
+
+/// `residual + linear(rms_norm(x), w)`, either part optional. The 8-bit
+/// form's products ([`kernels::blocks_vnni_packed`]) normalize the rows as
+/// they round them and add the residual to their sums, sparing a step the
+/// norm's two dispatches and the add's one (per layer: two norms, two
+/// residuals); other products have them as operations of their own.
+fn linear_fused(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    w: &Weight,
+    residual: Option<&Value>,
+) -> Value {
+    let Weight::Blocks {
+        format,
+        q,
+        d,
+        m,
+        vnni_layout: true,
+        ..
+    } = w
+    else {
+        let h = match norm {
+            Some(n) => rms_norm(f, x, &n.weight, n.eps),
+            None => x.clone(),
+        };
+        let y = linear_plain(f, &h, w);
+        return match residual {
+            Some(r) => f.add(r, &y),
+            None => y,
+        };
+    };
+    let (n, cols) = (x.shape()[0], x.shape()[1]);
+    let product = |f: &mut FuncBuilder, x: &Value, r: Option<&Value>| {
+        kernels::blocks_vnni_packed(f, x, norm, *format, q, d, m.as_ref(), r)
+    };
+    match w.rows().split {
+        // Rows before `split` (a decode step's, carrying a chunk) in a
+        // product of their own, as `linear_plain` splits them.
+        Some(split) if 0 < split && split < n => {
+            let top = f.slice(x, &[0, 0], &[split, cols]);
+            let bottom = f.slice(x, &[split, 0], &[n, cols]);
+            let (r_top, r_bottom) = match residual {
+                Some(r) => {
+                    let width = r.shape()[1];
+                    let t = f.slice(r, &[0, 0], &[split, width]);
+                    let b = f.slice(r, &[split, 0], &[n, width]);
+                    (Some(t), Some(b))
+                }
+                None => (None, None),
+            };
+            let top = product(f, &top, r_top.as_ref());
+            let bottom = product(f, &bottom, r_bottom.as_ref());
+            f.concatenate(&[top, bottom], 0)
+        }
+        _ => product(f, x, residual),
+    }
+}
+
+/// `linear` of a weight that takes no norm or residual into its product.
+fn linear_plain(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     let (n, cols) = (x.shape()[0], x.shape()[1]);
     match w.rows().split {
         // The panel kernels sum each row alike whatever rows share the call,
@@ -988,7 +1062,7 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
             m,
             vnni_layout: true,
             ..
-        } => kernels::blocks_vnni_packed(f, x, *format, q, d, m.as_ref()),
+        } => kernels::blocks_vnni_packed(f, x, None, *format, q, d, m.as_ref(), None),
         Weight::Blocks {
             format, q, d, m, ..
         } if !kernels.is_portable() => {
@@ -1226,22 +1300,25 @@ fn masked_softmax(f: &mut FuncBuilder, scores: &Value, mask: &Value) -> Value {
 
 /// SiLU-gated MLP and its residual: `x + down(silu(gate(h)) * up(h))`.
 fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value {
-    let h = rms_norm(f, x, &w.post_norm, m.rms_eps);
+    let norm = RmsNorm {
+        weight: w.post_norm.clone(),
+        eps: m.rms_eps,
+    };
     let it = m.intermediate;
-    if let Some(act) = gated_in_one_pass(f, &h, w) {
-        let d = linear(f, &act, &w.down);
-        return f.add(x, &d);
-    }
-    let [g, u]: [Value; 2] = w
-        .gate_up
-        .apply(f, &h, &[it, it])
-        .try_into()
-        .expect("gate and up");
-    let sig = f.logistic(&g);
-    let act = f.mul(&g, &sig);
-    let act = f.mul(&act, &u);
-    let d = linear(f, &act, &w.down);
-    f.add(x, &d)
+    let act = match gated_in_one_pass(f, x, &norm, w) {
+        Some(act) => act,
+        None => {
+            let [g, u]: [Value; 2] = w
+                .gate_up
+                .apply_normed(f, x, &norm, &[it, it])
+                .try_into()
+                .expect("gate and up");
+            let sig = f.logistic(&g);
+            let act = f.mul(&g, &sig);
+            f.mul(&act, &u)
+        }
+    };
+    linear_fused(f, &act, None, &w.down, Some(x))
 }
 
 /// `silu(gate(h)) * up(h)` in one pass of a gated panel kernel, where gate
@@ -1251,7 +1328,7 @@ fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value
 /// panels too (it takes those values as its rounded input); `None` where
 /// that is not so. Rows split off (`Rows::split`) share the call: the
 /// kernels sum each row alike whatever rows share it.
-fn gated_in_one_pass(f: &mut FuncBuilder, h: &Value, w: &Layer) -> Option<Value> {
+fn gated_in_one_pass(f: &mut FuncBuilder, x: &Value, norm: &RmsNorm, w: &Layer) -> Option<Value> {
     let Stacked::One(gate_up) = &w.gate_up else {
         return None;
     };
@@ -1267,6 +1344,7 @@ fn gated_in_one_pass(f: &mut FuncBuilder, h: &Value, w: &Layer) -> Option<Value>
         return None;
     }
     let live = rows.live.as_ref();
+    let h = &rms_norm(f, x, &norm.weight, norm.eps);
     Some(if bf16 {
         kernels::bf16_panels_silu_bf16(f, h, wv, live)
     } else {
@@ -1339,10 +1417,13 @@ fn qkv(
     sin: &Value,
 ) -> (Value, Value, Value) {
     let (n, d, hq, hkv) = (x.shape()[0], m.head_dim, m.heads, m.kv_heads);
-    let h = rms_norm(f, x, &w.in_norm, m.rms_eps);
+    let norm = RmsNorm {
+        weight: w.in_norm.clone(),
+        eps: m.rms_eps,
+    };
     match &w.qkv {
         Stacked::One(wqkv) => {
-            let y = linear(f, &h, wqkv);
+            let y = linear_fused(f, x, Some(&norm), wqkv, None);
             let y = f.reshape(&y, &[n, hq + 2 * hkv, d]);
             let qk = f.slice(&y, &[0, 0, 0], &[n, hq + hkv, d]);
             let qk = rope(f, &qk, cos, sin);
@@ -1353,7 +1434,7 @@ fn qkv(
         }
         parts => {
             let [q, k, v]: [Value; 3] = parts
-                .apply(f, &h, &[hq * d, hkv * d, hkv * d])
+                .apply_normed(f, x, &norm, &[hq * d, hkv * d, hkv * d])
                 .try_into()
                 .expect("q, k and v");
             let q = f.reshape(&q, &[n, hq, d]);
@@ -1383,16 +1464,18 @@ fn layer(
     f.comment(heading);
     let (q, k, v) = qkv(f, m, x, w, cos, sin);
     let attn = attend(f, q, k, v);
-    let o = linear(f, &attn, &w.wo);
-    let x = f.add(x, &o);
+    let x = linear_fused(f, &attn, None, &w.wo, Some(x));
     f.comment(&format!("layer {l}: MLP"));
     mlp_block(f, m, &x, w)
 }
 
 /// The final norm and the output head: logits [N, V] of the rows of `x`.
 fn head(f: &mut FuncBuilder, m: &LlamaShape, p: &Params, x: &Value) -> Value {
-    let h = rms_norm(f, x, &p.norm, m.rms_eps);
-    linear(f, &h, &p.lm_head)
+    let norm = RmsNorm {
+        weight: p.norm.clone(),
+        eps: m.rms_eps,
+    };
+    linear_fused(f, x, Some(&norm), &p.lm_head, None)
 }
 
 /// Prefill of one slot of a `slots`-slot cache: tokens `[t]` (padded; the

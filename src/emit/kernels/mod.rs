@@ -315,27 +315,29 @@ const EXPORTS: [Export; 24] = [
         indices: ATTENTION_INDICES,
         split: Split::PerCall,
     },
-    // Rows of x rounded to int8 blocks for `blocks_vnni_packed`: x, the packed
-    // rows (groups of 8 rows, block by block, with scales and sums); the
-    // rows of x (the workload, 32 per workgroup; named n, which every
-    // export's text uses for its bindings' sizes), k.
+    // Rows of x rounded to int8 blocks for `blocks_vnni_packed`: x, an
+    // RMSNorm weight (read if has_norm), the packed rows (groups of 8 rows,
+    // block by block, with scales and sums); the rows of x (the workload, 32
+    // per workgroup; named n, which every export's text uses for its
+    // bindings' sizes), k, the norm's epsilon (f32 bits), has_norm.
     Export {
         name: "quantize_rows",
         source: Source::Q8,
         symbol: "iree_llm_quantize_rows_workgroup",
-        bindings: &["f32", "i8"],
-        indices: &["n", "k"],
+        bindings: &["f32", "f32", "i8"],
+        indices: &["n", "k", "eps", "has_norm"],
         split: Split::Fixed,
     },
-    // y = x . W^T for W in blocks laid out for it (`emit::vnni_layout`)
+    // y = res + x . W^T for W in blocks laid out for it (`emit::vnni_layout`)
     // and rows packed by `quantize_rows`: x, q, d, m (d again without
-    // offsets), y; rows of x, n (a multiple of 16), k, the format's code.
+    // offsets), res (read if has_res), y; rows of x, n (a multiple of 16),
+    // k, the format's code, has_res.
     Export {
         name: "blocks_vnni_packed",
         source: Source::Q8,
         symbol: "iree_llm_blocks_vnni_packed_workgroup",
-        bindings: &["i8", "i8", "f16", "f16", "f32"],
-        indices: &["rows", "n", "k", "format"],
+        bindings: &["i8", "i8", "f16", "f16", "f32", "f32"],
+        indices: &["rows", "n", "k", "format", "has_res"],
         split: Split::PerCall,
     },
     // y = x . W^T for a dense bf16 W and several rows x, exactly (W's
@@ -479,21 +481,22 @@ const EXPORTS: [Export; 24] = [
         indices: &["rows", "n", "k"],
         split: Split::PerCall,
     },
-    // `blocks_vnni_packed` for at most 8 rows of f32 x, which each
-    // workgroup rounds itself (k at most FUSED_ROWS_K): x, q, d, m, y; as
-    // `blocks_vnni_packed`.
+    // `quantize_rows` and `blocks_vnni_packed` for at most 8 rows of f32 x,
+    // which each workgroup normalizes and rounds itself (k at most
+    // FUSED_ROWS_K): x, the norm, q, d, m, res, y; rows, n, k, format, eps,
+    // has_norm, has_res as theirs.
     Export {
         name: "blocks_vnni_rows",
         source: Source::Q8,
         symbol: "iree_llm_blocks_vnni_rows_workgroup",
-        bindings: &["f32", "i8", "f16", "f16", "f32"],
-        indices: &["rows", "n", "k", "format"],
+        bindings: &["f32", "f32", "i8", "f16", "f16", "f32", "f32"],
+        indices: &["rows", "n", "k", "format", "eps", "has_norm", "has_res"],
         split: Split::PerCall,
     },
 ];
 
 /// The most values of k `blocks_vnni_rows` rounds its rows for
-/// (`FUSED_ROWS_K` in csrc/kernels/x86_64_q8_decode_rows.h: the rounded rows live
+/// (`FUSED_ROWS_K` in csrc/kernels/x86_64_q8_entries.h: the rounded rows live
 /// on a worker's stack).
 const FUSED_ROWS_K: i64 = 2048;
 
@@ -675,19 +678,51 @@ fn rows_per_workgroup(rows: i64, n: i64, unit: i64, least: i64) -> i64 {
 /// Rows of `x` [rows, k] rounded to int8 blocks for the packed 8-bit
 /// product (VNNI or AVX2), in csrc/kernels/x86_64_q8_rows.h's layout: per
 /// group of 8 rows and block, 8 x 32 int8 values and 3 x 8 four-byte values
-/// (scales, exact sums and the int8 values' sums).
-fn quantize_rows(f: &mut FuncBuilder, x: &Value) -> Value {
+/// (scales, exact sums and the int8 values' sums). With `norm`, each row
+/// is normalized first ([`RmsNorm`]).
+fn quantize_rows(f: &mut FuncBuilder, x: &Value, norm: Option<&RmsNorm>) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let groups = (rows + 7) / 8;
     let blocks = k / super::BLOCK;
     let packed = TensorType::new(&[groups * blocks * (8 * 32 + 8 * 12)], DType::I8);
+    let (weight, eps, has_norm) = norm_operand(f, x, norm);
     f.dispatch_extern(
         &EXPORTS[6].callee(),
         &[rows],
-        std::slice::from_ref(x),
-        &[rows, k],
+        &[x.clone(), weight],
+        &[rows, k, eps, has_norm],
         packed,
     )
+}
+
+/// An RMSNorm over the rows a product takes, done by the 8-bit form's
+/// rounding of those rows instead of dispatches of its own: each row x
+/// becomes `(x * rsqrt(mean(x^2) + eps)) * weight`.
+pub struct RmsNorm {
+    /// The norm's weight [k], any float type.
+    pub weight: Value,
+    pub eps: f64,
+}
+
+/// The norm's weight as f32, its epsilon as f32 bits and 1, or `x` (not
+/// read), 0 and 0 without a norm.
+fn norm_operand(f: &mut FuncBuilder, x: &Value, norm: Option<&RmsNorm>) -> (Value, i64, i64) {
+    match norm {
+        Some(n) => {
+            assert_eq!(
+                n.weight.shape(),
+                &x.shape()[1..],
+                "a norm weight per column of x"
+            );
+            let w = if n.weight.elem() == DType::F32 {
+                n.weight.clone()
+            } else {
+                f.convert(&n.weight, DType::F32)
+            };
+            (w, i64::from((n.eps as f32).to_bits()), 1)
+        }
+        None => (x.clone(), 0, 0),
+    }
 }
 
 /// Whether graphs with `kernels` keep block matrices in the VNNI kernel's
@@ -707,13 +742,16 @@ pub fn packs_for_vnni(kernels: Kernels) -> bool {
 /// first ([`quantize_rows`]), or, for a decode step's 8 rows or fewer, by
 /// the product's own workgroups (`blocks_vnni_rows`: the same sums, one
 /// dispatch a product instead of two).
+#[allow(clippy::too_many_arguments)]
 pub fn blocks_vnni_packed(
     f: &mut FuncBuilder,
     x: &Value,
+    norm: Option<&RmsNorm>,
     format: BlockFormat,
     q: &Value,
     d: &Value,
     m: Option<&Value>,
+    residual: Option<&Value>,
 ) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let group = super::vnni_layout::GROUP as i64;
@@ -727,23 +765,43 @@ pub fn blocks_vnni_packed(
     // Every workgroup of the fused product rounds all of x: one a thread.
     // Otherwise whole groups of 16 rows, at least the 32 of the other
     // kernels.
-    let (export, x, per) = if rows <= 8 && k <= FUSED_ROWS_K {
-        (
-            &EXPORTS[23],
-            x.clone(),
-            rows_per_thread(n, group, host_threads()),
+    if let Some(r) = residual {
+        assert_eq!(r.shape(), &[rows, n], "a residual per output");
+    }
+    let (res, has_res) = match residual {
+        Some(r) => (r.clone(), 1),
+        None => (x.clone(), 0),
+    };
+    let result = TensorType::new(&[rows, n], DType::F32);
+    let weights = [q.clone(), d.clone(), m.unwrap_or(d).clone()];
+    if rows <= 8 && k <= FUSED_ROWS_K {
+        let per = rows_per_thread(n, group, host_threads());
+        let (weight, eps, has_norm) = norm_operand(f, x, norm);
+        let operands = [&[x.clone(), weight][..], &weights, &[res]].concat();
+        let indices = [
+            rows,
+            n,
+            k,
+            format.kernel_code(),
+            eps,
+            has_norm,
+            has_res,
+            per,
+        ];
+        f.dispatch_extern(
+            &EXPORTS[23].callee(),
+            &[n, per],
+            &operands,
+            &indices,
+            result,
         )
     } else {
         let per = rows_per_workgroup(rows, n, group, 2);
-        (&EXPORTS[7], quantize_rows(f, x), per)
-    };
-    f.dispatch_extern(
-        &export.callee(),
-        &[n, per],
-        &[x, q.clone(), d.clone(), m.unwrap_or(d).clone()],
-        &[rows, n, k, format.kernel_code(), per],
-        TensorType::new(&[rows, n], DType::F32),
-    )
+        let xq = quantize_rows(f, x, norm);
+        let operands = [&[xq][..], &weights, &[res]].concat();
+        let indices = [rows, n, k, format.kernel_code(), has_res, per];
+        f.dispatch_extern(&EXPORTS[7].callee(), &[n, per], &operands, &indices, result)
+    }
 }
 
 /// Whether the 8-bit form leaves single rows exact on this CPU: where the
@@ -1326,6 +1384,48 @@ mod tests {
         let exact = tiny_graph(Kernels::X86_64, decode(8));
         assert_eq!(calls(&exact, "blocks_vnni_packed"), 0);
         assert_eq!(calls(&exact, "blocks_vnni_rows"), 0);
+    }
+
+    /// The 8-bit form's products take the work around them: the RMSNorm
+    /// before the q/k/v, gate/up and head products (no `rsqrt` left in the
+    /// graph) and the residual after the o and down products (no add of a
+    /// [rows, hidden] f32 left), in decode steps and prompts alike. The
+    /// exact kernels keep both as operations of their own.
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn the_eight_bit_products_normalize_their_rows_and_add_their_residuals() {
+        use crate::emit::{GraphKind, Output};
+        if !packs_for_vnni(Kernels::X86_64Q8) {
+            return;
+        }
+        let cfg = crate::preset::Preset::Tiny.config();
+        let (layers, hidden) = (cfg.num_hidden_layers, cfg.hidden_size);
+        let norms = |mlir: &str| mlir.matches("stablehlo.rsqrt").count();
+        let residuals = |mlir: &str, rows: usize| {
+            let ty = format!(": tensor<{rows}x{hidden}xf32>");
+            mlir.lines()
+                .filter(|l| l.contains("stablehlo.add") && l.ends_with(&ty))
+                .count()
+        };
+        let decode = GraphKind::Decode {
+            batch: 8,
+            output: Output::Logits,
+            window: None,
+            spare: 0,
+        };
+        let prompt = GraphKind::Prefill {
+            slots: 1,
+            tokens: 16,
+            output: Output::Logits,
+        };
+        for (kind, rows) in [(decode, 8), (prompt, 16)] {
+            let q8 = tiny_graph(Kernels::X86_64Q8, kind);
+            assert_eq!(norms(&q8), 0, "{kind:?}");
+            assert_eq!(residuals(&q8, rows), 0, "{kind:?}");
+            let exact = tiny_graph(Kernels::X86_64, kind);
+            assert_eq!(norms(&exact), 2 * layers + 1, "{kind:?}");
+            assert_eq!(residuals(&exact, rows), 2 * layers, "{kind:?}");
+        }
     }
 
     /// With the kernels a decode step's attention is one kernel call per
