@@ -191,9 +191,11 @@ INLINE void KV_NAME(prefetch_block)(KV_NAME(ahead_t) a, size_t d) {
 
 // One workgroup: the units [first, first + per) of n, unit wg being row
 // wg / hkv's key/value head wg % hkv, one after the other.
-// q [rows, hkv, g, d]; kv [layers, 2, slots, capacity, d] (slot i * hkv + h
-// of layer `layer`: its keys, then its values); k, v [rows, hkv, d] (the
-// rows' own, f32); out [rows, hkv, g, d]. A decode step: pos [rows] i32,
+// q: row i's [hkv, g, d] at q + i * q_row; kv [layers, 2, slots, capacity,
+// d] (slot i * hkv + h of layer `layer`: its keys, then its values); k, v:
+// the rows' own (f32), row i's [hkv, d] at k + k_at + i * kv_row and v +
+// v_at + i * kv_row (q, k and v may be one tensor of a layer's projected
+// rows, read in place); out [rows, hkv, g, d]. A decode step: pos [rows] i32,
 // row i in cache slot i (n = slots). A prompt's rows (`prompt` its slot and
 // first position): row i at position prompt[1] + i. d is a multiple of 16,
 // g * d <= MAX_GD; positions past `window` are not read.
@@ -202,6 +204,7 @@ INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
                             const int32_t* restrict pos, const int32_t* restrict prompt,
                             float* restrict out, size_t n, size_t layer, size_t slots,
                             size_t hkv, size_t g, size_t capacity, size_t window, size_t d,
+                            size_t q_row, size_t kv_row, size_t k_at, size_t v_at,
                             size_t first, size_t per) {
   // The emitter calls the kernel only within these bounds; past them the
   // stack arrays would overflow, so stop loudly rather than write garbage.
@@ -216,12 +219,13 @@ INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
                                            d, s0, s1, 0, i, 1),
                             d);
   for (size_t wg = s0; wg < s1; ++wg) {
-    const float* qw = q + wg * g * d;
+    const size_t row = wg / hkv, head = wg % hkv;
+    const float* qw = q + row * q_row + head * g * d;
     float* ow = out + wg * g * d;
     // The step's own key and value in the cache's type (for f16 rounded to
     // nearest, as the graph's convert does when it writes them).
-    KV_OWN(own_k, k + wg * d, d);
-    KV_OWN(own_v, v + wg * d, d);
+    KV_OWN(own_k, k + k_at + row * kv_row + head * d, d);
+    KV_OWN(own_v, v + v_at + row * kv_row + head * d, d);
     const KV_NAME(slot_t) sl =
         KV_NAME(slot_at)(kv, pos, prompt, layer, slots, hkv, capacity, window, d, wg);
     const size_t cached = sl.cached;
@@ -262,16 +266,18 @@ INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
   }
 }
 
-// A decode step: row i at pos[i] in cache slot i.
+// A decode step: row i at pos[i] in cache slot i; q, k and v rows as
+// attend() takes them.
 void KV_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
               size_t kv_offset, const float* restrict k, size_t k_offset,
               const float* restrict v, size_t v_offset, const int32_t* restrict pos,
               size_t pos_offset, float* restrict out, size_t out_offset, size_t n, size_t layer,
               size_t slots, size_t hkv, size_t g, size_t capacity, size_t window, size_t d,
-              size_t first, size_t per) {
+              size_t q_row, size_t kv_row, size_t k_at, size_t v_at, size_t first,
+              size_t per) {
   KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, pos + pos_offset,
-                  0, out + out_offset, n, layer, slots, hkv, g, capacity, window, d, first,
-                  per);
+                  0, out + out_offset, n, layer, slots, hkv, g, capacity, window, d, q_row,
+                  kv_row, k_at, v_at, first, per);
 }
 
 // n / hkv rows of a prompt in cache slot slot[0] from position slot[1] (two
@@ -285,5 +291,5 @@ void KV_PROMPT_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restr
                      size_t window, size_t d, size_t first, size_t per) {
   KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, 0,
                   slot + slot_offset, out + out_offset, n, layer, slots, hkv, g, capacity,
-                  window, d, first, per);
+                  window, d, hkv * g * d, hkv * d, 0, 0, first, per);
 }

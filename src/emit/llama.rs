@@ -1405,17 +1405,29 @@ fn cache_start(
     ]
 }
 
+/// A layer's rotated queries [N, heads, D], keys and values [N, kv_heads,
+/// D], and, where asked for and the projections are stacked, the tensor
+/// they are slices of: `rows` [N, heads + 2 kv_heads, D], for a kernel that
+/// reads them in place.
+pub(super) struct Qkv {
+    pub q: Value,
+    pub k: Value,
+    pub v: Value,
+    pub rows: Option<Value>,
+}
+
 /// The rows of `x` [N, H] projected to queries [N, heads, D] and keys and
 /// values [N, kv_heads, D], queries and keys rotated by `cos`/`sin` [N, D/2].
-/// Stacked projections rotate queries and keys together, in one dispatch.
+/// Stacked projections rotate queries and keys together, in one dispatch;
+/// with `in_place` the rotation's result holds the values too (`Qkv::rows`).
 fn qkv(
     f: &mut FuncBuilder,
     m: &LlamaShape,
     x: &Value,
     w: &Layer,
-    cos: &Value,
-    sin: &Value,
-) -> (Value, Value, Value) {
+    (cos, sin): (&Value, &Value),
+    in_place: bool,
+) -> Qkv {
     let (n, d, hq, hkv) = (x.shape()[0], m.head_dim, m.heads, m.kv_heads);
     let norm = RmsNorm {
         weight: w.in_norm.clone(),
@@ -1425,12 +1437,35 @@ fn qkv(
         Stacked::One(wqkv) => {
             let y = linear_fused(f, x, Some(&norm), wqkv, None);
             let y = f.reshape(&y, &[n, hq + 2 * hkv, d]);
+            if in_place {
+                // Every head through the rotation, the values' passed on
+                // unchanged (selected, not rotated by angle 0): one tensor.
+                let all = rope(f, &y, cos, sin);
+                let heads = f.iota(&[n, hq + 2 * hkv, d], 1);
+                let values = f.splat_i32((hq + hkv) as i32, &[n, hq + 2 * hkv, d]);
+                let rotated = f.compare(Cmp::Lt, &heads, &values);
+                let rows = f.select(&rotated, &all, &y);
+                let q = f.slice(&rows, &[0, 0, 0], &[n, hq, d]);
+                let k = f.slice(&rows, &[0, hq, 0], &[n, hq + hkv, d]);
+                let v = f.slice(&rows, &[0, hq + hkv, 0], &[n, hq + 2 * hkv, d]);
+                return Qkv {
+                    q,
+                    k,
+                    v,
+                    rows: Some(rows),
+                };
+            }
             let qk = f.slice(&y, &[0, 0, 0], &[n, hq + hkv, d]);
             let qk = rope(f, &qk, cos, sin);
             let q = f.slice(&qk, &[0, 0, 0], &[n, hq, d]);
             let k = f.slice(&qk, &[0, hq, 0], &[n, hq + hkv, d]);
             let v = f.slice(&y, &[0, hq + hkv, 0], &[n, hq + 2 * hkv, d]);
-            (q, k, v)
+            Qkv {
+                q,
+                k,
+                v,
+                rows: None,
+            }
         }
         parts => {
             let [q, k, v]: [Value; 3] = parts
@@ -1442,14 +1477,20 @@ fn qkv(
             let k = f.reshape(&k, &[n, hkv, d]);
             let k = rope(f, &k, cos, sin);
             let v = f.reshape(&v, &[n, hkv, d]);
-            (q, k, v)
+            Qkv {
+                q,
+                k,
+                v,
+                rows: None,
+            }
         }
     }
 }
 
 /// One decoder layer over the rows of `x`: attention (whose core, from the
-/// rotated q, k, v to the heads' outputs `[N, heads * D]`, is `attend`)
-/// with its residual, then the MLP with its residual.
+/// rotated q, k, v to the heads' outputs `[N, heads * D]`, is `attend`;
+/// `in_place`: it reads [`Qkv::rows`] where there is one) with its
+/// residual, then the MLP with its residual.
 #[allow(clippy::too_many_arguments)]
 fn layer(
     f: &mut FuncBuilder,
@@ -1457,13 +1498,14 @@ fn layer(
     l: usize,
     x: &Value,
     w: &Layer,
-    (cos, sin): (&Value, &Value),
+    rope_tables: (&Value, &Value),
     heading: &str,
-    attend: impl FnOnce(&mut FuncBuilder, Value, Value, Value) -> Value,
+    in_place: bool,
+    attend: impl FnOnce(&mut FuncBuilder, Qkv) -> Value,
 ) -> Value {
     f.comment(heading);
-    let (q, k, v) = qkv(f, m, x, w, cos, sin);
-    let attn = attend(f, q, k, v);
+    let qkv = qkv(f, m, x, w, rope_tables, in_place);
+    let attn = attend(f, qkv);
     let x = linear_fused(f, &attn, None, &w.wo, Some(x));
     f.comment(&format!("layer {l}: MLP"));
     mlp_block(f, m, &x, w)
@@ -1530,52 +1572,63 @@ pub fn prefill(
 
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: attention");
-        x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
-            if let Some(att) = &kernel_att {
-                // It writes the prompt's keys as it goes: none left to write.
-                let mut written = Vec::new();
-                return att.attend(f, l, &mut kv, &q, &k, &v, &mut written);
-            }
-            f.comment(&format!(
-                "layer {l}: write K/V of positions 0..t into the slot's cache"
-            ));
-            let cache = kv.elem();
-            let kt = f.transpose(&k, &[1, 0, 2]);
-            let kt = as_cached(f, &kt, cache);
-            let vt = f.transpose(&v, &[1, 0, 2]);
-            let vt = as_cached(f, &vt, cache);
-            let li = scalar_i32(f, l as i64);
-            let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
-            let k5 = to_cache(f, &k5, cache);
-            kv = f.dynamic_update_slice(
-                &kv,
-                &k5,
-                &cache_start(&li, &zero, &first_head, &zero, &zero),
-            );
-            let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
-            let v5 = to_cache(f, &v5, cache);
-            kv = f.dynamic_update_slice(
-                &kv,
-                &v5,
-                &cache_start(&li, &one, &first_head, &zero, &zero),
-            );
+        x = layer(
+            &mut f,
+            m,
+            l,
+            &x,
+            w,
+            (&cos, &sin),
+            &heading,
+            false,
+            |f, qkv| {
+                let Qkv { q, k, v, .. } = qkv;
+                if let Some(att) = &kernel_att {
+                    // It writes the prompt's keys as it goes: none left to write.
+                    let mut written = Vec::new();
+                    return att.attend(f, l, &mut kv, &q, &k, &v, &mut written);
+                }
+                f.comment(&format!(
+                    "layer {l}: write K/V of positions 0..t into the slot's cache"
+                ));
+                let cache = kv.elem();
+                let kt = f.transpose(&k, &[1, 0, 2]);
+                let kt = as_cached(f, &kt, cache);
+                let vt = f.transpose(&v, &[1, 0, 2]);
+                let vt = as_cached(f, &vt, cache);
+                let li = scalar_i32(f, l as i64);
+                let k5 = f.reshape(&kt, &[1, 1, hkv, t, d]);
+                let k5 = to_cache(f, &k5, cache);
+                kv = f.dynamic_update_slice(
+                    &kv,
+                    &k5,
+                    &cache_start(&li, &zero, &first_head, &zero, &zero),
+                );
+                let v5 = f.reshape(&vt, &[1, 1, hkv, t, d]);
+                let v5 = to_cache(f, &v5, cache);
+                kv = f.dynamic_update_slice(
+                    &kv,
+                    &v5,
+                    &cache_start(&li, &one, &first_head, &zero, &zero),
+                );
 
-            f.comment(&format!(
-                "layer {l}: grouped-query attention over the prompt"
-            ));
-            let q4 = f.reshape(&q, &[t, hkv, g, d]);
-            let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
-            let q3 = f.reshape(&q4, &[hkv, g * t, d]);
-            let s = f.dot_general(&q3, &kt, (&[0], &[0]), (&[2], &[2]));
-            let s = f.reshape(&s, &[hkv, g, t, t]);
-            let s = f.mul(&s, &scale);
-            let probs = masked_softmax(f, &s, &mask);
-            let probs = f.reshape(&probs, &[hkv, g * t, t]);
-            let o = f.dot_general(&probs, &vt, (&[0], &[0]), (&[2], &[1]));
-            let o = f.reshape(&o, &[hkv, g, t, d]);
-            let o = f.transpose(&o, &[2, 0, 1, 3]);
-            f.reshape(&o, &[t, hq * d])
-        });
+                f.comment(&format!(
+                    "layer {l}: grouped-query attention over the prompt"
+                ));
+                let q4 = f.reshape(&q, &[t, hkv, g, d]);
+                let q4 = f.transpose(&q4, &[1, 2, 0, 3]);
+                let q3 = f.reshape(&q4, &[hkv, g * t, d]);
+                let s = f.dot_general(&q3, &kt, (&[0], &[0]), (&[2], &[2]));
+                let s = f.reshape(&s, &[hkv, g, t, t]);
+                let s = f.mul(&s, &scale);
+                let probs = masked_softmax(f, &s, &mask);
+                let probs = f.reshape(&probs, &[hkv, g * t, t]);
+                let o = f.dot_general(&probs, &vt, (&[0], &[0]), (&[2], &[1]));
+                let o = f.reshape(&o, &[hkv, g, t, d]);
+                let o = f.transpose(&o, &[2, 0, 1, 3]);
+                f.reshape(&o, &[t, hq * d])
+            },
+        );
     }
 
     finish_prompt(f, m, &p, &x, [&len, &zero, &one], output, draw.as_ref(), kv)
@@ -1669,9 +1722,17 @@ pub fn decode(
 
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: projections for all rows");
-        x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
-            att.attend(f, l, &kv, &q, &k, &v, &mut new_kv)
-        });
+        x = layer(
+            &mut f,
+            m,
+            l,
+            &x,
+            w,
+            (&cos, &sin),
+            &heading,
+            att.in_place(),
+            |f, qkv| att.attend(f, l, &kv, &qkv, &mut new_kv),
+        );
     }
 
     kv = att.write(&mut f, m, kv, &new_kv, &pos);

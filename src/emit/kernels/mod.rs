@@ -248,6 +248,14 @@ struct Export {
 /// The decode attention kernel's `index` arguments (both cache types).
 const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
 
+/// The decode attention kernel's: those, then where the rows' queries, keys
+/// and values are ([`StepRows`]): elements from one row's queries to the
+/// next's, from one row's keys (and values) to the next's, and the offsets
+/// of the first keys and values.
+const DECODE_ATTENTION_INDICES: &[&str] = &[
+    "n", "layer", "slots", "hkv", "g", "capacity", "window", "d", "q_row", "kv_row", "k_at", "v_at",
+];
+
 const EXPORTS: [Export; 24] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
@@ -303,7 +311,7 @@ const EXPORTS: [Export; 24] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
-        indices: ATTENTION_INDICES,
+        indices: DECODE_ATTENTION_INDICES,
         split: Split::PerCall,
     },
     // The same over an f16 cache (`IREE_LLM_KV_CACHE=f16`).
@@ -312,7 +320,7 @@ const EXPORTS: [Export; 24] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
-        indices: ATTENTION_INDICES,
+        indices: DECODE_ATTENTION_INDICES,
         split: Split::PerCall,
     },
     // Rows of x rounded to int8 blocks for `blocks_vnni_packed`: x, an
@@ -833,17 +841,15 @@ pub fn takes_decode_attention(kernels: Kernels, group: i64, head_dim: i64) -> bo
 #[allow(clippy::too_many_arguments)]
 pub fn decode_attention(
     f: &mut FuncBuilder,
-    q: &Value,
+    step: StepRows,
     kv: &Value,
-    k: &Value,
-    v: &Value,
     pos: &Value,
     layer: i64,
     window: i64,
 ) -> Value {
-    let (b, heads, d) = (q.shape()[0], q.shape()[1], q.shape()[2]);
+    let (b, d) = (step.q().shape()[0], step.q().shape()[2]);
+    let (heads, hkv) = step.heads();
     let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
-    let hkv = k.shape()[1];
     let group = heads / hkv;
     // Row i's heads are the first cache slots; spare slots may follow.
     let rows = b * hkv;
@@ -856,13 +862,56 @@ pub fn decode_attention(
         DType::F16 => &EXPORTS[5],
         other => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
     };
+    let ([q, k, v], [q_row, kv_row, k_at, v_at]) = match step {
+        StepRows::Apart { q, k, v } => ([q, k, v], [heads * d, hkv * d, 0, 0]),
+        StepRows::Packed { rows, .. } => {
+            let row = rows.shape()[1] * d;
+            ([rows, rows, rows], [row, row, heads * d, (heads + hkv) * d])
+        }
+    };
     f.dispatch_extern(
         &export.callee(),
         &[rows, per],
         &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
-        &[rows, layer, slots, hkv, group, capacity, window, d, per],
+        &[
+            rows, layer, slots, hkv, group, capacity, window, d, q_row, kv_row, k_at, v_at, per,
+        ],
         TensorType::new(&[rows, group, d], DType::F32),
     )
+}
+
+/// Where a decode step's attention kernel reads the rows' rotated queries,
+/// keys and values.
+#[derive(Clone, Copy)]
+pub enum StepRows<'a> {
+    /// `q` [b, heads, d], `k` and `v` [b, kv_heads, d], tensors of their own.
+    Apart {
+        q: &'a Value,
+        k: &'a Value,
+        v: &'a Value,
+    },
+    /// One tensor [b, heads + 2 kv_heads, d] of each row's queries, keys
+    /// and values, read in place: slicing them apart cost a step three copy
+    /// dispatches a layer.
+    Packed { rows: &'a Value, kv_heads: i64 },
+}
+
+impl StepRows<'_> {
+    /// A tensor whose first dimension is the rows.
+    fn q(&self) -> &Value {
+        match self {
+            StepRows::Apart { q, .. } => q,
+            StepRows::Packed { rows, .. } => rows,
+        }
+    }
+
+    /// Query heads and key/value heads.
+    fn heads(&self) -> (i64, i64) {
+        match *self {
+            StepRows::Apart { q, k, .. } => (q.shape()[1], k.shape()[1]),
+            StepRows::Packed { rows, kv_heads } => (rows.shape()[1] - 2 * kv_heads, kv_heads),
+        }
+    }
 }
 
 /// The attention of `t` prompt rows at positions `start..start + t` of
@@ -1452,6 +1501,40 @@ mod tests {
                 let with = tiny_graph(Kernels::X86_64, decode);
                 assert_eq!(calls(&with), layers, "{output:?} B={batch}");
                 assert_eq!(calls(&tiny_graph(Kernels::Portable, decode)), 0);
+            }
+        }
+    }
+
+    /// A decode step of several rows hands the attention kernel each
+    /// layer's projected rows in place: its queries, keys and values are
+    /// one operand (slicing them apart cost three copy dispatches a
+    /// layer). One row's slices need no copies and stay apart.
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn the_decode_attention_kernel_reads_several_rows_queries_keys_and_values_in_place() {
+        use crate::emit::{GraphKind, Output};
+        let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
+        for batch in [1, 4, 8] {
+            let decode = GraphKind::Decode {
+                batch,
+                output: Output::Logits,
+                window: None,
+                spare: 0,
+            };
+            let mlir = tiny_graph(Kernels::X86_64, decode);
+            let calls: Vec<Vec<&str>> = mlir
+                .lines()
+                .filter(|l| l.contains("_decode_attention::@decode_attention["))
+                .map(|l| {
+                    let args = l.split("](").nth(1).expect("operands");
+                    args.split(')').next().unwrap().split(", ").collect()
+                })
+                .collect();
+            assert_eq!(calls.len(), layers, "B={batch}");
+            for ops in calls {
+                // q, the cache, k, v, the positions.
+                let in_place = ops[0] == ops[2] && ops[2] == ops[3];
+                assert_eq!(in_place, batch > 1, "B={batch}: {ops:?}");
             }
         }
     }

@@ -4,7 +4,7 @@
 //! whose sizes follow its length (see [`crate::emit::chunks`]).
 
 use super::{
-    Cmp, DType, FuncBuilder, LlamaShape, Output, TensorType, Value, as_cached, declare_params,
+    Cmp, DType, FuncBuilder, LlamaShape, Output, Qkv, TensorType, Value, as_cached, declare_params,
     embed_rows, finish_prompt, from_cache, kernels, layer, live_rows_only, masked_softmax, sample,
     scalar_i32, to_cache,
 };
@@ -75,7 +75,8 @@ pub fn prefill_chunk(
             wl,
             (&cos, &sin),
             &heading,
-            |f, q, k, v| att.attend(f, l, &mut kv, &q, &k, &v, &mut new_kv),
+            false,
+            |f, Qkv { q, k, v, .. }| att.attend(f, l, &mut kv, &q, &k, &v, &mut new_kv),
         );
     }
 

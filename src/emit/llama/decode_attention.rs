@@ -4,11 +4,12 @@
 //! keys and values into the caches.
 
 use super::{
-    FuncBuilder, GraphConfig, LlamaShape, Value, as_cached, from_cache, gpu_form_from_env, to_cache,
+    FuncBuilder, GraphConfig, LlamaShape, Qkv, Value, as_cached, from_cache, gpu_form_from_env,
+    to_cache,
 };
 use crate::emit::builder::Cmp;
 use crate::emit::cuda_attention::{self, AttentionShape};
-use crate::emit::kernels;
+use crate::emit::kernels::{self, StepRows};
 use crate::types::DType;
 
 /// How the StableHLO form of a decode step's attention multiplies the
@@ -198,20 +199,25 @@ impl DecodeAttention {
         }
     }
 
+    /// Whether the layers should give [`Qkv::rows`]: the CPU kernel reads
+    /// the rows' queries, keys and values in place. Not for one row, whose
+    /// slices need no copies (SmolLM2 B=1: 30 dispatches more in place).
+    pub(super) fn in_place(&self) -> bool {
+        matches!(self.form, DecodeForm::Kernel { .. }) && self.b > 1
+    }
+
     /// Layer `l`'s attention of the rows' rotated `q` [b, heads, D], `k` and
     /// `v` [b, kv_heads, D] over the input caches `kv`: the heads' outputs
     /// [b, heads * D]. Pushes the rows' K and V to `new_kv` for [`write`](Self::write).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn attend(
         &self,
         f: &mut FuncBuilder,
         l: usize,
         kv: &Value,
-        q: &Value,
-        k: &Value,
-        v: &Value,
+        qkv: &Qkv,
         new_kv: &mut Vec<Value>,
     ) -> Value {
+        let Qkv { q, k, v, rows } = qkv;
         let (b, bh, d) = (self.b, self.b * self.hkv, self.d);
         f.comment(&format!(
             "layer {l}: every row attends to its cached positions and its own K/V"
@@ -219,7 +225,14 @@ impl DecodeAttention {
         // Both forms give [b * kv_heads, g, D].
         let o = match &self.form {
             DecodeForm::Kernel { pos } => {
-                kernels::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)
+                let step = match rows {
+                    Some(rows) => StepRows::Packed {
+                        rows,
+                        kv_heads: self.hkv,
+                    },
+                    None => StepRows::Apart { q, k, v },
+                };
+                kernels::decode_attention(f, step, kv, pos, l as i64, self.window)
             }
             DecodeForm::CudaKernel { pos } => {
                 cuda_attention::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)

@@ -7,8 +7,8 @@
 
 use super::chunk::ChunkAttention;
 use super::{
-    DType, DecodeAttention, FuncBuilder, LlamaShape, TensorType, declare_params, embed_rows, head,
-    head_live_rows_only, layer, live_rows_only, sample, scalar_i32,
+    DType, DecodeAttention, FuncBuilder, LlamaShape, Qkv, TensorType, declare_params, embed_rows,
+    head, head_live_rows_only, layer, live_rows_only, sample, scalar_i32,
 };
 use crate::emit::GraphConfig;
 
@@ -109,21 +109,38 @@ pub fn decode_with_chunk(
 
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: projections for the decode rows and the chunk");
-        x = layer(&mut f, m, l, &x, w, (&cos, &sin), &heading, |f, q, k, v| {
-            let rows = |f: &mut FuncBuilder, x: &super::Value, heads: i64| {
-                let top = f.slice(x, &[0, 0, 0], &[b, heads, d]);
-                let bottom = f.slice(x, &[b, 0, 0], &[b + t, heads, d]);
-                (top, bottom)
-            };
-            let (qd, qc) = rows(f, &q, hq);
-            let (kd, kc) = rows(f, &k, hkv);
-            let (vd, vc) = rows(f, &v, hkv);
-            // The chunk first: its kernel form writes the chunk's keys into
-            // the chunk's slot, which no other decode row reads.
-            let oc = chunk_att.attend(f, l, &mut kv, &qc, &kc, &vc, &mut chunk_kv);
-            let od = decode_att.attend(f, l, &kv, &qd, &kd, &vd, &mut decode_kv);
-            f.concatenate(&[od, oc], 0)
-        });
+        x = layer(
+            &mut f,
+            m,
+            l,
+            &x,
+            w,
+            (&cos, &sin),
+            &heading,
+            false,
+            |f, qkv| {
+                let Qkv { q, k, v, .. } = qkv;
+                let rows = |f: &mut FuncBuilder, x: &super::Value, heads: i64| {
+                    let top = f.slice(x, &[0, 0, 0], &[b, heads, d]);
+                    let bottom = f.slice(x, &[b, 0, 0], &[b + t, heads, d]);
+                    (top, bottom)
+                };
+                let (qd, qc) = rows(f, &q, hq);
+                let (kd, kc) = rows(f, &k, hkv);
+                let (vd, vc) = rows(f, &v, hkv);
+                // The chunk first: its kernel form writes the chunk's keys into
+                // the chunk's slot, which no other decode row reads.
+                let oc = chunk_att.attend(f, l, &mut kv, &qc, &kc, &vc, &mut chunk_kv);
+                let step = Qkv {
+                    q: qd,
+                    k: kd,
+                    v: vd,
+                    rows: None,
+                };
+                let od = decode_att.attend(f, l, &kv, &step, &mut decode_kv);
+                f.concatenate(&[od, oc], 0)
+            },
+        );
     }
 
     kv = decode_att.write(&mut f, m, kv, &decode_kv, &pos);
