@@ -749,7 +749,9 @@ pub fn packs_for_vnni(kernels: Kernels) -> bool {
 /// [n/16, k/32, 16] ([`super::vnni_layout`]); rows rounded to int8 blocks
 /// first ([`quantize_rows`]), or, for a decode step's 8 rows or fewer, by
 /// the product's own workgroups (`blocks_vnni_rows`: the same sums, one
-/// dispatch a product instead of two).
+/// dispatch a product instead of two). With `norm` the rows are normalized
+/// as they are rounded ([`RmsNorm`]); with `residual` [rows, n] the result
+/// is `residual + x . W^T`, added by the product's workgroups.
 #[allow(clippy::too_many_arguments)]
 pub fn blocks_vnni_packed(
     f: &mut FuncBuilder,
