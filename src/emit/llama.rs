@@ -1437,34 +1437,25 @@ fn qkv(
         Stacked::One(wqkv) => {
             let y = linear_fused(f, x, Some(&norm), wqkv, None);
             let y = f.reshape(&y, &[n, hq + 2 * hkv, d]);
-            if in_place {
-                // Every head through the rotation, the values' passed on
-                // unchanged (selected, not rotated by angle 0): one tensor.
+            // With `in_place` every head goes through the rotation, the
+            // values' passed on unchanged (selected, not rotated by angle
+            // 0): one tensor to slice from and to hand over.
+            let (qk, vs, rows) = if in_place {
                 let all = rope(f, &y, cos, sin);
                 let heads = f.iota(&[n, hq + 2 * hkv, d], 1);
                 let values = f.splat_i32((hq + hkv) as i32, &[n, hq + 2 * hkv, d]);
                 let rotated = f.compare(Cmp::Lt, &heads, &values);
                 let rows = f.select(&rotated, &all, &y);
-                let q = f.slice(&rows, &[0, 0, 0], &[n, hq, d]);
-                let k = f.slice(&rows, &[0, hq, 0], &[n, hq + hkv, d]);
-                let v = f.slice(&rows, &[0, hq + hkv, 0], &[n, hq + 2 * hkv, d]);
-                return Qkv {
-                    q,
-                    k,
-                    v,
-                    rows: Some(rows),
-                };
-            }
-            let qk = f.slice(&y, &[0, 0, 0], &[n, hq + hkv, d]);
-            let qk = rope(f, &qk, cos, sin);
-            let q = f.slice(&qk, &[0, 0, 0], &[n, hq, d]);
-            let k = f.slice(&qk, &[0, hq, 0], &[n, hq + hkv, d]);
-            let v = f.slice(&y, &[0, hq + hkv, 0], &[n, hq + 2 * hkv, d]);
+                (rows.clone(), rows.clone(), Some(rows))
+            } else {
+                let qk = f.slice(&y, &[0, 0, 0], &[n, hq + hkv, d]);
+                (rope(f, &qk, cos, sin), y, None)
+            };
             Qkv {
-                q,
-                k,
-                v,
-                rows: None,
+                q: f.slice(&qk, &[0, 0, 0], &[n, hq, d]),
+                k: f.slice(&qk, &[0, hq, 0], &[n, hq + hkv, d]),
+                v: f.slice(&vs, &[0, hq + hkv, 0], &[n, hq + 2 * hkv, d]),
+                rows,
             }
         }
         parts => {
