@@ -101,30 +101,39 @@ INLINE void block_rows(const int R, const int format, const __m512i v[8], __m512
   const float* xs = xd + XS;
   const int32_t* xqs = (const int32_t*)xd + XQS;
   const int32_t bias = format == Q8_0 ? -128 : -8;
+  // One row: one chain of 8 (two chains of 4 measured no faster at B=1,
+  // thirty-seventh session).
+  if (R == 1) {
+    __m512i s = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[0]);
+#pragma GCC unroll 8
+    for (int w = 0; w < 8; ++w) s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[w]));
+    const __m512 dx = _mm512_mul_ps(d, _mm512_set1_ps(xd[0]));
+    acc[0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), dx, acc[0]);
+    if (format == Q4_1) acc[0] = _mm512_fmadd_ps(m, _mm512_set1_ps(xs[0]), acc[0]);
+    return;
+  }
+  // Several rows: the block's 8 `vpdpbusd` go round the rows, so each
+  // row's sum is its own chain and R chains interleave: no chain waits on
+  // the instruction's latency, and no partial sums are added at the end
+  // (the previous form, two chains a row, paid one addition a row and
+  // block). Integer sums, so the same result. C harness, SmolLM2's
+  // products at 8 rows with the weights in L2: best 0.145-0.171 against
+  // 0.172-0.196 ms, 6 of 6 rounds; a 128-token prompt faster in 5 of 6
+  // alternating rounds (docs/performance.md, thirty-eighth session).
+  __m512i s[GROUP_ROWS];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r)
+    s[r] = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[r]);
+#pragma GCC unroll 8
+  for (int w = 0; w < 8; ++w) {
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+      s[r] = _mm512_dpbusd_epi32(s[r], v[w], _mm512_set1_epi32(x4[8 * r + w]));
+  }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
-    __m512i s = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[r]);
-    if (R == 1) {
-#pragma GCC unroll 8
-      for (int w = 0; w < 8; ++w)
-        s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[8 * r + w]));
-    } else {
-      // Several rows: two chains of 4 `vpdpbusd` instead of one of 8,
-      // added at the end. Integer sums, so the same result; each block's
-      // sums wait half as long on the instruction's latency (SmolLM2 B=8
-      // step faster in 6 of 7 alternating rounds, CPU time lower in all 7;
-      // one row measured no faster; docs/performance.md, thirty-seventh
-      // session).
-      __m512i s2 = _mm512_setzero_si512();
-#pragma GCC unroll 4
-      for (int w = 0; w < 8; w += 2) {
-        s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[8 * r + w]));
-        s2 = _mm512_dpbusd_epi32(s2, v[w + 1], _mm512_set1_epi32(x4[8 * r + w + 1]));
-      }
-      s = _mm512_add_epi32(s, s2);
-    }
     const __m512 dx = _mm512_mul_ps(d, _mm512_set1_ps(xd[r]));
-    acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), dx, acc[r]);
+    acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s[r]), dx, acc[r]);
     if (format == Q4_1) acc[r] = _mm512_fmadd_ps(m, _mm512_set1_ps(xs[r]), acc[r]);
   }
 }
