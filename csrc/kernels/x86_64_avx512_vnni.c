@@ -101,19 +101,8 @@ INLINE void block_rows(const int R, const int format, const __m512i v[8], __m512
   const float* xs = xd + XS;
   const int32_t* xqs = (const int32_t*)xd + XQS;
   const int32_t bias = format == Q8_0 ? -128 : -8;
-  // One row: one chain of 8 (two chains of 4 measured no faster at B=1,
-  // thirty-seventh session).
-  if (R == 1) {
-    __m512i s = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[0]);
-#pragma GCC unroll 8
-    for (int w = 0; w < 8; ++w) s = _mm512_dpbusd_epi32(s, v[w], _mm512_set1_epi32(x4[w]));
-    const __m512 dx = _mm512_mul_ps(d, _mm512_set1_ps(xd[0]));
-    acc[0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), dx, acc[0]);
-    if (format == Q4_1) acc[0] = _mm512_fmadd_ps(m, _mm512_set1_ps(xs[0]), acc[0]);
-    return;
-  }
-  // Several rows: the block's 8 `vpdpbusd` go round the rows, so each
-  // row's sum is its own chain and R chains interleave: no chain waits on
+  // The block's 8 `vpdpbusd` go round the rows, so each row's sum is one
+  // chain and, at several rows, the R chains interleave: no chain waits on
   // the instruction's latency, and no partial sums are added at the end
   // (the previous form, two chains a row, paid one addition a row and
   // block). Integer sums, so the same result. C harness, SmolLM2's
