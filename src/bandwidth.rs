@@ -6,9 +6,10 @@
 
 use std::time::Instant;
 
-/// Default size of the probe buffer: far larger than any last-level cache,
-/// small enough to allocate next to a loaded model.
-pub const PROBE_BYTES: usize = 1 << 30;
+/// Default size of the probe buffer: about five times the largest shared
+/// last-level cache met so far (105 MB), and small enough to keep resident
+/// next to a loaded model while its steps are timed.
+pub const PROBE_BYTES: usize = 1 << 29;
 
 /// One bandwidth measurement.
 #[derive(Clone, Copy, Debug, serde::Serialize)]
@@ -39,41 +40,62 @@ impl Bandwidth {
     }
 }
 
-/// Reads a `bytes`-sized buffer with `threads` threads, `passes` times, and
-/// returns the best pass. The buffer is written first so its pages are
-/// resident; each thread sums its own contiguous share.
-pub fn probe_read(bytes: usize, threads: usize, passes: usize) -> Bandwidth {
-    let threads = threads.max(1);
-    let words = (bytes / 8).max(threads * 64);
-    let mut buf = vec![0u64; words];
-    let share = words.div_ceil(threads);
-    std::thread::scope(|s| {
-        for (t, chunk) in buf.chunks_mut(share).enumerate() {
-            s.spawn(move || {
-                for (i, w) in chunk.iter_mut().enumerate() {
-                    *w = (t * share + i) as u64;
-                }
-            });
-        }
-    });
-    let mut best = f64::INFINITY;
-    for _ in 0..passes.max(1) {
-        let start = Instant::now();
-        let total: u64 = std::thread::scope(|s| {
-            let handles: Vec<_> = buf
-                .chunks(share)
-                .map(|chunk| s.spawn(move || sum_words(chunk)))
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+/// A written buffer kept for streaming reads, so the bandwidth can be
+/// measured again between timed steps without paying for fresh pages.
+pub struct Probe {
+    buf: Vec<u64>,
+    threads: usize,
+}
+
+impl Probe {
+    /// Allocates about `bytes` and writes every word, so its pages are
+    /// resident before any pass is timed.
+    pub fn new(bytes: usize, threads: usize) -> Self {
+        let threads = threads.max(1);
+        let words = (bytes / 8).max(threads * 64);
+        let mut buf = vec![0u64; words];
+        let share = words.div_ceil(threads);
+        std::thread::scope(|s| {
+            for (t, chunk) in buf.chunks_mut(share).enumerate() {
+                s.spawn(move || {
+                    for (i, w) in chunk.iter_mut().enumerate() {
+                        *w = (t * share + i) as u64;
+                    }
+                });
+            }
         });
-        let secs = start.elapsed().as_secs_f64();
-        std::hint::black_box(total);
-        best = best.min(secs);
+        Probe { buf, threads }
     }
-    Bandwidth {
-        bytes: words * 8,
-        threads,
-        bytes_per_s: (words * 8) as f64 / best,
+
+    /// Bytes the buffer holds (resident for as long as the probe lives).
+    pub fn bytes(&self) -> usize {
+        self.buf.len() * 8
+    }
+
+    /// Reads the buffer `passes` times, each thread summing its own
+    /// contiguous share, and returns the best pass.
+    pub fn measure(&self, passes: usize) -> Bandwidth {
+        let share = self.buf.len().div_ceil(self.threads);
+        let mut best = f64::INFINITY;
+        for _ in 0..passes.max(1) {
+            let start = Instant::now();
+            let total: u64 = std::thread::scope(|s| {
+                let handles: Vec<_> = self
+                    .buf
+                    .chunks(share)
+                    .map(|chunk| s.spawn(move || sum_words(chunk)))
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+            });
+            let secs = start.elapsed().as_secs_f64();
+            std::hint::black_box(total);
+            best = best.min(secs);
+        }
+        Bandwidth {
+            bytes: self.bytes(),
+            threads: self.threads,
+            bytes_per_s: self.bytes() as f64 / best,
+        }
     }
 }
 
@@ -109,8 +131,10 @@ mod tests {
 
     #[test]
     fn a_probe_reports_a_positive_finite_bandwidth_for_the_bytes_it_read() {
-        let bw = probe_read(4 << 20, 2, 2);
-        assert_eq!(bw.bytes, 4 << 20);
+        let probe = Probe::new(4 << 20, 2);
+        assert_eq!(probe.bytes(), 4 << 20);
+        let bw = probe.measure(2);
+        assert_eq!((bw.bytes, bw.threads), (4 << 20, 2));
         assert!(bw.bytes_per_s.is_finite() && bw.bytes_per_s > 0.0);
     }
 

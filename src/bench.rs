@@ -3,6 +3,7 @@
 //! clocks around real device calls; nothing here gates tests.
 
 mod carry;
+mod paired;
 mod sampling;
 
 use std::time::{Duration, Instant};
@@ -44,6 +45,29 @@ pub fn gib(bytes: u64) -> f64 {
 /// The whole-prompt prefill bucket of a prompt of `len` tokens.
 fn plan_bucket(model: &DeviceModel, len: usize) -> i64 {
     model.manifest().plan.bucket_for(len).unwrap_or(0)
+}
+
+/// " (probes lo-hi GB/s)" where the floor came from several probes.
+fn probe_range(probes: &[bandwidth::Bandwidth]) -> String {
+    let gbps = probes.iter().map(|b| b.gb_per_s());
+    let lo = gbps.clone().fold(f64::INFINITY, f64::min);
+    let hi = gbps.fold(0.0, f64::max);
+    if probes.len() < 2 {
+        String::new()
+    } else {
+        format!(" (median of {} probes, {lo:.1}-{hi:.1})", probes.len())
+    }
+}
+
+/// " (segments lo-hix)" for the segments' own ratios.
+fn ratio_range(ratios: &[f64]) -> String {
+    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ratios.iter().copied().fold(0.0, f64::max);
+    if ratios.is_empty() {
+        String::new()
+    } else {
+        format!(" (segments {lo:.2}-{hi:.2}x)")
+    }
 }
 
 /// Median of some durations.
@@ -92,9 +116,10 @@ pub struct GraphBenchReport {
     /// calls of the engine's plan.
     pub prefill_ms: Vec<(usize, f64)>,
     pub prefill_chunked_ms: Vec<(usize, f64)>,
+    /// Peak resident memory of the process, without the probe's buffer.
     pub peak_rss_gib: f64,
-    /// Bandwidth the floors are computed with, in GB/s: the host's
-    /// streaming read measured before loading, or the figure given.
+    /// The host's streaming read measured before loading, or the figure
+    /// given, in GB/s. Each decode floor has its own (`DecodeFloor::read_gb_s`).
     pub read_gb_s: Option<f64>,
     /// Where `read_gb_s` comes from: `host probe` or `given`.
     pub bandwidth_source: &'static str,
@@ -125,6 +150,15 @@ pub struct DecodeFloor {
     pub floor_ms: Option<f64>,
     /// step_ms / floor_ms: 1.0 would be a step that only reads memory.
     pub ratio: Option<f64>,
+    /// The bandwidth of the floor: the median of `probe_gb_s`, or the one given.
+    pub read_gb_s: Option<f64>,
+    /// The host probes taken before, between and after the step's segments.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub probe_gb_s: Vec<f64>,
+    /// Each segment's median step over the floor at the mean of the two
+    /// probes around it: how far the ratio moved with the host's phase.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub segment_ratios: Vec<f64>,
     /// What the step's call asks of the device, where the compiler could
     /// count it: the step's fixed cost grows with its dispatches.
     pub schedule: Option<crate::compile::CallSchedule>,
@@ -137,10 +171,12 @@ pub fn graph_bench(
     progress: &dyn LoadProgress,
     log: &mut dyn FnMut(&str),
 ) -> Result<GraphBenchReport, ModelError> {
-    // Measured before the model is resident, so the probe has memory to spare
-    // and the floor uses this machine's figure rather than a quoted one. The
-    // probe reads host memory, which is what a CPU step reads; a GPU step
-    // reads device memory, whose bandwidth must be given.
+    // Measured first, with the buffer kept resident: the floors below come
+    // from the same probe run again between the timed steps, and the peak
+    // resident memory is reported without it. The probe reads host memory,
+    // which is what a CPU step reads; a GPU step reads device memory, whose
+    // bandwidth must be given.
+    let mut probe = None;
     let (bw, bandwidth_source) = match opts.bandwidth_gbps {
         Some(gbps) => {
             log(&format!(
@@ -150,12 +186,16 @@ pub fn graph_bench(
         }
         None if opts.device.kind() == crate::types::DeviceKind::Cpu => {
             let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-            let bw = bandwidth::probe_read(bandwidth::PROBE_BYTES, threads, 3);
+            let p = bandwidth::Probe::new(bandwidth::PROBE_BYTES, threads);
+            let bw = p.measure(paired::PROBE_PASSES);
             log(&format!(
-                "streaming read of {:.1} GiB with {threads} threads: {:.1} GB/s (best of 3)",
+                "streaming read of {:.1} GiB with {threads} threads: {:.1} GB/s (best of {}); \
+                 measured again around each batch's steps for its floor",
                 gib(bw.bytes as u64),
-                bw.gb_per_s()
+                bw.gb_per_s(),
+                paired::PROBE_PASSES
             ));
+            probe = Some(p);
             (Some(bw), "host probe")
         }
         None => {
@@ -307,17 +347,17 @@ pub fn graph_bench(
                     .decode_logits_in_window(&mut kv, &tokens, &positions, w, &mut logits)
                     .map(|_| t.elapsed())
             };
-            step(&mut model)?; // warm-up
-            let cpu_before = process_cpu_time();
-            let host_before = model.host_times();
-            let times: Vec<Duration> = (0..opts.iterations)
-                .map(|_| step(&mut model))
-                .collect::<Result<_, _>>()?;
-            let host = model.host_times().since(&host_before);
-            let cpu_ms = cpu_before
-                .zip(process_cpu_time())
-                .map(|(a, b)| (b.saturating_sub(a)).as_secs_f64() * 1e3 / opts.iterations as f64);
-            let ms = median(times).as_secs_f64() * 1e3;
+            let paired = paired::time_steps(
+                &mut model,
+                opts.iterations,
+                probe.as_ref(),
+                |m| m.host_times(),
+                &mut step,
+            )?;
+            let cpu_ms = paired
+                .cpu
+                .map(|c| c.as_secs_f64() * 1e3 / opts.iterations as f64);
+            let ms = paired.median_ms();
             // The attention kernel reads a row's cached positions below its
             // own; the StableHLO form reads the whole window, masked.
             let window_positions = w.unwrap_or(opts.capacity);
@@ -331,14 +371,20 @@ pub fn graph_bench(
                 kv_bytes_per_position * attends as u64,
                 batch as u64,
             );
-            let floor_ms = bw.map(|bw| bw.floor_s(bytes) * 1e3);
-            let floor = match floor_ms {
-                Some(f) => format!(
-                    "floor {f:.3} ms for {:.3} GB, {:.2}x the floor",
+            // Probed around these steps where there is a probe, else given.
+            let step_bw = paired.median_bandwidth().or(bw);
+            let floor_ms = step_bw.map(|bw| bw.floor_s(bytes) * 1e3);
+            let segment_ratios = paired.segment_ratios(bytes);
+            let floor = match (floor_ms, step_bw) {
+                (Some(f), Some(b)) => format!(
+                    "floor {f:.3} ms for {:.3} GB at {:.1} GB/s{}, {:.2}x the floor{}",
                     bytes as f64 / 1e9,
-                    ms / f
+                    b.gb_per_s(),
+                    probe_range(&paired.probes),
+                    ms / f,
+                    ratio_range(&segment_ratios),
                 ),
-                None => format!("{:.3} GB read, no floor", bytes as f64 / 1e9),
+                _ => format!("{:.3} GB read, no floor", bytes as f64 / 1e9),
             };
             log(&format!(
                 "decode B={batch} at position {position}, attending to {attends:>5} positions: {ms:9.2} ms per step \
@@ -350,7 +396,7 @@ pub fn graph_bench(
             // Where the host waited: on a GPU, a step's fixed cost against its kernels.
             log(&format!(
                 "  host waits per step (means): {}",
-                host.per_step_summary(opts.iterations)
+                paired.host.per_step_summary(opts.iterations)
             ));
             let kind = crate::emit::GraphKind::Decode {
                 batch,
@@ -376,6 +422,9 @@ pub fn graph_bench(
                 bytes,
                 floor_ms,
                 ratio: floor_ms.map(|f| ms / f),
+                read_gb_s: step_bw.map(|b| b.gb_per_s()),
+                probe_gb_s: paired.probes.iter().map(|b| b.gb_per_s()).collect(),
+                segment_ratios,
                 schedule,
             });
             if w == window {
@@ -419,7 +468,10 @@ pub fn graph_bench(
             carried.push(c);
         }
     }
-    let peak = peak_rss_bytes().unwrap_or(0);
+    // The probe's buffer was resident throughout, every page written.
+    let probe_bytes = probe.as_ref().map_or(0, |p| p.bytes() as u64);
+    let peak = peak_rss_bytes().unwrap_or(0).saturating_sub(probe_bytes);
+    drop(probe);
     Ok(GraphBenchReport {
         device: opts.device.to_string(),
         capacity: opts.capacity,

@@ -121,6 +121,9 @@ fn graph_bench_takes_a_given_bandwidth_for_every_decode_floor() {
         assert!(
             (step.ratio.unwrap() - step.step_ms / floor_ms).abs() <= 1e-9 * step.ratio.unwrap()
         );
+        // A given bandwidth is not probed between the steps.
+        assert_eq!(step.read_gb_s, Some(gbps));
+        assert!(step.probe_gb_s.is_empty() && step.segment_ratios.is_empty());
         // Next to its time, what the step's call asks of the device.
         let schedule = step.schedule.expect("the step's dispatches counted");
         assert!(schedule.dispatches > 0, "{schedule}");

@@ -71,6 +71,16 @@ impl HostTimes {
         out
     }
 
+    /// Both spans' operations together.
+    pub fn plus(&self, other: &HostTimes) -> HostTimes {
+        let mut out = *self;
+        for i in 0..5 {
+            out.counts[i] += other.counts[i];
+            out.times[i] += other.times[i];
+        }
+        out
+    }
+
     /// One line for `steps` steps' worth of operations: each kind that
     /// happened, its count and milliseconds per step.
     pub fn per_step_summary(&self, steps: usize) -> String {
@@ -133,6 +143,22 @@ mod tests {
         assert_eq!(delta.count(HostOp::Call), 1);
         assert_eq!(delta.count(HostOp::Read), 0);
         assert!(delta.time(HostOp::Call) >= Duration::from_millis(2));
+    }
+
+    #[test]
+    fn two_spans_add_up_kind_by_kind() {
+        let clock = HostClock::default();
+        let start = clock.totals();
+        clock.time(HostOp::Upload, || ());
+        let mid = clock.totals();
+        clock.time(HostOp::Upload, || ());
+        clock.time(HostOp::Call, || ());
+        let both = mid.since(&start).plus(&clock.totals().since(&mid));
+        assert_eq!(both, clock.totals().since(&start));
+        assert_eq!(
+            (both.count(HostOp::Upload), both.count(HostOp::Call)),
+            (2, 1)
+        );
     }
 
     #[test]

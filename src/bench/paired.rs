@@ -1,0 +1,186 @@
+//! Decode steps timed in segments with a streaming-read probe around each,
+//! so a step's memory floor comes from the bandwidth the host gave while
+//! the steps ran. On a shared machine that bandwidth moves with other
+//! guests' load from one second to the next: a floor measured once before
+//! loading can be a third off by the time the steps are timed, and the
+//! ratio would then say more about the host's phase than about the step.
+
+use std::time::Duration;
+
+use super::{median, process_cpu_time};
+use crate::bandwidth::{Bandwidth, Probe};
+use crate::runtime::HostTimes;
+
+/// Segments a batch's timed steps are cut into; a probe runs before the
+/// first, between each two and after the last.
+pub const SEGMENTS: usize = 4;
+
+/// Passes each probe takes; the best is kept, as in the first probe.
+pub const PROBE_PASSES: usize = 3;
+
+/// The timed steps of one batch size and the bandwidth measured around them.
+#[derive(Clone, Debug)]
+pub struct PairedSteps {
+    /// Every timed step, in order.
+    pub times: Vec<Duration>,
+    /// The median step of each segment.
+    pub segment_medians: Vec<Duration>,
+    /// CPU time of the timed steps, all threads, where the platform says.
+    pub cpu: Option<Duration>,
+    /// The runtime's host waits during the timed steps.
+    pub host: HostTimes,
+    /// One more probe than segments, in order; empty without a probe.
+    pub probes: Vec<Bandwidth>,
+}
+
+impl PairedSteps {
+    pub fn median_ms(&self) -> f64 {
+        median(self.times.clone()).as_secs_f64() * 1e3
+    }
+
+    /// The median of the probes: the bandwidth for the floor of the whole
+    /// run's median step. None without a probe.
+    pub fn median_bandwidth(&self) -> Option<Bandwidth> {
+        let mut probes = self.probes.clone();
+        probes.sort_by(|a, b| a.bytes_per_s.total_cmp(&b.bytes_per_s));
+        probes.get(probes.len() / 2).copied()
+    }
+
+    /// Each segment's median step over the floor of `bytes` at the mean
+    /// bandwidth of the two probes around it. Empty without a probe.
+    pub fn segment_ratios(&self, bytes: u64) -> Vec<f64> {
+        self.segment_medians
+            .iter()
+            .zip(self.probes.windows(2))
+            .map(|(step, around)| {
+                let bw = Bandwidth {
+                    bytes: around[0].bytes,
+                    threads: around[0].threads,
+                    bytes_per_s: (around[0].bytes_per_s + around[1].bytes_per_s) / 2.0,
+                };
+                step.as_secs_f64() / bw.floor_s(bytes)
+            })
+            .collect()
+    }
+}
+
+/// Times `iterations` calls of `step` in up to [`SEGMENTS`] segments. Before
+/// each segment the probe (if any) reads its buffer, and one untimed step
+/// then puts back in the caches what the probe pushed out, as the step
+/// before it would have in a steady run.
+pub fn time_steps<T, E>(
+    state: &mut T,
+    iterations: usize,
+    probe: Option<&Probe>,
+    host_times: impl Fn(&T) -> HostTimes,
+    mut step: impl FnMut(&mut T) -> Result<Duration, E>,
+) -> Result<PairedSteps, E> {
+    let iterations = iterations.max(1);
+    let segments = SEGMENTS.min(iterations);
+    let mut out = PairedSteps {
+        times: Vec::with_capacity(iterations),
+        segment_medians: Vec::with_capacity(segments),
+        cpu: Some(Duration::ZERO),
+        host: HostTimes::default(),
+        probes: Vec::new(),
+    };
+    for s in 0..segments {
+        if let Some(p) = probe {
+            out.probes.push(p.measure(PROBE_PASSES));
+        }
+        step(state)?; // warm-up
+        let n = iterations * (s + 1) / segments - iterations * s / segments;
+        let cpu_before = process_cpu_time();
+        let host_before = host_times(state);
+        let segment: Vec<Duration> = (0..n).map(|_| step(state)).collect::<Result<_, _>>()?;
+        out.host = out.host.plus(&host_times(state).since(&host_before));
+        let cpu = cpu_before
+            .zip(process_cpu_time())
+            .map(|(a, b)| b.saturating_sub(a));
+        out.cpu = out.cpu.zip(cpu).map(|(total, c)| total + c);
+        out.segment_medians.push(median(segment.clone()));
+        out.times.extend(segment);
+    }
+    if let Some(p) = probe {
+        out.probes.push(p.measure(PROBE_PASSES));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+
+    #[test]
+    fn every_step_is_timed_once_in_segments_with_a_warm_up_before_each() {
+        let mut calls = 0usize;
+        let paired = time_steps(
+            &mut calls,
+            10,
+            None,
+            |_| HostTimes::default(),
+            |c| {
+                *c += 1;
+                Ok::<_, ()>(ms(*c as u64))
+            },
+        )
+        .unwrap();
+        assert_eq!(calls, 10 + SEGMENTS);
+        assert_eq!(paired.times.len(), 10);
+        assert_eq!(paired.segment_medians.len(), SEGMENTS);
+        // Segments of 2, 3, 2 and 3 steps, each after its warm-up call.
+        assert_eq!(paired.times[0], ms(2));
+        assert_eq!(paired.times[2], ms(5));
+        assert!(paired.probes.is_empty() && paired.segment_ratios(1).is_empty());
+        assert!(paired.median_bandwidth().is_none());
+    }
+
+    #[test]
+    fn fewer_steps_than_segments_take_one_segment_each() {
+        let paired = time_steps(
+            &mut (),
+            2,
+            None,
+            |_| HostTimes::default(),
+            |_| Ok::<_, ()>(ms(1)),
+        )
+        .unwrap();
+        assert_eq!((paired.times.len(), paired.segment_medians.len()), (2, 2));
+    }
+
+    #[test]
+    fn a_probe_brackets_every_segment() {
+        let probe = Probe::new(1 << 20, 2);
+        let paired = time_steps(
+            &mut (),
+            8,
+            Some(&probe),
+            |_| HostTimes::default(),
+            |_| Ok::<_, ()>(ms(1)),
+        )
+        .unwrap();
+        assert_eq!(paired.probes.len(), SEGMENTS + 1);
+        assert_eq!(paired.segment_ratios(1000).len(), SEGMENTS);
+    }
+
+    #[test]
+    fn a_segment_is_judged_by_the_mean_of_the_probes_around_it() {
+        let gbps = |g: f64| Bandwidth::given(g);
+        let paired = PairedSteps {
+            times: vec![ms(2), ms(3), ms(4)],
+            segment_medians: vec![ms(2), ms(4)],
+            cpu: None,
+            host: HostTimes::default(),
+            probes: vec![gbps(1.0), gbps(3.0), gbps(5.0)],
+        };
+        // 4 MB at 2 GB/s is 2 ms, at 4 GB/s 1 ms.
+        let ratios = paired.segment_ratios(4_000_000);
+        assert!((ratios[0] - 1.0).abs() < 1e-12 && (ratios[1] - 4.0).abs() < 1e-12);
+        assert_eq!(paired.median_bandwidth().unwrap().gb_per_s(), 3.0);
+        assert_eq!(paired.median_ms(), 3.0);
+    }
+}
