@@ -47,7 +47,7 @@ fn plan_bucket(model: &DeviceModel, len: usize) -> i64 {
     model.manifest().plan.bucket_for(len).unwrap_or(0)
 }
 
-/// " (probes lo-hi GB/s)" where the floor came from several probes.
+/// " (median of N probes, lo-hi)" in GB/s, where the floor came from several probes.
 fn probe_range(probes: &[bandwidth::Bandwidth]) -> String {
     let gbps = probes.iter().map(|b| b.gb_per_s());
     let lo = gbps.clone().fold(f64::INFINITY, f64::min);
