@@ -159,6 +159,10 @@ pub struct DecodeFloor {
     /// probes around it: how far the ratio moved with the host's phase.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub segment_ratios: Vec<f64>,
+    /// The share of the machine's CPU time the hypervisor gave elsewhere
+    /// during the timed steps (Linux `/proc/stat`): a step whose vCPUs were
+    /// not running says little about its memory traffic.
+    pub steal_share: Option<f64>,
     /// What the step's call asks of the device, where the compiler could
     /// count it: the step's fixed cost grows with its dispatches.
     pub schedule: Option<crate::compile::CallSchedule>,
@@ -358,6 +362,7 @@ pub fn graph_bench(
                 .cpu
                 .map(|c| c.as_secs_f64() * 1e3 / opts.iterations as f64);
             let ms = paired.median_ms();
+            let steal_share = paired.steal.and_then(|t| t.share());
             // The attention kernel reads a row's cached positions below its
             // own; the StableHLO form reads the whole window, masked.
             let window_positions = w.unwrap_or(opts.capacity);
@@ -388,9 +393,10 @@ pub fn graph_bench(
             };
             log(&format!(
                 "decode B={batch} at position {position}, attending to {attends:>5} positions: {ms:9.2} ms per step \
-                 (median of {}, CPU {}), {:.1} tokens/s; {floor}",
+                 (median of {}, CPU {}{}), {:.1} tokens/s; {floor}",
                 opts.iterations,
                 cpu_ms.map_or("n/a".to_string(), |c| format!("{c:.1} ms")),
+                steal_share.map_or(String::new(), |s| format!(", host steal {:.0}%", s * 1e2)),
                 batch as f64 * 1e3 / ms,
             ));
             // Where the host waited: on a GPU, a step's fixed cost against its kernels.
@@ -425,6 +431,7 @@ pub fn graph_bench(
                 read_gb_s: step_bw.map(|b| b.gb_per_s()),
                 probe_gb_s: paired.probes.iter().map(|b| b.gb_per_s()).collect(),
                 segment_ratios,
+                steal_share,
                 schedule,
             });
             if w == window {

@@ -18,6 +18,62 @@ pub const SEGMENTS: usize = 4;
 /// Passes each probe takes; the best is kept, as in the first probe.
 pub const PROBE_PASSES: usize = 3;
 
+/// Ticks of the whole machine's CPU time so far (Linux `/proc/stat`): those
+/// the hypervisor gave to other guests (steal) and all of them. On a
+/// shared host a step can take longer because its vCPUs were not running
+/// at all, which no memory floor explains.
+pub fn host_cpu_ticks() -> Option<StealTicks> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    StealTicks::parse(stat.lines().next()?)
+}
+
+/// Stolen and total CPU ticks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StealTicks {
+    pub steal: u64,
+    pub total: u64,
+}
+
+impl StealTicks {
+    /// The `cpu` line of `/proc/stat`: "cpu user nice system idle iowait
+    /// irq softirq steal guest guest_nice"; the guest columns are already
+    /// counted in user and nice.
+    fn parse(line: &str) -> Option<StealTicks> {
+        let mut fields = line.split_whitespace();
+        if fields.next()? != "cpu" {
+            return None;
+        }
+        let ticks: Vec<u64> = fields
+            .take(8)
+            .map(|f| f.parse().ok())
+            .collect::<Option<_>>()?;
+        (ticks.len() == 8).then(|| StealTicks {
+            steal: ticks[7],
+            total: ticks.iter().sum(),
+        })
+    }
+
+    /// What happened after `earlier`.
+    pub fn since(&self, earlier: &StealTicks) -> StealTicks {
+        StealTicks {
+            steal: self.steal.saturating_sub(earlier.steal),
+            total: self.total.saturating_sub(earlier.total),
+        }
+    }
+
+    pub fn plus(&self, other: &StealTicks) -> StealTicks {
+        StealTicks {
+            steal: self.steal + other.steal,
+            total: self.total + other.total,
+        }
+    }
+
+    /// The stolen share of the ticks, if any ticks passed.
+    pub fn share(&self) -> Option<f64> {
+        (self.total > 0).then(|| self.steal as f64 / self.total as f64)
+    }
+}
+
 /// The timed steps of one batch size and the bandwidth measured around them.
 #[derive(Clone, Debug)]
 pub struct PairedSteps {
@@ -29,6 +85,9 @@ pub struct PairedSteps {
     pub cpu: Option<Duration>,
     /// The runtime's host waits during the timed steps.
     pub host: HostTimes,
+    /// The machine's stolen and total CPU ticks during the timed steps,
+    /// where the platform says.
+    pub steal: Option<StealTicks>,
     /// One more probe than segments, in order; empty without a probe.
     pub probes: Vec<Bandwidth>,
 }
@@ -82,6 +141,7 @@ pub fn time_steps<T, E>(
         segment_medians: Vec::with_capacity(segments),
         cpu: Some(Duration::ZERO),
         host: HostTimes::default(),
+        steal: Some(StealTicks::default()),
         probes: Vec::new(),
     };
     for s in 0..segments {
@@ -91,6 +151,7 @@ pub fn time_steps<T, E>(
         step(state)?; // warm-up
         let n = iterations * (s + 1) / segments - iterations * s / segments;
         let cpu_before = process_cpu_time();
+        let ticks_before = host_cpu_ticks();
         let host_before = host_times(state);
         let segment: Vec<Duration> = (0..n).map(|_| step(state)).collect::<Result<_, _>>()?;
         out.host = out.host.plus(&host_times(state).since(&host_before));
@@ -98,6 +159,8 @@ pub fn time_steps<T, E>(
             .zip(process_cpu_time())
             .map(|(a, b)| b.saturating_sub(a));
         out.cpu = out.cpu.zip(cpu).map(|(total, c)| total + c);
+        let ticks = ticks_before.zip(host_cpu_ticks()).map(|(a, b)| b.since(&a));
+        out.steal = out.steal.zip(ticks).map(|(total, t)| total.plus(&t));
         out.segment_medians.push(median(segment.clone()));
         out.times.extend(segment);
     }
@@ -168,6 +231,41 @@ mod tests {
     }
 
     #[test]
+    fn steal_is_the_eighth_number_of_the_cpu_line_and_the_total_the_first_eight() {
+        let line = "cpu  9450030 0 432811 1937788 485270 0 16433 369725 7 9";
+        let t = StealTicks::parse(line).unwrap();
+        assert_eq!(t.steal, 369725);
+        assert_eq!(
+            t.total,
+            9450030 + 432811 + 1937788 + 485270 + 16433 + 369725
+        );
+        assert_eq!(StealTicks::parse("cpu0 1 2 3 4 5 6 7 8"), None);
+        assert_eq!(StealTicks::parse("cpu 1 2 3"), None);
+    }
+
+    #[test]
+    fn the_stolen_share_is_of_the_ticks_that_passed() {
+        let a = StealTicks {
+            steal: 10,
+            total: 100,
+        };
+        let b = StealTicks {
+            steal: 40,
+            total: 400,
+        };
+        let d = b.since(&a);
+        assert_eq!(
+            d,
+            StealTicks {
+                steal: 30,
+                total: 300
+            }
+        );
+        assert_eq!(d.plus(&d).share(), Some(0.1));
+        assert_eq!(StealTicks::default().share(), None);
+    }
+
+    #[test]
     fn a_segment_is_judged_by_the_mean_of_the_probes_around_it() {
         let gbps = |g: f64| Bandwidth::given(g);
         let paired = PairedSteps {
@@ -175,6 +273,7 @@ mod tests {
             segment_medians: vec![ms(2), ms(4)],
             cpu: None,
             host: HostTimes::default(),
+            steal: None,
             probes: vec![gbps(1.0), gbps(3.0), gbps(5.0)],
         };
         // 4 MB at 2 GB/s is 2 ms, at 4 GB/s 1 ms.
