@@ -47,27 +47,29 @@ fn plan_bucket(model: &DeviceModel, len: usize) -> i64 {
     model.manifest().plan.bucket_for(len).unwrap_or(0)
 }
 
+/// The least and the greatest of some figures, if there are any.
+fn span(xs: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    xs.fold(None, |acc, x| match acc {
+        None => Some((x, x)),
+        Some((lo, hi)) => Some((lo.min(x), hi.max(x))),
+    })
+}
+
 /// " (median of N probes, lo-hi)" in GB/s, where the floor came from several probes.
 fn probe_range(probes: &[bandwidth::Bandwidth]) -> String {
-    let gbps = probes.iter().map(|b| b.gb_per_s());
-    let lo = gbps.clone().fold(f64::INFINITY, f64::min);
-    let hi = gbps.fold(0.0, f64::max);
-    if probes.len() < 2 {
-        String::new()
-    } else {
-        format!(" (median of {} probes, {lo:.1}-{hi:.1})", probes.len())
+    match span(probes.iter().map(|b| b.gb_per_s())) {
+        Some((lo, hi)) if probes.len() >= 2 => {
+            format!(" (median of {} probes, {lo:.1}-{hi:.1})", probes.len())
+        }
+        _ => String::new(),
     }
 }
 
 /// " (segments lo-hix)" for the segments' own ratios.
 fn ratio_range(ratios: &[f64]) -> String {
-    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = ratios.iter().copied().fold(0.0, f64::max);
-    if ratios.is_empty() {
-        String::new()
-    } else {
+    span(ratios.iter().copied()).map_or(String::new(), |(lo, hi)| {
         format!(" (segments {lo:.2}-{hi:.2}x)")
-    }
+    })
 }
 
 /// Median of some durations.
@@ -1161,6 +1163,14 @@ pub fn engine_bench(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_span_is_the_least_and_greatest_figure_and_nothing_of_nothing() {
+        assert_eq!(span([2.0, 0.5, 3.0].into_iter()), Some((0.5, 3.0)));
+        assert_eq!(span(std::iter::empty()), None);
+        assert_eq!(ratio_range(&[]), "");
+        assert_eq!(ratio_range(&[1.5, 1.25]), " (segments 1.25-1.50x)");
+    }
 
     fn summary(
         ttfts_ms: &[u64],

@@ -112,12 +112,8 @@ impl PairedSteps {
             .iter()
             .zip(self.probes.windows(2))
             .map(|(step, around)| {
-                let bw = Bandwidth {
-                    bytes: around[0].bytes,
-                    threads: around[0].threads,
-                    bytes_per_s: (around[0].bytes_per_s + around[1].bytes_per_s) / 2.0,
-                };
-                step.as_secs_f64() / bw.floor_s(bytes)
+                let bytes_per_s = (around[0].bytes_per_s + around[1].bytes_per_s) / 2.0;
+                step.as_secs_f64() * bytes_per_s / bytes as f64
             })
             .collect()
     }
