@@ -239,7 +239,8 @@ fn bf16_activations_on_block_weights_stay_within_their_own_tolerance() {
 }
 
 /// A B=8 decode step multiplies eight rows of x by each block weight, which
-/// the bf16 kernel does in a tile shape of its own (no panel): every row
+/// the bf16 kernel does in a tile shape of its own (no panel; on CPUs with
+/// AMX, in the tiles that prompts take too): every row
 /// stays within the form's tolerance of its own sequence in the reference,
 /// and is not the exact form's result.
 #[test]
@@ -470,6 +471,31 @@ fn a_tied_embedding_in_the_vnni_layout_gathers_its_rows_and_heads_the_logits() {
             Q8_TOLERANCE,
             &format!("{quant:?}, tied, with 8-bit activations"),
         );
+    }
+}
+
+/// The same in the bf16 form over block weights: a step carrying a prompt's
+/// chunk multiplies its rows with the decode rows, and on CPUs with AMX all
+/// of them go through the tiles, each row alone in its sums, so the decode
+/// rows keep a plain step's logits bit for bit.
+#[test]
+fn bf16_decode_rows_over_block_weights_carrying_a_chunk_equal_a_plain_steps_bit_for_bit() {
+    use iree_llm::emit::Kernels;
+    if !Kernels::X86_64Bf16.runs_on_this_host() {
+        eprintln!("not run: this CPU or build has no AVX512-BF16 kernel");
+        return;
+    }
+    for quant in [Quant::Q8_0, Quant::Q4_1] {
+        let path = quantized_tiny(quant);
+        let mut graphs = logits_graphs(&[STEP_ROWS as i64]);
+        let plan = EmitPlan::new(CAPACITY, &[STEP_ROWS as i64]).unwrap();
+        graphs.extend(plan.decode_kinds(STEP_ROWS as i64, Output::Sample));
+        let mut model = common::load_opts(&path, "local-task", CAPACITY, graphs, |o| {
+            o.kernels = Some(Kernels::X86_64Bf16);
+            o.compile_on_demand = true;
+        });
+        let form = format!("bf16 form, {quant:?}");
+        common::assert_carrying_a_chunk_keeps_the_decode_rows_bits(&mut model, STEP_ROWS, &form);
     }
 }
 

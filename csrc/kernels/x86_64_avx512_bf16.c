@@ -353,6 +353,13 @@ INLINE void eight_rows(const int format, const uint16_t* x, size_t k, const uint
   }
 }
 
+#ifdef IREE_LLM_AMX
+// x86_64_amx_blocks.h (included with the AMX panel kernels below).
+static void amx_blocks(const int format, const uint16_t* x, size_t rows, size_t k,
+                       const uint8_t* q, const uint16_t* d, const uint16_t* m, float* y,
+                       size_t n, size_t first, size_t last);
+#endif
+
 // One workgroup: weight rows [first, first + count) for all rows of x.
 // x [rows, k] bf16; q is [n, k/32, 32] int8 for Q8_0 and [n, k/32, 16]
 // nibble bytes for Q4_0 and Q4_1; d [n, k/32] f16 scales; m (Q4_1's
@@ -371,11 +378,28 @@ void iree_llm_blocks_bf16_workgroup(const uint16_t* restrict x, size_t x_offset,
   m = format == Q4_1 ? m + m_offset : 0;
   size_t last = first + count;
   if (last > n) last = n;
+#ifdef IREE_LLM_AMX
+  // Whole groups of 16 weight rows through the tiles, however many rows of
+  // x; a last group of fewer rows (never met in Llama shapes) through the
+  // vectors, the same way for every row count.
+  const size_t whole = first + (last - first) / 16 * 16;
+  if (whole > first) {
+    if (format == Q8_0)
+      amx_blocks(Q8_0, x, rows, k, qb, d, m, y, n, first, whole);
+    else if (format == Q4_0)
+      amx_blocks(Q4_0, x, rows, k, qb, d, m, y, n, first, whole);
+    else
+      amx_blocks(Q4_1, x, rows, k, qb, d, m, y, n, first, whole);
+  }
+  if (whole == last) return;
+  first = whole;
+#else
   if (rows == TILE_X) {
     eight_rows(format == Q8_0 ? Q8_0 : format == Q4_0 ? Q4_0 : Q4_1, x, k, qb, d, m, y, n, first,
                last);
     return;
   }
+#endif
   // One branch per format so that each copy knows its format.
   if (format == Q8_0)
     blocks_rows(Q8_0, x, rows, k, qb, d, m, y, n, first, last);

@@ -21,6 +21,7 @@
 #include "x86_64_avx512_silu.h"
 #ifdef IREE_LLM_AMX
 #include "x86_64_amx_bf16.h"
+#include "x86_64_amx_blocks.h"
 #endif
 
 // One tile: P panels by R rows of x over pairs [j0, j1) of k; `pk` is the

@@ -78,9 +78,10 @@ pub enum Kernels {
     /// AVX512-BF16's `vdpbf16ps` (pairs of bf16 products summed in f32):
     /// twice the multiplies per instruction of f32 FMAs, so batched steps
     /// and prompts run faster; not exact. On CPUs with AMX-BF16 the products
-    /// of dense bf16 panels take AMX tiles instead (`tdpbf16ps`, the same
-    /// bf16 products summed in f32; `IREE_LLM_AMX=off` keeps `vdpbf16ps`),
-    /// several times faster for prompts. A single row of a block weight
+    /// of dense bf16 panels, and of block weights with several rows, take AMX
+    /// tiles instead (`tdpbf16ps`, the same bf16 products summed in f32;
+    /// `IREE_LLM_AMX=off` keeps `vdpbf16ps`), several times faster for
+    /// prompts. A single row of a block weight
     /// keeps the exact kernel. Opt-in (`IREE_LLM_KERNELS=x86-64-bf16`), on
     /// CPUs with AVX512-BF16; docs/performance.md gives its measured error.
     X86_64Bf16,
