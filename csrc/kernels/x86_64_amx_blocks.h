@@ -55,7 +55,6 @@ INLINE void round_group(const int format, const uint8_t* q, size_t row_bytes, co
   const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
   const __m512i q_at = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)row_bytes));
   const __m512i s_at = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)blocks));
-  const __m512i nibble = _mm512_set1_epi32(0x0F);
   const uint8_t* qg = q + i0 * row_bytes;
   for (size_t j = 0; j < nb; ++j) {
     const size_t b = c + j;
@@ -77,6 +76,12 @@ INLINE void round_group(const int format, const uint8_t* q, size_t row_bytes, co
       continue;
     }
     const __m512 mj = format == Q4_1 ? gather_f16(m + i0 * blocks + b, s_at) : dj;
+    // A nibble's value as f32, looked up by `vpermps`, which reads only an
+    // index's low 4 bits: no mask, and no conversion (Q4_0's values are
+    // offset by 8 in the table).
+    const __m512 values =
+        format == Q4_0 ? _mm512_set_ps(7, 6, 5, 4, 3, 2, 1, 0, -1, -2, -3, -4, -5, -6, -7, -8)
+                       : _mm512_set_ps(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     // Bytes 4t .. 4t + 4 a gather: their low nibbles are values 4t .. 4t + 4
     // (pairs 2t, 2t + 1), their high nibbles values 16 + 4t .. (pairs 8 + 2t,
     // 9 + 2t).
@@ -86,13 +91,10 @@ INLINE void round_group(const int format, const uint8_t* q, size_t row_bytes, co
       __m512 v[8];
 #pragma GCC unroll 8
       for (int k = 0; k < 8; ++k) {
-        __m512i e = _mm512_and_si512(_mm512_srli_epi32(g, 8 * (k % 4) + 4 * (k / 4)), nibble);
-        if (format == Q4_0) {
-          e = _mm512_sub_epi32(e, _mm512_set1_epi32(8));
-          v[k] = _mm512_mul_ps(_mm512_cvtepi32_ps(e), dj);
-        } else {
-          v[k] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(e), dj, mj);
-        }
+        const int shift = 8 * (k % 4) + 4 * (k / 4);
+        const __m512 e =
+            _mm512_permutexvar_ps(shift ? _mm512_srli_epi32(g, shift) : g, values);
+        v[k] = format == Q4_0 ? _mm512_mul_ps(e, dj) : _mm512_fmadd_ps(e, dj, mj);
       }
       _mm512_store_si512((void*)(out + 16 * (2 * t)), pair_bf16(v[0], v[1]));
       _mm512_store_si512((void*)(out + 16 * (2 * t + 1)), pair_bf16(v[2], v[3]));
