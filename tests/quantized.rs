@@ -486,14 +486,7 @@ fn bf16_decode_rows_over_block_weights_carrying_a_chunk_equal_a_plain_steps_bit_
         return;
     }
     for quant in [Quant::Q8_0, Quant::Q4_1] {
-        let path = quantized_tiny(quant);
-        let mut graphs = logits_graphs(&[STEP_ROWS as i64]);
-        let plan = EmitPlan::new(CAPACITY, &[STEP_ROWS as i64]).unwrap();
-        graphs.extend(plan.decode_kinds(STEP_ROWS as i64, Output::Sample));
-        let mut model = common::load_opts(&path, "local-task", CAPACITY, graphs, |o| {
-            o.kernels = Some(Kernels::X86_64Bf16);
-            o.compile_on_demand = true;
-        });
+        let mut model = carrying_step_model(quant, Kernels::X86_64Bf16);
         let form = format!("bf16 form, {quant:?}");
         common::assert_carrying_a_chunk_keeps_the_decode_rows_bits(&mut model, STEP_ROWS, &form);
     }
@@ -510,13 +503,20 @@ fn eight_bit_decode_rows_carrying_a_chunk_equal_a_plain_steps_bit_for_bit() {
         eprintln!("not run: this CPU or build has no packed 8-bit kernel");
         return;
     }
-    let path = quantized_tiny(Quant::Q4_1);
+    let mut model = carrying_step_model(Quant::Q4_1, Kernels::X86_64Q8);
+    common::assert_carrying_a_chunk_keeps_the_decode_rows_bits(&mut model, STEP_ROWS, "8-bit form");
+}
+
+/// The tiny model in `quant` with `kernels`, its B=8 logits graph and the
+/// decode graphs a step carrying a prompt's chunk takes (compiled on
+/// demand).
+fn carrying_step_model(quant: Quant, kernels: iree_llm::emit::Kernels) -> DeviceModel {
+    let path = quantized_tiny(quant);
     let mut graphs = logits_graphs(&[STEP_ROWS as i64]);
     let plan = EmitPlan::new(CAPACITY, &[STEP_ROWS as i64]).unwrap();
     graphs.extend(plan.decode_kinds(STEP_ROWS as i64, Output::Sample));
-    let mut model = common::load_opts(&path, "local-task", CAPACITY, graphs, |o| {
-        o.kernels = Some(Kernels::X86_64Q8);
+    common::load_opts(&path, "local-task", CAPACITY, graphs, |o| {
+        o.kernels = Some(kernels);
         o.compile_on_demand = true;
-    });
-    common::assert_carrying_a_chunk_keeps_the_decode_rows_bits(&mut model, STEP_ROWS, "8-bit form");
+    })
 }

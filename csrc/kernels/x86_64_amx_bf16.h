@@ -46,6 +46,20 @@ INLINE void amx_configure(int m0, int m1) {
   _tile_loadconfig(cfg);
 }
 
+// The rows of x in the two halves of the block of 32 from row r (of
+// `rows`), the tiles configured for them unless `set` holds that pair
+// already (it starts at -1, -1). Returns the second half's rows.
+INLINE int amx_block_rows(size_t rows, size_t r, int set[2]) {
+  const int m0 = rows - r < 16 ? (int)(rows - r) : 16;
+  const int m1 = rows - r <= 16 ? 0 : rows - r < 32 ? (int)(rows - r - 16) : 16;
+  if (m0 != set[0] || m1 != set[1]) {
+    amx_configure(m0, m1);
+    set[0] = m0;
+    set[1] = m1;
+  }
+  return m1;
+}
+
 // Fetches the 1 KB of a chunk (16 lines) into L1.
 INLINE void amx_fetch_chunk(const uint32_t* p) {
   for (int line = 0; line < 16; ++line) _mm_prefetch((const char*)(p + 16 * line), _MM_HINT_T0);
@@ -130,18 +144,12 @@ static void amx_panels(const uint16_t* x, const uint32_t* w, float* y, size_t ro
                        size_t k, size_t first, size_t last) {
   const size_t pk = k / 2 * BF16_PANEL;
   const size_t span = rows > 16 && k > AMX_SPAN ? AMX_SPAN : k;
-  int m0_set = -1, m1_set = -1;
+  int set[2] = {-1, -1};
   for (size_t c = 0; c < k; c += span) {
     const size_t len = k - c < span ? k - c : span;
     const size_t j0 = c / 2, j1 = (c + len) / 2;
     for (size_t r = 0; r < rows; r += 32) {
-      const int m0 = rows - r < 16 ? (int)(rows - r) : 16;
-      const int m1 = rows - r <= 16 ? 0 : rows - r < 32 ? (int)(rows - r - 16) : 16;
-      if (m0 != m0_set || m1 != m1_set) {
-        amx_configure(m0, m1);
-        m0_set = m0;
-        m1_set = m1;
-      }
+      const int m1 = amx_block_rows(rows, r, set);
       for (size_t i = first; i < last; i += 32) {
         const int two = last - i >= 32;
         const uint32_t* b0 = w + i / BF16_PANEL * pk;

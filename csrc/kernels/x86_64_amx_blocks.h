@@ -114,7 +114,7 @@ static void amx_blocks(const int format, const uint16_t* x, size_t rows, size_t 
                        size_t n, size_t first, size_t last) {
   const size_t blocks = k / 32, row_bytes = blocks * (format == Q8_0 ? 32 : 16);
   uint32_t panel[2][AMX_BLOCK_SPAN * 16 * 16] __attribute__((aligned(64)));
-  int m0_set = -1, m1_set = -1;
+  int set[2] = {-1, -1};
   for (size_t i = first; i < last; i += 32) {
     const int two = last - i >= 32;
     for (size_t c = 0; c < blocks; c += AMX_BLOCK_SPAN) {
@@ -122,13 +122,7 @@ static void amx_blocks(const int format, const uint16_t* x, size_t rows, size_t 
       round_group(format, q, row_bytes, d, m, blocks, i, c, nb, panel[0]);
       if (two) round_group(format, q, row_bytes, d, m, blocks, i + 16, c, nb, panel[1]);
       for (size_t r = 0; r < rows; r += 32) {
-        const int m0 = rows - r < 16 ? (int)(rows - r) : 16;
-        const int m1 = rows - r <= 16 ? 0 : rows - r < 32 ? (int)(rows - r - 16) : 16;
-        if (m0 != m0_set || m1 != m1_set) {
-          amx_configure(m0, m1);
-          m0_set = m0;
-          m1_set = m1;
-        }
+        const int m1 = amx_block_rows(rows, r, set);
         float* y0 = y + r * n + i;
         AMX_BLOCK_CALL(m1 > 0, two, x + r * k + 32 * c, k, panel[0], panel[1], 0, 16 * nb, y0,
                        y0 + 16, n, c > 0, 0, 0);

@@ -186,6 +186,18 @@ void iree_llm_bf16_matmul_workgroup(const uint16_t* restrict x, size_t x_offset,
 // Block formats, as src/types.rs's BlockFormat::kernel_code numbers them.
 enum { Q8_0 = 0, Q4_0 = 1, Q4_1 = 2 };
 
+// `fn(FORMAT, ...)` with `format` (a size_t) as a constant, one branch per
+// format, so that each inlined copy knows its format.
+#define BY_FORMAT(fn, ...)      \
+  do {                          \
+    if (format == Q8_0)         \
+      fn(Q8_0, __VA_ARGS__);    \
+    else if (format == Q4_0)    \
+      fn(Q4_0, __VA_ARGS__);    \
+    else                        \
+      fn(Q4_1, __VA_ARGS__);    \
+  } while (0)
+
 #define PANEL_BLOCKS 64
 
 // Bytes of x (bf16) one pass over a workgroup's panels reads: rows of x are
@@ -383,14 +395,7 @@ void iree_llm_blocks_bf16_workgroup(const uint16_t* restrict x, size_t x_offset,
   // x; a last group of fewer rows (never met in Llama shapes) through the
   // vectors, the same way for every row count.
   const size_t whole = first + (last - first) / 16 * 16;
-  if (whole > first) {
-    if (format == Q8_0)
-      amx_blocks(Q8_0, x, rows, k, qb, d, m, y, n, first, whole);
-    else if (format == Q4_0)
-      amx_blocks(Q4_0, x, rows, k, qb, d, m, y, n, first, whole);
-    else
-      amx_blocks(Q4_1, x, rows, k, qb, d, m, y, n, first, whole);
-  }
+  if (whole > first) BY_FORMAT(amx_blocks, x, rows, k, qb, d, m, y, n, first, whole);
   if (whole == last) return;
   first = whole;
 #else
@@ -400,13 +405,7 @@ void iree_llm_blocks_bf16_workgroup(const uint16_t* restrict x, size_t x_offset,
     return;
   }
 #endif
-  // One branch per format so that each copy knows its format.
-  if (format == Q8_0)
-    blocks_rows(Q8_0, x, rows, k, qb, d, m, y, n, first, last);
-  else if (format == Q4_0)
-    blocks_rows(Q4_0, x, rows, k, qb, d, m, y, n, first, last);
-  else
-    blocks_rows(Q4_1, x, rows, k, qb, d, m, y, n, first, last);
+  BY_FORMAT(blocks_rows, x, rows, k, qb, d, m, y, n, first, last);
 }
 
 #include "x86_64_avx512_bf16_panels.h"
