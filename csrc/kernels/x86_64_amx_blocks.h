@@ -8,8 +8,9 @@
 // twice over, once rounding each block to bf16 and once multiplying; on a
 // Xeon with AMX a SmolLM2 Q4_1 prompt of 128 tokens took 3x as long as in
 // the 8-bit form. The tiles take the multiplying off the vector pipes, which
-// are left to round the weights (once per group and span, whatever the rows
-// of x) and to turn each group's 16 rounded rows into the panel layout.
+// are left to round the weights, once per group and span whatever the rows
+// of x, gathered a row a lane so that they land in the panel layout as
+// they are rounded.
 //
 // A row of x goes through the same instructions whatever rows share the
 // call, so its sums do not depend on its neighbours (a decode step carrying
