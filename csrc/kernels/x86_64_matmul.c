@@ -708,6 +708,60 @@ void iree_llm_blocks_matmul_workgroup(
   }
 }
 
+// ---- The same with the norm before it and the residual after it -----------
+//
+// A decode step's products of a layer's normalized rows (q/k/v, gate/up, the
+// head) and those followed by a residual add (o, down) otherwise take three
+// more dispatches a layer each way: the norm's reduction and its scaling,
+// and the add. Each workgroup here normalizes all rows of x onto its stack
+// (the 8-bit form's `rms_inverse`, then (x * inv) * norm as the graph's
+// RMSNorm computes it), multiplies them as iree_llm_blocks_matmul_workgroup
+// does, and adds the residual to its own outputs (res + y, IREE's add bit
+// for bit). The norm repeats in every workgroup: for SmolLM2's products at
+// one row, about 3% of a workgroup's arithmetic. The emitter calls it for
+// one row (a single sequence's step, a prompt's head): at B=4 the fused
+// step measured slower (docs/performance.md).
+
+// The most values of x (rows times k) a workgroup normalizes: 32 KB of a
+// worker's 128 KB stack (src/emit/kernels/mod.rs, FUSED_EXACT_VALUES).
+#define FUSED_EXACT_VALUES 8192
+
+// x [rows, k] f32; norm [k] f32 (read if has_norm, epsilon eps_bits as f32
+// bits); q, d, m as for iree_llm_blocks_matmul_workgroup; res [rows, n] f32
+// (read if has_res); y [rows, n] f32.
+void iree_llm_blocks_matmul_fused_workgroup(
+    const float* restrict x, size_t x_offset, const float* restrict norm, size_t norm_offset,
+    const int8_t* restrict q_base, size_t q_offset, const uint16_t* restrict d, size_t d_offset,
+    const uint16_t* restrict m, size_t m_offset, const float* restrict res, size_t res_offset,
+    float* restrict y, size_t y_offset, size_t rows, size_t n, size_t k, size_t format,
+    size_t eps_bits, size_t has_norm, size_t has_res, size_t first, size_t count) {
+  float normed[FUSED_EXACT_VALUES] __attribute__((aligned(VEC_ALIGN)));
+  x += x_offset;
+  if (has_norm && rows * k <= FUSED_EXACT_VALUES) {
+    norm += norm_offset;
+    union {
+      uint32_t bits;
+      float value;
+    } eps = {(uint32_t)eps_bits};
+    for (size_t r = 0; r < rows; ++r) {
+      const float* xr = x + r * k;
+      const float inv = rms_inverse(xr, k, eps.value);
+      for (size_t i = 0; i < k; ++i) normed[r * k + i] = (xr[i] * inv) * norm[i];
+    }
+    iree_llm_blocks_matmul_workgroup(normed, 0, q_base, q_offset, d, d_offset, m, m_offset, y,
+                                     y_offset, rows, n, k, format, 0, first, count);
+  } else {
+    iree_llm_blocks_matmul_workgroup(x, 0, q_base, q_offset, d, d_offset, m, m_offset, y,
+                                     y_offset, rows, n, k, format, 0, first, count);
+  }
+  if (!has_res) return;
+  res += res_offset;
+  y += y_offset;
+  const size_t last = first + count < n ? first + count : n;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t i = first; i < last; ++i) y[r * n + i] = res[r * n + i] + y[r * n + i];
+}
+
 // ---- Dense bf16 weights, one row ------------------------------------------
 //
 // The same contraction for one row of x and a weight W [n, k] stored as

@@ -963,9 +963,11 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
 
 /// `residual + linear(rms_norm(x), w)`, either part optional. The 8-bit
 /// form's products ([`kernels::blocks_vnni_packed`]) normalize the rows as
-/// they round them and add the residual to their sums, sparing a step the
-/// norm's two dispatches and the add's one (per layer: two norms, two
-/// residuals); other products have them as operations of their own.
+/// they round them and add the residual to their sums, and so do the exact
+/// products of block weights where their rows fit
+/// ([`kernels::blocks_matmul_fused`]), sparing a step the norm's two
+/// dispatches and the add's one (per layer: two norms, two residuals);
+/// other products have them as operations of their own.
 fn linear_fused(
     f: &mut FuncBuilder,
     x: &Value,
@@ -978,25 +980,28 @@ fn linear_fused(
         q,
         d,
         m,
-        vnni_layout: true,
+        vnni_layout,
+        rows,
         ..
     } = w
     else {
-        let h = match norm {
-            Some(n) => rms_norm(f, x, &n.weight, n.eps),
-            None => x.clone(),
-        };
-        let y = linear_plain(f, &h, w);
-        return match residual {
-            Some(r) => f.add(r, &y),
-            None => y,
-        };
+        return unfused(f, x, norm, w, residual, linear_plain);
     };
+    let kernels = rows.kernels;
+    if !*vnni_layout && kernels.is_portable() {
+        return unfused(f, x, norm, w, residual, linear_plain);
+    }
     let (n, cols) = (x.shape()[0], x.shape()[1]);
     let product = |f: &mut FuncBuilder, x: &Value, r: Option<&Value>| {
-        kernels::blocks_vnni_packed(f, x, norm, *format, q, d, m.as_ref(), r)
+        if *vnni_layout {
+            kernels::blocks_vnni_packed(f, x, norm, *format, q, d, m.as_ref(), r)
+        } else if kernels::takes_blocks_matmul_fused(kernels, x, norm.is_some()) {
+            kernels::blocks_matmul_fused(f, x, norm, *format, q, d, m.as_ref(), r)
+        } else {
+            unfused(f, x, norm, w, r, linear_rows)
+        }
     };
-    match w.rows().split {
+    match rows.split {
         // Rows before `split` (a decode step's, carrying a chunk) in a
         // product of their own, as `linear_plain` splits them.
         Some(split) if 0 < split && split < n => {
@@ -1016,6 +1021,28 @@ fn linear_fused(
             f.concatenate(&[top, bottom], 0)
         }
         _ => product(f, x, residual),
+    }
+}
+
+/// `residual + linear(rms_norm(x), w)` with the norm and the add as
+/// operations of their own, the product by `linear` (`linear_plain`, or
+/// `linear_rows` for rows already split off).
+fn unfused(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    w: &Weight,
+    residual: Option<&Value>,
+    linear: fn(&mut FuncBuilder, &Value, &Weight) -> Value,
+) -> Value {
+    let h = match norm {
+        Some(n) => rms_norm(f, x, &n.weight, n.eps),
+        None => x.clone(),
+    };
+    let y = linear(f, &h, w);
+    match residual {
+        Some(r) => f.add(r, &y),
+        None => y,
     }
 }
 

@@ -257,7 +257,7 @@ const DECODE_ATTENTION_INDICES: &[&str] = &[
     "n", "layer", "slots", "hkv", "g", "capacity", "window", "d", "q_row", "kv_row", "k_at", "v_at",
 ];
 
-const EXPORTS: [Export; 24] = [
+const EXPORTS: [Export; 25] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -502,7 +502,24 @@ const EXPORTS: [Export; 24] = [
         indices: &["rows", "n", "k", "format", "eps", "has_norm", "has_res"],
         split: Split::PerCall,
     },
+    // `blocks_matmul` exactly, with the RMSNorm of x before it and a
+    // residual after it done by its workgroups (rows times k at most
+    // FUSED_EXACT_VALUES when has_norm): x, the norm, q, d, m, res, y;
+    // rows, n, k, format, eps, has_norm, has_res as `blocks_vnni_rows`.
+    Export {
+        name: "blocks_matmul_fused",
+        source: Source::Exact,
+        symbol: "iree_llm_blocks_matmul_fused_workgroup",
+        bindings: &["f32", "f32", "i8", "f16", "f16", "f32", "f32"],
+        indices: &["rows", "n", "k", "format", "eps", "has_norm", "has_res"],
+        split: Split::PerCall,
+    },
 ];
+
+/// The most values of x (rows times k) `blocks_matmul_fused` normalizes
+/// (`FUSED_EXACT_VALUES` in csrc/kernels/x86_64_matmul.c: its workgroups
+/// hold the normalized rows on a worker's stack).
+const FUSED_EXACT_VALUES: i64 = 8192;
 
 /// The most values of k `blocks_vnni_rows` rounds its rows for
 /// (`FUSED_ROWS_K` in csrc/kernels/x86_64_q8_entries.h: the rounded rows live
@@ -659,6 +676,75 @@ pub fn blocks_matmul(
         &[x.clone(), q.clone(), d.clone(), m_or_d.clone()],
         &[rows, n, k, format.kernel_code(), q8 as i64, per],
         result,
+    )
+}
+
+/// Whether an exact product of block weights ([`blocks_matmul`]) of `x`
+/// can take the norm before it and the residual after it into its own
+/// workgroups ([`blocks_matmul_fused`]): the exact kernels (not the 8-bit
+/// form's rounded rows; in the bf16 form only a single row, which stays
+/// exact) and, with a norm, rows that fit the workgroups' stack.
+pub fn takes_blocks_matmul_fused(kernels: Kernels, x: &Value, norm: bool) -> bool {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let exact = matches!(kernels, Kernels::X86_64 | Kernels::X86_64Bf16);
+    exact && rows == 1 && (!norm || rows * k <= FUSED_EXACT_VALUES)
+}
+
+/// `residual + rms_norm(x) . W^T`, either part optional, for a block weight
+/// as [`blocks_matmul`] takes it, in one dispatch where
+/// [`takes_blocks_matmul_fused`] holds: the same products, the norm summed
+/// in another order than the graph's RMSNorm (within f32 rounding of it)
+/// and the residual added as the graph adds it.
+#[allow(clippy::too_many_arguments)]
+pub fn blocks_matmul_fused(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    format: BlockFormat,
+    q: &Value,
+    d: &Value,
+    m: Option<&Value>,
+    residual: Option<&Value>,
+) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let (n, blocks) = (q.shape()[0], q.shape()[1]);
+    assert_eq!(blocks * super::BLOCK, k, "weight columns match x");
+    assert!(
+        norm.is_none() || rows * k <= FUSED_EXACT_VALUES,
+        "the normalized rows fit a workgroup's stack"
+    );
+    if let Some(r) = residual {
+        assert_eq!(r.shape(), &[rows, n], "a residual per output");
+    }
+    let (res, has_res) = match residual {
+        Some(r) => (r.clone(), 1),
+        None => (x.clone(), 0),
+    };
+    let (weight, eps, has_norm) = norm_operand(f, x, norm);
+    let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
+    let operands = [
+        x.clone(),
+        weight,
+        q.clone(),
+        d.clone(),
+        m.unwrap_or(d).clone(),
+        res,
+    ];
+    f.dispatch_extern(
+        &EXPORTS[24].callee(),
+        &[n, per],
+        &operands,
+        &[
+            rows,
+            n,
+            k,
+            format.kernel_code(),
+            eps,
+            has_norm,
+            has_res,
+            per,
+        ],
+        TensorType::new(&[rows, n], DType::F32),
     )
 }
 
@@ -1350,7 +1436,7 @@ mod tests {
     /// The rows of x of each block kernel call in `mlir`.
     fn rows_per_call(mlir: &str) -> Vec<i64> {
         mlir.lines()
-            .filter(|l| l.contains("@blocks_matmul["))
+            .filter(|l| l.contains("@blocks_matmul[") || l.contains("@blocks_matmul_fused["))
             .map(|l| {
                 let x_type = l.split(": (tensor<").nth(1).expect("a typed call");
                 x_type.split('x').next().unwrap().parse().unwrap()
@@ -1475,9 +1561,50 @@ mod tests {
             assert_eq!(norms(&q8), 0, "{kind:?}");
             assert_eq!(residuals(&q8, rows), 0, "{kind:?}");
             let exact = tiny_graph(Kernels::X86_64, kind);
-            assert_eq!(norms(&exact), 2 * layers + 1, "{kind:?}");
+            // A prompt's head takes its last row only, which the exact
+            // fused product normalizes itself.
+            let head = usize::from(rows == 8);
+            assert_eq!(norms(&exact), 2 * layers + head, "{kind:?}");
             assert_eq!(residuals(&exact, rows), 2 * layers, "{kind:?}");
         }
+    }
+
+    /// The exact form's products of one row (a single sequence's decode
+    /// step) take the norm before them and the residual after them into
+    /// their own workgroups: no RMSNorm and no residual add is left in the
+    /// graph, and every block product is the fused call. Several rows keep
+    /// both as operations of their own (fusing them measured slower at
+    /// B=4; docs/performance.md).
+    #[cfg(iree_llm_x86_64_kernels)]
+    #[test]
+    fn the_exact_products_of_one_row_normalize_it_and_add_their_residuals() {
+        use crate::emit::{GraphKind, Output};
+        let cfg = crate::preset::Preset::Tiny.config();
+        let (layers, hidden) = (cfg.num_hidden_layers, cfg.hidden_size);
+        let norms = |mlir: &str| mlir.matches("stablehlo.rsqrt").count();
+        let residuals = |mlir: &str, rows: usize| {
+            let ty = format!(": tensor<{rows}x{hidden}xf32>");
+            mlir.lines()
+                .filter(|l| l.contains("stablehlo.add") && l.ends_with(&ty))
+                .count()
+        };
+        let decode = |batch| GraphKind::Decode {
+            batch,
+            output: Output::Logits,
+            window: None,
+            spare: 0,
+        };
+        for kernels in [Kernels::X86_64, Kernels::X86_64Bf16] {
+            let one = tiny_graph(kernels, decode(1));
+            assert_eq!(norms(&one), 0, "{kernels:?}");
+            assert_eq!(residuals(&one, 1), 0, "{kernels:?}");
+            assert_eq!(kernel_calls(&one, "blocks_matmul_fused"), 4 * layers + 1);
+            assert_eq!(kernel_calls(&one, "blocks_matmul"), 0);
+        }
+        let four = tiny_graph(Kernels::X86_64, decode(4));
+        assert_eq!(norms(&four), 2 * layers + 1);
+        assert_eq!(residuals(&four, 4), 2 * layers);
+        assert_eq!(kernel_calls(&four, "blocks_matmul_fused"), 0);
     }
 
     /// With the kernels a decode step's attention is one kernel call per
@@ -1630,9 +1757,8 @@ mod tests {
             spare: 0,
         };
         let mlir = crate::emit::emit_graph(&shape, &plan.graph_config(), decode).mlir;
-        let calls = mlir
-            .matches("flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul[")
-            .count();
+        let calls =
+            kernel_calls(&mlir, "blocks_matmul") + kernel_calls(&mlir, "blocks_matmul_fused");
         assert_eq!(calls, (PRODUCTS_PER_LAYER + 2) * cfg.num_hidden_layers + 1);
     }
 
@@ -1710,7 +1836,11 @@ mod tests {
             })
             .collect();
         mlir.lines()
-            .filter_map(|l| l.split_once("@blocks_matmul[").map(|(_, w)| w))
+            .filter_map(|l| {
+                l.split_once("@blocks_matmul[")
+                    .or_else(|| l.split_once("@blocks_matmul_fused["))
+                    .map(|(_, w)| w)
+            })
             .map(|w| {
                 let w = w.split(']').next().unwrap();
                 let (n, per) = w
@@ -1982,7 +2112,10 @@ mod tests {
         // One row keeps the exact kernel.
         let b1 = tiny_graph(Kernels::X86_64Bf16, decode(1));
         assert_eq!(count(&b1, "blocks_bf16"), 0);
-        assert_eq!(count(&b1, "blocks_matmul"), matrices);
+        assert_eq!(
+            count(&b1, "blocks_matmul") + count(&b1, "blocks_matmul_fused"),
+            matrices
+        );
         assert_eq!(
             count(&tiny_graph(Kernels::X86_64, decode(8)), "blocks_bf16"),
             0
