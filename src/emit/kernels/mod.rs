@@ -713,13 +713,7 @@ pub fn blocks_matmul_fused(
         norm.is_none() || rows * k <= FUSED_EXACT_VALUES,
         "the normalized rows fit a workgroup's stack"
     );
-    if let Some(r) = residual {
-        assert_eq!(r.shape(), &[rows, n], "a residual per output");
-    }
-    let (res, has_res) = match residual {
-        Some(r) => (r.clone(), 1),
-        None => (x.clone(), 0),
-    };
+    let (res, has_res) = residual_operand(x, residual, n);
     let (weight, eps, has_norm) = norm_operand(f, x, norm);
     let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
     let operands = [
@@ -820,6 +814,18 @@ fn norm_operand(f: &mut FuncBuilder, x: &Value, norm: Option<&RmsNorm>) -> (Valu
     }
 }
 
+/// The residual [rows, n] a fused product adds to its outputs and 1, or
+/// `x` (not read) and 0 without one.
+fn residual_operand(x: &Value, residual: Option<&Value>, n: i64) -> (Value, i64) {
+    match residual {
+        Some(r) => {
+            assert_eq!(r.shape(), &[x.shape()[0], n], "a residual per output");
+            (r.clone(), 1)
+        }
+        None => (x.clone(), 0),
+    }
+}
+
 /// Whether graphs with `kernels` keep block matrices in the VNNI kernel's
 /// layout ([`super::vnni_layout`]): the 8-bit form on a CPU and build with
 /// AVX512-VNNI, or with AVX2 and no AVX-512 (x86_64_avx2_q8.c reads the
@@ -859,18 +865,12 @@ pub fn blocks_vnni_packed(
         group * format.q_bytes(true),
         "16 rows' packed values a block"
     );
+    let (res, has_res) = residual_operand(x, residual, n);
+    let result = TensorType::new(&[rows, n], DType::F32);
+    let weights = [q.clone(), d.clone(), m.unwrap_or(d).clone()];
     // Every workgroup of the fused product rounds all of x: one a thread.
     // Otherwise whole groups of 16 rows, at least the 32 of the other
     // kernels.
-    if let Some(r) = residual {
-        assert_eq!(r.shape(), &[rows, n], "a residual per output");
-    }
-    let (res, has_res) = match residual {
-        Some(r) => (r.clone(), 1),
-        None => (x.clone(), 0),
-    };
-    let result = TensorType::new(&[rows, n], DType::F32);
-    let weights = [q.clone(), d.clone(), m.unwrap_or(d).clone()];
     if rows <= 8 && k <= FUSED_ROWS_K {
         let per = rows_per_thread(n, group, host_threads());
         let (weight, eps, has_norm) = norm_operand(f, x, norm);
