@@ -711,9 +711,9 @@ void iree_llm_blocks_matmul_workgroup(
 // ---- The same with the norm before it and the residual after it -----------
 //
 // A decode step's products of a layer's normalized rows (q/k/v, gate/up, the
-// head) and those followed by a residual add (o, down) otherwise take three
-// more dispatches a layer each way: the norm's reduction and its scaling,
-// and the add. Each workgroup here normalizes all rows of x onto its stack
+// head) otherwise wait on the norm's two dispatches (its reduction and its
+// scaling), and those followed by a residual (o, down) are followed by the
+// add's dispatch. Each workgroup here normalizes all rows of x onto its stack
 // (the 8-bit form's `rms_inverse`, then (x * inv) * norm as the graph's
 // RMSNorm computes it), multiplies them as iree_llm_blocks_matmul_workgroup
 // does, and adds the residual to its own outputs (res + y, IREE's add bit

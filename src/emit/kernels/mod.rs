@@ -681,9 +681,10 @@ pub fn blocks_matmul(
 
 /// Whether an exact product of block weights ([`blocks_matmul`]) of `x`
 /// can take the norm before it and the residual after it into its own
-/// workgroups ([`blocks_matmul_fused`]): the exact kernels (not the 8-bit
-/// form's rounded rows; in the bf16 form only a single row, which stays
-/// exact) and, with a norm, rows that fit the workgroups' stack.
+/// workgroups ([`blocks_matmul_fused`]): a single row (several measured
+/// slower at B=4, docs/performance.md) in the exact kernels (the exact form,
+/// and the bf16 form, whose single rows stay exact; not the 8-bit form's
+/// rounded rows) and, with a norm, one that fits the workgroups' stack.
 pub fn takes_blocks_matmul_fused(kernels: Kernels, x: &Value, norm: bool) -> bool {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let exact = matches!(kernels, Kernels::X86_64 | Kernels::X86_64Bf16);
