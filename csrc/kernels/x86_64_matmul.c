@@ -718,7 +718,8 @@ void iree_llm_blocks_matmul_workgroup(
 // RMSNorm computes it), multiplies them as iree_llm_blocks_matmul_workgroup
 // does, and adds the residual to its own outputs (res + y, IREE's add bit
 // for bit). The norm repeats in every workgroup: for SmolLM2's products at
-// one row, about 3% of a workgroup's arithmetic. The emitter calls it for
+// one row, about 3% of a workgroup's arithmetic by instruction count (an
+// estimate, not measured). The emitter calls it for
 // one row (a single sequence's step, a prompt's head): at B=4 the fused
 // step measured slower (docs/performance.md).
 
@@ -739,13 +740,10 @@ void iree_llm_blocks_matmul_fused_workgroup(
   x += x_offset;
   if (has_norm && rows * k <= FUSED_EXACT_VALUES) {
     norm += norm_offset;
-    union {
-      uint32_t bits;
-      float value;
-    } eps = {(uint32_t)eps_bits};
+    const float eps = float_from_bits(eps_bits);
     for (size_t r = 0; r < rows; ++r) {
       const float* xr = x + r * k;
-      const float inv = rms_inverse(xr, k, eps.value);
+      const float inv = rms_inverse(xr, k, eps);
       for (size_t i = 0; i < k; ++i) normed[r * k + i] = (xr[i] * inv) * norm[i];
     }
     iree_llm_blocks_matmul_workgroup(normed, 0, q_base, q_offset, d, d_offset, m, m_offset, y,
@@ -754,12 +752,7 @@ void iree_llm_blocks_matmul_fused_workgroup(
     iree_llm_blocks_matmul_workgroup(x, 0, q_base, q_offset, d, d_offset, m, m_offset, y,
                                      y_offset, rows, n, k, format, 0, first, count);
   }
-  if (!has_res) return;
-  res += res_offset;
-  y += y_offset;
-  const size_t last = first + count < n ? first + count : n;
-  for (size_t r = 0; r < rows; ++r)
-    for (size_t i = first; i < last; ++i) y[r * n + i] = res[r * n + i] + y[r * n + i];
+  if (has_res) add_residual(y + y_offset, res + res_offset, rows, n, first, count);
 }
 
 // ---- Dense bf16 weights, one row ------------------------------------------

@@ -17,22 +17,8 @@
 // worker's stack (IREE's default stack is 128 KB).
 #define FUSED_ROWS_K 2048
 
-// A float sent as the bits of an index (the emitter's push constants are
-// integers).
-static inline float float_from_bits(size_t bits) {
-  const uint32_t b = (uint32_t)bits;
-  float v;
-  __builtin_memcpy(&v, &b, sizeof v);
-  return v;
-}
-
-// y[r][first, last) = res[r][first, last) + y[r][first, last) for every row.
-static void add_residual(float* restrict y, const float* restrict res, size_t rows, size_t n,
-                         size_t first, size_t per) {
-  const size_t last = first + per < n ? first + per : n;
-  for (size_t r = 0; r < rows; ++r)
-    for (size_t i = first; i < last; ++i) y[r * n + i] = res[r * n + i] + y[r * n + i];
-}
+// float_from_bits and add_residual are in x86_64_q8_rows.h, which the exact
+// kernels' fused product shares.
 
 // Rows [first, first + per) of x (fewer at the end; `per` is a multiple of
 // GROUP_ROWS), normalized by `norm` when `has_norm`, rounded into `out`.

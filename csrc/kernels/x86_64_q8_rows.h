@@ -59,6 +59,24 @@ static inline __attribute__((always_inline)) void round_block_avx2(const float* 
   _mm256_storeu_si256((__m256i*)xq, _mm256_permutevar8x32_epi32(packed, order));
 }
 
+// A float sent as the bits of an index (the emitter's push constants are
+// integers).
+static inline float float_from_bits(size_t bits) {
+  const uint32_t b = (uint32_t)bits;
+  float v;
+  __builtin_memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+// y[r][first, last) = res[r][first, last) + y[r][first, last) for every row:
+// a fused product's residual, the same f32 additions as IREE's add.
+static inline void add_residual(float* restrict y, const float* restrict res, size_t rows,
+                                size_t n, size_t first, size_t per) {
+  const size_t last = first + per < n ? first + per : n;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t i = first; i < last; ++i) y[r * n + i] = res[r * n + i] + y[r * n + i];
+}
+
 // RMSNorm's factor for one row x [k]: 1 / sqrt(mean(x^2) + eps), the
 // squares summed in 4 x 8 lanes with AVX2 in both builds, so that the two
 // builds normalize a row alike. k is a multiple of 32.
