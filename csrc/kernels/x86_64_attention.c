@@ -60,18 +60,19 @@
 // or values are 16 KB at head_dim 64 in f32, so a block's stay in L1
 // while the query heads of its group take their turns.
 #define BLOCK 64
-// Blocks ahead whose keys and values a block prefetches where they belong
-// to the workgroup's next slot, and how many of its first slot's blocks it
-// prefetches before it starts. Within a slot the hardware prefetcher alone
-// streams the rest: on the Zen 4 this was measured on (C harness, the 1B
-// preset's B=8 step at position 1536, 16 layers, 2 threads) prefetching 4
-// blocks ahead within the slot took 45.9-58.8 ms against 36.3-45.4 with
-// none, and 1 block ahead 51.1-52.1; at SmolLM2's short windows the
-// prefetch of the first and the next slot's blocks is what pays (position
-// 32: 1.11-1.15 ms against 1.17-1.31 with none). An earlier Zen 1 had
-// found 4 blocks ahead within the slot the best there (43.6-44.7 ms
-// against 52.5-56.0 with none, at 30 layers); that was not measured again.
-#define PREFETCH_BLOCKS 4
+// Blocks ahead whose keys and values a block prefetches into L2, counting
+// the workgroup's slots as one run of their cached blocks, and how many
+// blocks of the run it prefetches before it starts. A block reads its keys
+// and then its values, 16 KB each at head_dim 64 in f32, so the hardware
+// prefetcher sees a new stream every 16 KB; into L1 the prefetches of the
+// next blocks would evict the block being multiplied. On Zen 4 (C harness,
+// 2 processes at once, 3 rounds; docs/performance.md), against the earlier
+// form (4 blocks into L1, only across slots), this took SmolLM2's 30
+// layers at B=8 from 50-71 to 44.5-48 ms at position 1536 and from
+// 4.6-5.6 to 4.5-4.7 ms at 128; the 1B preset's 16 layers at position 128
+// from 7.4-8.6 to 7.0-8.1 ms, and at 1536 was a draw (median 83 ms each).
+// 1 and 3 or 4 blocks ahead did worse than 2.
+#define PREFETCH_BLOCKS 2
 // Query heads of one key/value head that share a pass over its keys and
 // values; more heads (g > 4) take more passes.
 #define HEAD_GROUP 4

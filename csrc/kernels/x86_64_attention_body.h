@@ -69,8 +69,8 @@ INLINE void KV_NAME(block_heads)(const int nt, const int first_block, const floa
       const char* kn = (const char*)(next_k + t0 * d);
       const char* vn = (const char*)(next_v + t0 * d);
       for (size_t b = 0; b < ahead * d * sizeof(KV_T); b += 64) {
-        _mm_prefetch(kn + b, _MM_HINT_T0);
-        _mm_prefetch(vn + b, _MM_HINT_T0);
+        _mm_prefetch(kn + b, _MM_HINT_T1);
+        _mm_prefetch(vn + b, _MM_HINT_T1);
       }
     }
     for (size_t i = 0; i < gn; ++i) {
@@ -149,10 +149,10 @@ INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos,
 }
 
 // The cached positions (at most a block) `ahead` blocks after block b of
-// slot s, counting the workgroup's slots [s, s_end) as one run of blocks (each
-// slot's last block ends with its own key, which is not in the cache):
-// what to prefetch while block b is multiplied. n = 0 when there is none,
-// and when that block is slot s's own and `own` is 0 (PREFETCH_BLOCKS).
+// slot s, counting the workgroup's slots [s, s_end) as one run of their
+// cached blocks (a slot's own key, which is not in the cache, takes no
+// block of the run): what to prefetch while block b is multiplied. n = 0
+// when the run ends first.
 typedef struct {
   const KV_T* k;
   const KV_T* v;
@@ -162,17 +162,16 @@ typedef struct {
 INLINE KV_NAME(ahead_t) KV_NAME(ahead)(const KV_T* kv, const int32_t* pos,
                                        const int32_t* prompt, size_t layer, size_t slots,
                                        size_t hkv, size_t capacity, size_t window, size_t d,
-                                       size_t s, size_t s_end, size_t b, size_t ahead,
-                                       int own) {
+                                       size_t s, size_t s_end, size_t b, size_t ahead) {
   KV_NAME(ahead_t) none = {0, 0, 0};
-  for (; s < s_end; ++s, b = 0, own = 1) {
+  for (; s < s_end; ++s, b = 0) {
     const KV_NAME(slot_t) sl =
         KV_NAME(slot_at)(kv, pos, prompt, layer, slots, hkv, capacity, window, d, s);
-    const size_t blocks = sl.cached / BLOCK + 1;
+    // b is at most this: the block of the own key alone when `cached` is a
+    // multiple of BLOCK.
+    const size_t blocks = (sl.cached + BLOCK - 1) / BLOCK;
     if (b + ahead < blocks) {
-      if (!own) return none;
       const size_t at = (b + ahead) * BLOCK;
-      if (at >= sl.cached) return none;
       KV_NAME(ahead_t) a = {sl.keys + at * d, sl.vals + at * d,
                             (int)(sl.cached - at < BLOCK ? sl.cached - at : BLOCK)};
       return a;
@@ -184,8 +183,8 @@ INLINE KV_NAME(ahead_t) KV_NAME(ahead)(const KV_T* kv, const int32_t* pos,
 
 INLINE void KV_NAME(prefetch_block)(KV_NAME(ahead_t) a, size_t d) {
   for (size_t b = 0; b < (size_t)a.n * d * sizeof(KV_T); b += 64) {
-    _mm_prefetch((const char*)a.k + b, _MM_HINT_T0);
-    _mm_prefetch((const char*)a.v + b, _MM_HINT_T0);
+    _mm_prefetch((const char*)a.k + b, _MM_HINT_T1);
+    _mm_prefetch((const char*)a.v + b, _MM_HINT_T1);
   }
 }
 
@@ -216,7 +215,7 @@ INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
   // The workgroup's first blocks, which no earlier block prefetches.
   for (size_t i = 0; i < PREFETCH_BLOCKS; ++i)
     KV_NAME(prefetch_block)(KV_NAME(ahead)(kv, pos, prompt, layer, slots, hkv, capacity, window,
-                                           d, s0, s1, 0, i, 1),
+                                           d, s0, s1, 0, i),
                             d);
   for (size_t wg = s0; wg < s1; ++wg) {
     const size_t row = wg / hkv, head = wg % hkv;
@@ -246,13 +245,13 @@ INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
           kt[t] = at < cached ? sl.keys + at * d : own_k;
           vt[t] = at < cached ? sl.vals + at * d : own_v;
         }
-        // Near a slot's end, the next slot's blocks PREFETCH_BLOCKS blocks
-        // ahead in the workgroup's run, fetched while this block is
-        // multiplied; by the first group of heads only, as later ones read
-        // what it read.
+        // The block PREFETCH_BLOCKS ahead in the workgroup's run (this
+        // slot's, or near its end the next slot's), fetched into L2 while
+        // this block is multiplied; by the first group of heads only, as
+        // later ones read what it read.
         const KV_NAME(ahead_t) a =
             j0 == 0 ? KV_NAME(ahead)(kv, pos, prompt, layer, slots, hkv, capacity, window, d, wg,
-                                     s1, b0 / BLOCK, PREFETCH_BLOCKS, 0)
+                                     s1, b0 / BLOCK, PREFETCH_BLOCKS)
                     : (KV_NAME(ahead_t)){0, 0, 0};
         KV_NAME(block_heads)(nt, b0 == 0, qw, kt, vt, j0, gn, d, scale, acc, top, sum, a.k,
                              a.v, a.n);
