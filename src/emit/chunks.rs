@@ -158,15 +158,84 @@ pub fn chunk_plan_from(
     calls
 }
 
+/// What the calls of a plan cost under the cost model of [`chunk_plan`], in
+/// quarters of a token's work: the fixed cost and the real tokens of every
+/// call, its padding counted as `padding` says.
+pub fn plan_cost(calls: &[ChunkCall], padding: Padding) -> usize {
+    calls
+        .iter()
+        .map(|c| 4 * (CALL_COST_TOKENS + c.len) + pad_quarters(padding) * (c.size as usize - c.len))
+        .sum()
+}
+
+/// [`chunk_plan_from`] with only graphs that `loaded(size, window)` says are
+/// at hand: each call reads the smallest loaded window that holds its past
+/// (any window at least its start will do; the graph masks the rest).
+/// Failing that, the positions are covered by calls of the largest size
+/// only, which engines load for every window. `None` when neither plan has
+/// every graph loaded. For a prompt whose positions before `from` are in the
+/// cache already (a reused prefix), so that resuming it never compiles a
+/// graph in the middle of serving.
+pub fn loaded_plan_from(
+    from: usize,
+    prompt: usize,
+    capacity: i64,
+    max_chunk: usize,
+    padding: Padding,
+    loaded: &dyn Fn(i64, i64) -> bool,
+) -> Option<Vec<ChunkCall>> {
+    let windows: Vec<i64> = decode_windows(capacity)
+        .into_iter()
+        .chain([capacity])
+        .collect();
+    let place = |mut call: ChunkCall| -> Option<ChunkCall> {
+        if call.start == 0 {
+            return loaded(call.size, 0).then_some(call);
+        }
+        call.window = windows
+            .iter()
+            .copied()
+            .find(|&w| w >= call.window && loaded(call.size, w))?;
+        Some(call)
+    };
+    let planned: Option<Vec<ChunkCall>> =
+        chunk_plan_from(from, prompt, capacity, max_chunk, padding)
+            .into_iter()
+            .map(place)
+            .collect();
+    planned.or_else(|| {
+        let largest = *chunk_sizes(capacity, max_chunk).last()?;
+        let mut calls = Vec::new();
+        let mut at = from;
+        while at < prompt {
+            let begin = at.min((capacity - largest) as usize);
+            let len = (prompt - begin).min(largest as usize);
+            calls.push(place(ChunkCall {
+                start: begin,
+                len,
+                size: largest,
+                window: chunk_window(capacity, begin),
+            })?);
+            at = begin + len;
+        }
+        Some(calls)
+    })
+}
+
+/// A padding row's cost in quarters of a token.
+fn pad_quarters(padding: Padding) -> usize {
+    match padding {
+        Padding::Multiplied => 4,
+        Padding::Skipped => 1,
+    }
+}
+
 /// Chunk sizes covering `n` tokens (at most the largest size) at the least
 /// cost: [`CALL_COST_TOKENS`] per call plus its tokens, its padding counted
 /// as `padding` says, largest first.
 fn cheapest_cover(n: usize, sizes: &[i64], padding: Padding) -> Vec<i64> {
     // In quarters of a token, so that a skipped padding row counts a quarter.
-    let pad_quarters = match padding {
-        Padding::Multiplied => 4,
-        Padding::Skipped => 1,
-    };
+    let pad_quarters = pad_quarters(padding);
     // best[r]: (cost, first size) of covering r tokens.
     let mut best: Vec<(usize, i64)> = vec![(0, 0); n + 1];
     for r in 1..=n {
@@ -282,6 +351,77 @@ mod tests {
             chunk_plan_from(0, 100, 2048, 128, M),
             chunk_plan(100, 2048, 128, M)
         );
+    }
+
+    /// What an engine loads up front (`EmitPlan::chunk_kinds`): every size
+    /// at position 0, the largest at the windows of its later starts.
+    fn engine_loads(capacity: i64, max_chunk: usize) -> impl Fn(i64, i64) -> bool {
+        let largest = *chunk_sizes(capacity, max_chunk).last().unwrap();
+        move |size, window| {
+            window == 0
+                || (size == largest
+                    && (1..)
+                        .map(|k| chunk_window(capacity, k * largest as usize))
+                        .take_while(|&w| w < capacity)
+                        .chain([capacity])
+                        .any(|w| w == window))
+        }
+    }
+
+    #[test]
+    fn a_resumed_prompt_reads_a_loaded_window_or_takes_largest_chunks() {
+        let loads = engine_loads(2048, 128);
+        // 20 tokens after a prefix of 100: a call of 24 at a later window is
+        // not loaded, so one call of 128 (padding skipped) at a loaded one.
+        let calls = loaded_plan_from(100, 120, 2048, 128, Padding::Skipped, &loads).unwrap();
+        assert_eq!(sizes(&calls), [128]);
+        assert_eq!((calls[0].start, calls[0].len), (100, 20));
+        assert!(loads(128, calls[0].window) && calls[0].window >= 100);
+        // Where every size is loaded at every window, the plan is the plain one.
+        let all = |_: i64, _: i64| true;
+        assert_eq!(
+            loaded_plan_from(100, 300, 2048, 128, M, &all).unwrap(),
+            chunk_plan_from(100, 300, 2048, 128, M)
+        );
+        // Nothing loaded past position 0: no plan.
+        let none = |_: i64, w: i64| w == 0;
+        assert_eq!(loaded_plan_from(100, 120, 2048, 128, M, &none), None);
+    }
+
+    #[test]
+    fn resumed_plans_cover_their_positions_with_loaded_graphs() {
+        for capacity in [64i64, 256, 2048] {
+            let loads = engine_loads(capacity, 32);
+            for prompt in 2..=capacity as usize {
+                for from in (1..prompt).step_by(7) {
+                    let calls = loaded_plan_from(from, prompt, capacity, 32, M, &loads)
+                        .expect("largest chunks are loaded at every window");
+                    let mut covered = from;
+                    for c in &calls {
+                        assert!(c.start <= covered && c.len >= 1, "{calls:?}");
+                        assert!(c.start as i64 + c.size <= capacity, "{calls:?}");
+                        assert!(c.window >= c.start as i64 && loads(c.size, c.window));
+                        assert_eq!(c.window == 0, c.start == 0);
+                        covered = c.start + c.len;
+                    }
+                    assert_eq!(covered, prompt, "{calls:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_plan_costs_its_calls_tokens_and_padding() {
+        let call = |len, size| ChunkCall {
+            start: 0,
+            len,
+            size,
+            window: 0,
+        };
+        // In quarters: (16 + 20) * 4 + 4 padding rows.
+        assert_eq!(plan_cost(&[call(20, 24)], M), 4 * 36 + 4 * 4);
+        assert_eq!(plan_cost(&[call(20, 24)], Padding::Skipped), 4 * 36 + 4);
+        assert_eq!(plan_cost(&[call(8, 8), call(8, 8)], M), 2 * 4 * 24);
     }
 
     #[test]

@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 
 pub use chunks::{
     ChunkCall, DEFAULT_CARRIED_CHUNK, DEFAULT_MAX_CHUNK, Padding, chunk_plan, chunk_plan_from,
+    loaded_plan_from, plan_cost,
 };
 pub use kernels::Kernels;
 pub use llama::{

@@ -3,7 +3,7 @@
 //! batched engine runs one call per step, between decode steps.
 
 use super::{DeviceModel, KvCache, ModelError, Result};
-use crate::emit::{ChunkCall, GraphKind, Output, chunk_plan};
+use crate::emit::{ChunkCall, GraphKind, Output, chunk_plan, loaded_plan_from, plan_cost};
 use crate::fit::FitError;
 use crate::types::TokenId;
 
@@ -26,6 +26,44 @@ impl DeviceModel {
             max_chunk,
             padding,
         ))
+    }
+
+    /// The chunk calls that prefill positions `from..prompt` of a prompt
+    /// into a cache of `slots` slots whose positions before `from` already
+    /// hold the prompt's tokens, through chunk graphs that are loaded only
+    /// ([`loaded_plan_from`]): `None` if that takes a graph not loaded.
+    pub fn loaded_chunk_plan_from(
+        &self,
+        slots: usize,
+        from: usize,
+        prompt: usize,
+        max_chunk: usize,
+    ) -> Option<Vec<ChunkCall>> {
+        if from >= prompt || prompt > self.capacity() {
+            return None;
+        }
+        let loaded = |tokens: i64, window: i64| {
+            self.is_loaded(GraphKind::Chunk {
+                slots: slots as i64,
+                tokens,
+                window,
+                output: Output::Logits,
+            })
+        };
+        loaded_plan_from(
+            from,
+            prompt,
+            self.capacity() as i64,
+            max_chunk,
+            self.manifest().plan.chunk_padding(),
+            &loaded,
+        )
+    }
+
+    /// What a plan's calls cost these graphs ([`plan_cost`]), to compare two
+    /// ways of prefilling the same prompt.
+    pub fn chunk_plan_cost(&self, calls: &[ChunkCall]) -> usize {
+        plan_cost(calls, self.manifest().plan.chunk_padding())
     }
 
     /// Runs one chunk call of the plan of `prompt` into slot `slot` of `kv`.
