@@ -79,6 +79,7 @@
 //! the engine stays usable for the next requests.
 
 mod admission;
+mod resident;
 
 use std::time::Instant;
 
@@ -91,6 +92,7 @@ use crate::model::{DeviceModel, KvCache, ModelError, RowDraw};
 use crate::sampler::{Sampler, SlotState};
 use crate::types::{RequestId, SlotId, TokenId};
 use admission::{Admission, Ready};
+use resident::Resident;
 
 /// Settings of a [`BatchEngine`].
 #[derive(Clone, Copy, Debug)]
@@ -184,6 +186,8 @@ pub struct BatchEngine {
     ride: bool,
     /// Decode through the sampling graph (see the module documentation).
     device_sampling: bool,
+    /// What each slot's cache holds, for prompts that start with it.
+    resident: Resident,
     // Buffers reused by every decode step.
     logits: Vec<f32>,
     tokens: Vec<TokenId>,
@@ -260,6 +264,7 @@ impl BatchEngine {
             carried_chunk: opts.carried_chunk,
             ride: false,
             device_sampling: true,
+            resident: Resident::new(batch + spare),
             logits: Vec::with_capacity(batch * vocab),
             tokens: vec![TokenId(0); batch],
             positions: vec![0; batch],
@@ -284,6 +289,28 @@ impl BatchEngine {
 
     pub fn device_sampling(&self) -> bool {
         self.device_sampling
+    }
+
+    /// Turns prefix reuse on (the default) or off: with it, a prompt that
+    /// starts with what a free slot's cache still holds (an earlier turn of
+    /// its conversation, a shared system prompt) is admitted into that slot
+    /// and prefilled from where they differ ([`resident`]). Off, every
+    /// prompt is prefilled whole, so its results do not depend on what
+    /// ran before it.
+    pub fn set_prefix_reuse(&mut self, on: bool) {
+        self.resident.set_enabled(on);
+    }
+
+    pub fn prefix_reuse(&self) -> bool {
+        self.resident.enabled()
+    }
+
+    /// Forgets what every slot holds, so that no prompt reuses a prefix
+    /// prefilled before this call (a benchmark's warm-up, for one).
+    pub fn forget_prefixes(&mut self) {
+        for slot in 0..self.batch + self.kv.spare() {
+            self.resident.forget(slot);
+        }
     }
 
     /// Loads the model in `dir` on `device` with a context of `capacity`
@@ -384,16 +411,39 @@ impl BatchEngine {
     }
 
     /// Each row's token and position for the decode call: a running slot's
-    /// last token at its position, an idle row token 0 at its idle position.
+    /// last token at its position; an idle row at its idle position, with
+    /// the slot's own first token at position 0 (which rewrites that
+    /// position's K/V as it was, keeping the slot's cache for reuse) and
+    /// token 0 elsewhere.
     fn fill_rows(&mut self) {
         for (i, slot) in self.slots.iter().enumerate() {
             (self.tokens[i], self.positions[i]) = match slot {
                 Some(p) => (p.last, p.position),
-                None => (
-                    TokenId(0),
-                    self.admission.as_ref().map_or(0, |a| a.idle_position(i)),
-                ),
+                None => match self.admission.as_ref().map_or(0, |a| a.idle_position(i)) {
+                    0 => (self.resident.first(i), 0),
+                    at => (TokenId(0), at),
+                },
             };
+        }
+    }
+
+    /// The decode call of `fill_rows`' rows ran: each running row's token
+    /// is in its slot's cache, and each idle row's filler too.
+    fn record_rows(&mut self) {
+        for i in 0..self.batch {
+            let (token, at) = (self.tokens[i], self.positions[i]);
+            if self.slots[i].is_some() {
+                self.resident.wrote(i, at, &[token]);
+            } else {
+                self.resident.filled(i, at, token);
+            }
+        }
+    }
+
+    /// A decode call failed: any row's slot may have been written.
+    fn forget_rows(&mut self) {
+        for i in 0..self.batch {
+            self.resident.forget(i);
         }
     }
 
@@ -460,7 +510,10 @@ impl BatchEngine {
                         // call of its own would; the running rows are
                         // decoded again in a plain call below (which ends
                         // them if the device fails again).
-                        Err(e) => self.chunk_done(adm, Err(error_message(&e)), events),
+                        Err(e) => {
+                            self.forget_rows();
+                            self.chunk_done(adm, Err(error_message(&e)), events)
+                        }
                     }
                 }
             }
@@ -478,6 +531,10 @@ impl BatchEngine {
                 result
             }
         };
+        match result {
+            Ok(_) => self.record_rows(),
+            Err(_) => self.forget_rows(),
+        }
         if let Ok(bytes) = result {
             self.stats.readback_bytes += bytes as u64;
             if host_rows {

@@ -186,6 +186,10 @@ pub struct EngineStats {
     /// the time spent moving their caches into a row's slot.
     pub spare_prefills: u64,
     pub spare_move_time: Duration,
+    /// Prompts admitted past a prefix their slot's cache still held (prefix
+    /// reuse), and the prompt tokens not prefilled thanks to it.
+    pub reused_prompts: u64,
+    pub reused_tokens: u64,
 }
 
 /// A continuous-batching backend a server or CLI can drive.

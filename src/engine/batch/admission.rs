@@ -131,8 +131,24 @@ impl BatchEngine {
                 return true;
             }
         };
+        let best = self.resident.choose(&free, &prompt).expect("a free slot");
+        free.swap(0, best);
+        let slot = free[0];
+        let (from, plan) = match self.resume_plan(slot, &prompt, &plan, carried, size) {
+            Some(rest) => rest,
+            None => (0, plan),
+        };
+        if from > 0 {
+            self.stats.reused_prompts += 1;
+            self.stats.reused_tokens += from as u64;
+        }
+        self.resident.keep(slot, from);
+        for &other in &free[1..need] {
+            // The other choices' slots receive a copy of the prompt's cache.
+            self.resident.forget(other);
+        }
         self.admission = Some(Admission {
-            slot: free[0],
+            slot,
             members: group.into_iter().zip(free).collect(),
             prompt,
             plan,
@@ -140,6 +156,40 @@ impl BatchEngine {
             carried,
         });
         true
+    }
+
+    /// Where the prefill of `prompt` into `slot` can start past what the
+    /// slot holds of it ([`super::resident`]), and the chunk calls from
+    /// there: taken when they cost less than `whole`, the plan from
+    /// position 0. Chunks carried by decode calls have a graph for every
+    /// window; calls of their own use loaded graphs only, so that reuse
+    /// never compiles a graph in the middle of serving.
+    fn resume_plan(
+        &self,
+        slot: usize,
+        prompt: &[TokenId],
+        whole: &[ChunkCall],
+        carried: bool,
+        size: usize,
+    ) -> Option<(usize, Vec<ChunkCall>)> {
+        let from = self.resident.shared(slot, prompt);
+        if from == 0 {
+            return None;
+        }
+        let plan = if carried {
+            chunk_plan_from(
+                from,
+                prompt.len(),
+                self.model.capacity() as i64,
+                size,
+                self.model.manifest().plan.chunk_padding(),
+            )
+        } else {
+            self.model
+                .loaded_chunk_plan_from(self.kv.slots(), from, prompt.len(), size)?
+        };
+        (self.model.chunk_plan_cost(&plan) < self.model.chunk_plan_cost(whole))
+            .then_some((from, plan))
     }
 
     /// Admission, FIFO: while a slot is running, at most one prefill chunk
@@ -185,16 +235,24 @@ impl BatchEngine {
             let mut adm = adm;
             if !running && adm.carried {
                 // Nobody is running any more: the rest goes in chunks of
-                // the calls' own size.
+                // the calls' own size, through graphs already loaded where
+                // they can.
                 let from = adm.plan[adm.next].start;
+                let len = adm.prompt.len();
+                let rest = self
+                    .model
+                    .loaded_chunk_plan_from(self.kv.slots(), from, len, self.max_chunk)
+                    .unwrap_or_else(|| {
+                        chunk_plan_from(
+                            from,
+                            len,
+                            self.model.capacity() as i64,
+                            self.max_chunk,
+                            self.model.manifest().plan.chunk_padding(),
+                        )
+                    });
                 adm.plan.truncate(adm.next);
-                adm.plan.extend(chunk_plan_from(
-                    from,
-                    adm.prompt.len(),
-                    self.model.capacity() as i64,
-                    self.max_chunk,
-                    self.model.manifest().plan.chunk_padding(),
-                ));
+                adm.plan.extend(rest);
                 adm.carried = false;
             }
             self.run_chunk(adm, events);
@@ -223,6 +281,14 @@ impl BatchEngine {
         result: Result<Option<Vec<f32>>, String>,
         events: &mut Vec<Event>,
     ) {
+        match &result {
+            Ok(_) => {
+                let call = adm.plan[adm.next];
+                let tokens = &adm.prompt[call.start..call.start + call.len];
+                self.resident.wrote(adm.slot, call.start, tokens);
+            }
+            Err(_) => self.resident.forget(adm.slot),
+        }
         match result {
             Err(message) => {
                 self.stats.prefills += 1;
@@ -250,9 +316,11 @@ impl BatchEngine {
                 // The other choices share the prompt: its cache is copied
                 // slot to slot on the device.
                 if let Err(e) = self.model.copy_kv_slot(&mut self.kv, adm.slot, slot) {
+                    self.resident.forget(slot);
                     events.push(p.finished(FinishReason::Error, Some(error_message(&e))));
                     continue;
                 }
+                self.resident.copied(adm.slot, slot, usize::MAX);
             }
             // A host transform edits the row in place and restores it.
             let state = &mut self.states[slot];
@@ -315,11 +383,13 @@ impl BatchEngine {
         self.stats.spare_move_time += start.elapsed();
         match copied {
             Ok(()) => {
+                self.resident.copied(spare, row, p.position);
                 self.states.swap(spare, row);
                 self.slots[row] = Some(p);
                 events.append(&mut held);
             }
             Err(e) => {
+                self.resident.forget(row);
                 // Its first token still goes out, as `generated` counts it.
                 events.append(&mut held);
                 self.stats.tokens += p.generated as u64;
