@@ -549,19 +549,33 @@ pub struct EngineBenchOptions {
     pub carried_chunk: usize,
     /// [`BatchOptions::spare_slot`].
     pub spare_slot: bool,
+    /// [`BatchEngine::set_prefix_reuse`].
+    pub prefix_reuse: bool,
+    /// Tokens every prompt starts with ([`bench_requests`]).
+    pub shared_prefix: usize,
 }
 
 /// The deterministic greedy requests of the benchmark: prompt lengths and
 /// caps vary with the request index so slots start and finish at different
-/// times.
-pub fn bench_requests(n: usize, max_tokens: usize, capacity: usize, vocab: usize) -> Vec<Request> {
+/// times. Each prompt starts with the same `shared_prefix` tokens (as a
+/// chat template's system prompt does; 0 for none), then its own.
+pub fn bench_requests(
+    n: usize,
+    max_tokens: usize,
+    capacity: usize,
+    vocab: usize,
+    shared_prefix: usize,
+) -> Vec<Request> {
     let max_prompt = capacity.saturating_sub(max_tokens).max(1);
+    let prefix: Vec<TokenId> = (0..shared_prefix)
+        .map(|j| TokenId(((j * 15_485_863 + 17) % (vocab - 300) + 1) as u32))
+        .collect();
     (0..n)
         .map(|i| {
             let len = (4 + (i * 37) % 60).min(max_prompt);
-            let prompt = (0..len)
-                .map(|j| TokenId(((i * 7919 + j * 104729) % (vocab - 300) + 1) as u32))
-                .collect();
+            let own =
+                (0..len).map(|j| TokenId(((i * 7919 + j * 104729) % (vocab - 300) + 1) as u32));
+            let prompt = prefix.iter().copied().chain(own).take(max_prompt).collect();
             let cap = (max_tokens - (i % 4) * max_tokens / 8).max(1);
             Request::greedy(prompt, cap)
         })
@@ -599,6 +613,10 @@ pub struct RunSummary {
     /// their caches to a row ([`crate::engine::EngineStats::spare_prefills`]).
     pub spare_prefills: u64,
     pub spare_move_time: Duration,
+    /// Prompts that started past a prefix their slot held, and the prompt
+    /// tokens thus not prefilled ([`crate::engine::EngineStats::reused_tokens`]).
+    pub reused_prompts: u64,
+    pub reused_tokens: u64,
     /// Every wait between two consecutive tokens of one request, as the
     /// caller saw it (tokens of one step arrive together).
     pub gaps: Vec<Duration>,
@@ -824,6 +842,8 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         mixed_time: after.mixed_time - before.mixed_time,
         spare_prefills: after.spare_prefills - before.spare_prefills,
         spare_move_time: after.spare_move_time - before.spare_move_time,
+        reused_prompts: after.reused_prompts - before.reused_prompts,
+        reused_tokens: after.reused_tokens - before.reused_tokens,
         gaps,
         saturated,
         saturated_tokens,
@@ -953,6 +973,7 @@ pub fn engine_bench(
             opts.max_tokens,
             engine.capacity(),
             engine.model().vocab(),
+            opts.shared_prefix,
         );
         // The chunk graphs of every prompt compiled before timing (the
         // engine compiles a rare one on first use), then a short warm-up, so
@@ -969,6 +990,9 @@ pub fn engine_bench(
             }
         }
         run_engine(&mut engine, &requests[..1.min(requests.len())])?;
+        // The timed run reuses no prefix the warm-up left in a slot.
+        engine.forget_prefixes();
+        engine.set_prefix_reuse(opts.prefix_reuse);
         let run = run_engine(&mut engine, &requests)?;
         log(&format!(
             "{device}: batch engine B={}: {} requests, {} tokens in {:.2}s = {:.1} tok/s; decode step {:.2} ms; \
@@ -1054,6 +1078,16 @@ pub fn engine_bench(
                 run.spare_move_time.as_secs_f64() * 1e3 / run.spare_prefills.max(1) as f64,
             ));
         }
+
+        let prompt_tokens: usize = requests.iter().map(|r| r.prompt.len()).sum();
+        log(&format!(
+            "{device}: prefix reuse {}: {} of {} prompts started past a prefix their slot's cache held              ({} tokens every prompt shares); {} of {prompt_tokens} prompt tokens not prefilled",
+            if opts.prefix_reuse { "on" } else { "off" },
+            run.reused_prompts,
+            requests.len(),
+            opts.shared_prefix,
+            run.reused_tokens,
+        ));
 
         let mut parity_ok = 0;
         if opts.single_parity {
@@ -1201,6 +1235,8 @@ mod tests {
             mixed_time: Duration::ZERO,
             spare_prefills: 0,
             spare_move_time: Duration::ZERO,
+            reused_prompts: 0,
+            reused_tokens: 0,
             gaps: Vec::new(),
             saturated: Duration::from_millis(wall_ms),
             saturated_tokens: tokens,

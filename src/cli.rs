@@ -244,6 +244,12 @@ pub struct CarryArgs {
     /// decode graphs over the batch's slots only).
     #[arg(long, requires = "carry_chunks", overrides_with = "spare_slot")]
     no_spare_slot: bool,
+    /// Prefill every prompt whole. By default a prompt that starts with
+    /// what a free slot's cache still holds (an earlier turn of the same
+    /// conversation, a shared system prompt) goes into that slot and is
+    /// prefilled from where they differ.
+    #[arg(long)]
+    pub no_prefix_reuse: bool,
 }
 
 impl CarryArgs {
@@ -285,6 +291,10 @@ pub struct BenchArgs {
     pub max_chunk: usize,
     #[command(flatten)]
     pub carry: CarryArgs,
+    /// Every prompt starts with the same this many tokens, as a chat
+    /// template's system prompt does (what prefix reuse saves).
+    #[arg(long, default_value_t = 0)]
+    pub shared_prefix: usize,
     /// Weights on the device: native (the checkpoint's dtype, widened
     /// inside the graphs) or f32.
     #[arg(long, default_value = "native")]
@@ -637,6 +647,8 @@ fn bench(args: BenchArgs) -> Result<(), CliError> {
         decode_chunks: args.carry.carry_chunks,
         carried_chunk: args.carry.carried_chunk,
         spare_slot: args.carry.spare_slot(),
+        prefix_reuse: !args.carry.no_prefix_reuse,
+        shared_prefix: args.shared_prefix,
     };
     println!(
         "bench: model {}, batch {}, {} requests, max_tokens {}, context {capacity}",
@@ -976,7 +988,8 @@ fn serve(args: ServeArgs) -> Result<(), CliError> {
     let plan = EmitPlan::new(context, &[args.batch as i64])?;
     let mut load = crate::model::LoadOptions::batched(args.device.clone(), plan, args.batch as i64);
     load.device_weights = args.weights;
-    let engine = crate::engine::BatchEngine::load_with(&dir, &load, opts, &Bars::new())?;
+    let mut engine = crate::engine::BatchEngine::load_with(&dir, &load, opts, &Bars::new())?;
+    engine.set_prefix_reuse(!args.carry.no_prefix_reuse);
     // A directory is named by its last component, a preset by its name.
     let model_id = std::path::Path::new(&args.model)
         .file_name()

@@ -49,8 +49,8 @@ fn the_top2_margin_is_the_gap_between_the_two_best_reference_logits() {
 
 #[test]
 fn the_benchmark_requests_are_deterministic_and_fit_the_context() {
-    let a = bench_requests(16, 32, 128, 512);
-    assert_eq!(a, bench_requests(16, 32, 128, 512));
+    let a = bench_requests(16, 32, 128, 512, 0);
+    assert_eq!(a, bench_requests(16, 32, 128, 512, 0));
     for r in &a {
         assert!(r.prompt.len() + r.max_tokens <= 128);
         assert!((16..=32).contains(&r.max_tokens));
@@ -61,10 +61,24 @@ fn the_benchmark_requests_are_deterministic_and_fit_the_context() {
 }
 
 #[test]
+fn with_a_shared_prefix_every_prompt_starts_with_the_same_tokens_then_its_own() {
+    let plain = bench_requests(16, 32, 128, 512, 0);
+    let shared = bench_requests(16, 32, 128, 512, 20);
+    let prefix = &shared[0].prompt[..20];
+    for (s, p) in shared.iter().zip(&plain) {
+        assert_eq!(&s.prompt[..20], prefix);
+        // Its own tokens follow, cut where the context would overflow.
+        let own = &s.prompt[20..];
+        assert_eq!(own, &p.prompt[..own.len()]);
+        assert!(!own.is_empty() && s.prompt.len() + s.max_tokens <= 128);
+    }
+}
+
+#[test]
 fn a_run_reports_every_request_and_its_tokens() {
     let dir = common::tiny_dir(WeightDType::F32);
     let mut engine = common::batch_engine(&dir, 4, 128);
-    let requests = bench_requests(6, 16, 128, 512);
+    let requests = bench_requests(6, 16, 128, 512, 0);
     let run = run_engine(&mut engine, &requests).unwrap();
     assert_eq!(run.results.len(), 6);
     assert_eq!(

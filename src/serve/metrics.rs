@@ -128,6 +128,8 @@ impl Histogram {
 pub struct Metrics {
     requests: [AtomicU64; 5],
     generated_tokens: AtomicU64,
+    /// Prompt tokens not prefilled, found in a slot's cache (prefix reuse).
+    reused_prompt_tokens: AtomicU64,
     queue_depth: AtomicU64,
     active_slots: AtomicU64,
     slots: AtomicU64,
@@ -148,6 +150,7 @@ impl Metrics {
         Metrics {
             requests: Default::default(),
             generated_tokens: AtomicU64::new(0),
+            reused_prompt_tokens: AtomicU64::new(0),
             queue_depth: AtomicU64::new(0),
             active_slots: AtomicU64::new(0),
             slots: AtomicU64::new(0),
@@ -170,6 +173,16 @@ impl Metrics {
 
     pub fn generated_tokens(&self) -> u64 {
         self.generated_tokens.load(Ordering::Relaxed)
+    }
+
+    /// Records the engine's count of prompt tokens taken from a slot's
+    /// cache instead of prefilled (called by the engine thread).
+    pub fn set_reused_prompt_tokens(&self, n: u64) {
+        self.reused_prompt_tokens.store(n, Ordering::Relaxed);
+    }
+
+    pub fn reused_prompt_tokens(&self) -> u64 {
+        self.reused_prompt_tokens.load(Ordering::Relaxed)
     }
 
     /// Records the engine's load (called by the engine thread).
@@ -231,6 +244,14 @@ impl Metrics {
              # TYPE iree_llm_generated_tokens_total counter\n\
              iree_llm_generated_tokens_total {}",
             self.generated_tokens()
+        );
+        let _ = writeln!(
+            out,
+            "# HELP iree_llm_prompt_tokens_reused_total Prompt tokens not prefilled because a \
+             slot's cache held them (prefix reuse).\n\
+             # TYPE iree_llm_prompt_tokens_reused_total counter\n\
+             iree_llm_prompt_tokens_reused_total {}",
+            self.reused_prompt_tokens()
         );
         self.time_to_first_token.write(
             &mut out,

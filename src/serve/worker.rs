@@ -228,6 +228,8 @@ impl EngineLoop {
 
     fn publish_status(&self) {
         self.metrics.set_status(self.engine.status());
+        self.metrics
+            .set_reused_prompt_tokens(self.engine.stats().reused_tokens);
     }
 
     fn handle(&mut self, command: Command) {
