@@ -929,6 +929,10 @@ pub struct BenchLine {
     /// Waits between two tokens of a request: p99 and the longest.
     pub gap_p99_ms: f64,
     pub gap_max_ms: f64,
+    /// Prompts that started past a prefix their slot held, and the prompt
+    /// tokens not prefilled for it (0 with prefix reuse off).
+    pub reused_prompts: u64,
+    pub reused_tokens: u64,
     /// Where the run's wall time went.
     pub time_shares: TimeShares,
     pub tokens: usize,
@@ -1081,7 +1085,7 @@ pub fn engine_bench(
 
         let prompt_tokens: usize = requests.iter().map(|r| r.prompt.len()).sum();
         log(&format!(
-            "{device}: prefix reuse {}: {} of {} prompts started past a prefix their slot's cache held              ({} tokens every prompt shares); {} of {prompt_tokens} prompt tokens not prefilled",
+            "{device}: prefix reuse {}: {} of {} prompts started past a prefix their slot's cache held ({} tokens every prompt shares); {} of {prompt_tokens} prompt tokens not prefilled",
             if opts.prefix_reuse { "on" } else { "off" },
             run.reused_prompts,
             requests.len(),
@@ -1145,6 +1149,8 @@ pub fn engine_bench(
                     prefill_ms: run.mean_prefill_ms(),
                     gap_p99_ms: run.gap_percentile_ms(99.0),
                     gap_max_ms: run.gap_percentile_ms(100.0),
+                    reused_prompts: run.reused_prompts,
+                    reused_tokens: run.reused_tokens,
                     time_shares: run.time_shares(opts.batch),
                     tokens: run.tokens,
                     wall_s: run.wall.as_secs_f64(),

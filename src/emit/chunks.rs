@@ -354,11 +354,13 @@ mod tests {
     }
 
     /// What an engine loads up front (`EmitPlan::chunk_kinds`): every size
-    /// at position 0, the largest at the windows of its later starts.
+    /// at position 0 and at the smallest window, the largest at the windows
+    /// of its later starts.
     fn engine_loads(capacity: i64, max_chunk: usize) -> impl Fn(i64, i64) -> bool {
         let largest = *chunk_sizes(capacity, max_chunk).last().unwrap();
         move |size, window| {
             window == 0
+                || decode_windows(capacity).first() == Some(&window)
                 || (size == largest
                     && (1..)
                         .map(|k| chunk_window(capacity, k * largest as usize))
@@ -377,6 +379,11 @@ mod tests {
         assert_eq!(sizes(&calls), [128]);
         assert_eq!((calls[0].start, calls[0].len), (100, 20));
         assert!(loads(128, calls[0].window) && calls[0].window >= 100);
+        // Past a short prefix (a system prompt), the rest takes its own
+        // size at the smallest window, loaded for that.
+        let calls = loaded_plan_from(30, 50, 2048, 128, M, &loads).unwrap();
+        assert_eq!(sizes(&calls), [24]);
+        assert_eq!((calls[0].start, calls[0].window), (30, 64));
         // Where every size is loaded at every window, the plan is the plain one.
         let all = |_: i64, _: i64| true;
         assert_eq!(

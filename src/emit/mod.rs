@@ -654,19 +654,25 @@ impl EmitPlan {
 
     /// The logits chunk graphs the batched engine at `slots` slots loads up
     /// front for chunks of at most `max_chunk` tokens: every size at
-    /// position 0 (a prompt up to `max_chunk` tokens is one of these) and the
-    /// largest size at each window a later chunk starts in. A prompt's last
-    /// chunk past position 0 may need another; it loads on first use.
+    /// position 0 (a prompt up to `max_chunk` tokens is one of these) and at
+    /// the smallest decode window (the rest of a prompt resumed past a short
+    /// prefix a slot still holds, such as a system prompt), and the largest
+    /// size at each window a later chunk starts in. A prompt's last chunk
+    /// past position 0 may need another; it loads on first use.
     pub fn chunk_kinds(&self, slots: i64, max_chunk: usize, output: Output) -> Vec<GraphKind> {
         let sizes = chunks::chunk_sizes(self.capacity, max_chunk);
         let largest = *sizes.last().expect("at least one size");
-        let mut kinds: Vec<GraphKind> = sizes
-            .iter()
-            .map(|&tokens| GraphKind::Chunk {
-                slots,
-                tokens,
-                window: 0,
-                output,
+        let first_window = decode_windows(self.capacity).first().copied();
+        let mut kinds: Vec<GraphKind> = [Some(0), first_window]
+            .into_iter()
+            .flatten()
+            .flat_map(|window| {
+                sizes.iter().map(move |&tokens| GraphKind::Chunk {
+                    slots,
+                    tokens,
+                    window,
+                    output,
+                })
             })
             .collect();
         let mut start = largest;
@@ -1104,9 +1110,9 @@ mod tests {
     fn each_use_gets_the_graphs_it_calls_and_no_others() {
         let plan = EmitPlan::new(2048, &[4]).unwrap();
         let batched = plan.graphs_for(&GraphUse::Batched { batch: 4, spare: 0 });
-        // 8 chunk sizes at position 0, 128-token chunks reading windows 256,
-        // 1024 and 2048, and 4 decode windows.
-        assert_eq!(batched.len(), 8 + 3 + 4);
+        // 8 chunk sizes at position 0 and at window 64, 128-token chunks
+        // reading windows 256, 1024 and 2048, and 4 decode windows.
+        assert_eq!(batched.len(), 8 + 8 + 3 + 4);
         assert!(batched.iter().all(|k| match *k {
             GraphKind::Chunk { slots, output, .. } => slots == 4 && output == Output::Logits,
             GraphKind::Prefill { .. } => false,

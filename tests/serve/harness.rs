@@ -338,6 +338,33 @@ pub fn streamed_finish_reason(chunks: &[Value]) -> String {
     reasons[0].to_string()
 }
 
+/// Checks that two logprobs values agree: the same shape, tokens and bytes,
+/// and every number within 1e-4. A request whose prompt starts with what a
+/// slot's cache still holds reuses that K/V, computed by calls of other
+/// shapes: its logprobs match a run without it up to rounding, not bit for
+/// bit (docs/serving.md, prefix reuse).
+pub fn assert_same_logprobs(got: &Value, want: &Value, what: &str) {
+    match (got, want) {
+        (Value::Number(a), Value::Number(b)) => {
+            let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+            assert!((a - b).abs() <= 1e-4, "{what}: {a} vs {b}");
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            assert_eq!(a.len(), b.len(), "{what}: {got} vs {want}");
+            for (x, y) in a.iter().zip(b) {
+                assert_same_logprobs(x, y, what);
+            }
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            assert!(a.keys().eq(b.keys()), "{what}: {got} vs {want}");
+            for (k, x) in a {
+                assert_same_logprobs(x, &b[k], what);
+            }
+        }
+        _ => assert_eq!(got, want, "{what}"),
+    }
+}
+
 /// Polls `cond` every 20 ms for at most `limit`.
 pub async fn eventually<F, Fut>(limit: Duration, mut cond: F) -> bool
 where
