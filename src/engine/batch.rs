@@ -41,9 +41,16 @@
 //!    was not compiled up front runs as a call of its own before the decode.
 //!    If a call carrying a chunk fails, the new prompt fails and the running
 //!    rows are decoded again in a plain call.
+//!
+//!    **Prefix reuse** (`batch/resident.rs`, on unless
+//!    [`BatchEngine::set_prefix_reuse`]`(false)`): a slot's cache keeps its
+//!    last request's tokens, and a prompt that starts with them (the next
+//!    turn of that conversation, a shared system prompt) goes into that
+//!    slot and is prefilled from where they differ.
 //! 2. **Decode**: one ragged decode over all B rows, each active row at its
-//!    own position; inactive rows run on token 0 at position 0 of their own
-//!    free slot, which the next prefill overwrites (a slot whose prompt is
+//!    own position; inactive rows run at position 0 of their own free slot
+//!    on the token that slot already holds there (so what the slot holds
+//!    stays reusable), or token 0 in an empty one (a slot whose prompt is
 //!    being prefilled writes at the next chunk's first position instead,
 //!    which that chunk overwrites).
 //! 3. **Sampling** of each active row with its request's own parameters;
