@@ -783,6 +783,7 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
     while !engine.is_idle() {
         for event in engine.step() {
             match event {
+                Event::Prefilled { .. } => {}
                 Event::Token { id, token, .. } => {
                     let now = start.elapsed();
                     token_times.push(now);

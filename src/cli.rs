@@ -934,6 +934,7 @@ fn stream_to_stdout(
     loop {
         for event in engine.step() {
             match event {
+                Event::Prefilled { .. } => {}
                 Event::Token { token, .. } => {
                     first_token.get_or_insert_with(|| start.elapsed());
                     let text = match decoder.as_mut() {

@@ -73,6 +73,46 @@ fn a_conversations_next_turn_is_prefilled_from_the_end_of_its_last_reply() {
     assert_eq!(got[0].tokens, single(&dir, &[Request::greedy(turn, 12)])[0]);
 }
 
+/// Each request is told once, before its first token, how many of its
+/// prompt's tokens its slot held: 0 for a new conversation, the history for
+/// its next turn.
+#[test]
+fn a_request_learns_how_much_of_its_prompt_was_cached_before_its_first_token() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, false);
+    let vocab = engine.model().vocab();
+    let first = prompt(25, 41, vocab);
+    let (cached, reply) = cached_then_tokens(&mut engine, Request::greedy(first.clone(), 9));
+    assert_eq!(cached, 0);
+    let turn = next_turn(&first, &reply, &prompt(4, 42, vocab));
+    let (cached, _) = cached_then_tokens(&mut engine, Request::greedy(turn, 5));
+    assert_eq!(cached, first.len() + reply.len() - 1);
+}
+
+/// Runs `request` alone: the `cached` of its one `Prefilled` event, which
+/// comes before its first token, and its tokens.
+fn cached_then_tokens(engine: &mut BatchEngine, request: Request) -> (usize, Vec<TokenId>) {
+    let id = engine.submit(request).unwrap();
+    let (mut cached, mut tokens) = (None, Vec::new());
+    while !engine.is_idle() {
+        for event in engine.step() {
+            assert_eq!(event.id(), id);
+            match event {
+                Event::Prefilled { cached: c, .. } => {
+                    assert!(cached.is_none() && tokens.is_empty(), "once, first");
+                    cached = Some(c);
+                }
+                Event::Token { token, .. } => {
+                    assert!(cached.is_some(), "Prefilled comes before the tokens");
+                    tokens.push(token);
+                }
+                Event::Finished { reason, .. } => assert_ne!(reason, FinishReason::Error),
+            }
+        }
+    }
+    (cached.expect("a Prefilled event"), tokens)
+}
+
 /// A request that shares only the system prompt with a conversation, run
 /// between two of its turns, takes a slot of its own: the next turn still
 /// finds its whole history.

@@ -171,6 +171,7 @@ fn a_request_waiting_in_the_spare_slot_is_cancelled_after_its_first_token() {
     let mine: Vec<&Event> = events
         .iter()
         .filter(|e| match e {
+            Event::Prefilled { .. } => false,
             Event::Token { id, .. } | Event::Finished { id, .. } => *id == waiting,
         })
         .collect();

@@ -90,6 +90,10 @@ impl FinishReason {
 /// Something that happened to a request during a step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
+    /// The request's prompt is in its slot's cache, `cached` of its tokens
+    /// found there already (prefix reuse) rather than prefilled. Comes once,
+    /// before the request's first token.
+    Prefilled { id: RequestId, cached: usize },
     /// The request's `index`-th generated token (0-based).
     Token {
         id: RequestId,
@@ -114,7 +118,9 @@ pub enum Event {
 impl Event {
     pub fn id(&self) -> RequestId {
         match self {
-            Event::Token { id, .. } | Event::Finished { id, .. } => *id,
+            Event::Prefilled { id, .. } | Event::Token { id, .. } | Event::Finished { id, .. } => {
+                *id
+            }
         }
     }
 }

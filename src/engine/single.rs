@@ -67,7 +67,13 @@ impl SingleEngine {
                 self.stats.prefills += 1;
                 self.stats.prefill_time += start.elapsed();
                 match result {
-                    Ok(t) => (p, t),
+                    Ok(t) => {
+                        events.push(Event::Prefilled {
+                            id: p.id,
+                            cached: 0,
+                        });
+                        (p, t)
+                    }
                     Err(e) => {
                         self.finish(p, FinishReason::Error, Some(error_message(&e)), &mut events);
                         return events;

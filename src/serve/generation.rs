@@ -36,6 +36,8 @@ pub enum Piece {
         /// `Stop` or `Length`.
         reason: FinishReason,
         completion_tokens: usize,
+        /// Prompt tokens found in the slot's cache rather than prefilled.
+        cached_prompt_tokens: usize,
     },
     /// The request failed after it was accepted (device error, shutdown).
     Failed(ApiError),
@@ -151,6 +153,7 @@ async fn run(
     let mut decoder = tokenizer.stream_decoder();
     let mut stop = StopMatcher::new(stops);
     let mut tokens = 0usize;
+    let mut cached = 0usize;
     // Entries not yet sent, and the characters decoded so far.
     let mut pending: Vec<Entry> = Vec::new();
     let mut decoded_chars = 0usize;
@@ -166,6 +169,10 @@ async fn run(
                 Piece::Failed(ApiError::unavailable(
                     "the engine stopped before the request finished",
                 ))
+            }
+            Some(Event::Prefilled { cached: c, .. }) => {
+                cached = c;
+                continue;
             }
             Some(Event::Token {
                 token, logprobs, ..
@@ -196,6 +203,7 @@ async fn run(
                 Piece::Done {
                     reason: FinishReason::Stop,
                     completion_tokens: tokens,
+                    cached_prompt_tokens: cached,
                 }
             }
             Some(Event::Finished {
@@ -225,6 +233,7 @@ async fn run(
                     Piece::Done {
                         reason,
                         completion_tokens: generated,
+                        cached_prompt_tokens: cached,
                     }
                 }
                 FinishReason::Cancelled => {

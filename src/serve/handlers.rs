@@ -351,6 +351,8 @@ async fn collect<E: Endpoint>(mut a: Accepted) -> Result<Response, ApiError> {
         .map(|_| ChoiceSoFar::default())
         .collect();
     let mut completion_tokens = 0;
+    // The choices share one prefill: each reports the same count.
+    let mut cached_tokens = 0;
     let mut pieces = a.merged_pieces();
     while let Some((i, piece)) = pieces.next().await {
         let choice = &mut choices[i as usize];
@@ -362,9 +364,11 @@ async fn collect<E: Endpoint>(mut a: Accepted) -> Result<Response, ApiError> {
             Some(Piece::Done {
                 reason,
                 completion_tokens: generated,
+                cached_prompt_tokens,
             }) => {
                 choice.finish = Some(finish_reason(reason));
                 completion_tokens += generated;
+                cached_tokens = cached_tokens.max(cached_prompt_tokens);
             }
             Some(Piece::Failed(e)) => return Err(e),
             None => return Err(ApiError::server("generation ended without a result")),
@@ -381,7 +385,7 @@ async fn collect<E: Endpoint>(mut a: Accepted) -> Result<Response, ApiError> {
         })
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| ApiError::server("generation ended without a result"))?;
-    let usage = Usage::new(a.prompt_tokens, completion_tokens);
+    let usage = Usage::new(a.prompt_tokens, completion_tokens, cached_tokens);
     Ok(E::whole(a.header, whole, usage))
 }
 
@@ -392,6 +396,8 @@ struct Streaming {
     /// Choices not finished yet.
     running: usize,
     completion_tokens: usize,
+    /// Prompt tokens the choices' prefill found cached.
+    cached_tokens: usize,
     done: bool,
 }
 
@@ -420,6 +426,7 @@ fn stream_events<E: Endpoint>(
         Some(Piece::Done {
             reason,
             completion_tokens,
+            cached_prompt_tokens,
         }) => {
             let finish = Some(finish_reason(reason));
             let mut out = vec![E::chunk(
@@ -431,12 +438,13 @@ fn stream_events<E: Endpoint>(
                 a.usage_slot(),
             )];
             s.completion_tokens += completion_tokens;
+            s.cached_tokens = s.cached_tokens.max(cached_prompt_tokens);
             s.running -= 1;
             if s.running > 0 {
                 return (out, false);
             }
             if a.include_usage {
-                let usage = Usage::new(a.prompt_tokens, s.completion_tokens);
+                let usage = Usage::new(a.prompt_tokens, s.completion_tokens, s.cached_tokens);
                 out.push(E::usage_chunk(a.header.clone(), usage));
             }
             out.push(done);
@@ -464,6 +472,7 @@ fn stream_response<E: Endpoint>(mut accepted: Accepted) -> Response {
         pieces: accepted.merged_pieces(),
         accepted,
         completion_tokens: 0,
+        cached_tokens: 0,
         done: false,
     };
     let rest = stream::unfold(state, |mut s| async move {

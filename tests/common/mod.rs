@@ -253,6 +253,8 @@ pub fn drain(engine: &mut dyn Engine) -> std::collections::BTreeMap<RequestId, O
     while !engine.is_idle() {
         for event in engine.step() {
             match event {
+                // Checked where reuse is under test (tests/engine_prefix.rs).
+                Event::Prefilled { .. } => {}
                 Event::Token {
                     id, token, index, ..
                 } => {

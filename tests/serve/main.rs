@@ -90,7 +90,8 @@ async fn completions_give_the_engines_greedy_text_for_text_and_token_prompts() {
     assert_eq!(
         by_text["usage"],
         json!({"prompt_tokens": prompt.len(), "completion_tokens": want.1,
-               "total_tokens": prompt.len() + want.1})
+               "total_tokens": prompt.len() + want.1,
+               "prompt_tokens_details": {"cached_tokens": 0}})
     );
 
     // The same prompt as token ids, and as a batch of one.
@@ -103,7 +104,11 @@ async fn completions_give_the_engines_greedy_text_for_text_and_token_prompts() {
             .await;
         assert_eq!(status, 200);
         assert_eq!(completion_text(&by_ids), want.0);
-        assert_eq!(by_ids["usage"], by_text["usage"]);
+        // The same prompt again: its slot held all of it but the last
+        // token, which always runs (its logits give the first token).
+        let mut usage = by_text["usage"].clone();
+        usage["prompt_tokens_details"]["cached_tokens"] = json!(prompt.len() - 1);
+        assert_eq!(by_ids["usage"], usage);
     }
 
     // Without max_tokens a completion gets OpenAI's default of 16.
@@ -252,6 +257,32 @@ async fn include_usage_adds_a_last_chunk_with_usage_and_no_choices() {
             assert!(c["usage"].is_null(), "usage is null before the last chunk");
         }
     }
+}
+
+/// A prompt that starts with what a slot's cache still holds reports those
+/// tokens in `usage.prompt_tokens_details.cached_tokens`, whole or streamed;
+/// one that found nothing reports 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usage_reports_the_prompt_tokens_found_in_a_slots_cache() {
+    let server = TestServer::start(Options::default()).await;
+    let first = common::prompt(20, 61, VOCAB);
+    let body = json!({"prompt": ids(&first), "max_tokens": 6, "temperature": 0});
+    let (status, whole) = server.post("/v1/completions", &body).await;
+    assert_eq!(status, 200, "{whole}");
+    assert_eq!(whole["usage"]["prompt_tokens_details"]["cached_tokens"], 0);
+
+    let next = [first.clone(), common::prompt(5, 62, VOCAB)].concat();
+    let body = json!({"prompt": ids(&next), "max_tokens": 3, "temperature": 0,
+                      "stream": true, "stream_options": {"include_usage": true}});
+    let parts = chunks(&server.stream("/v1/completions", &body).await);
+    let usage = &parts.last().unwrap()["usage"];
+    assert_eq!(usage["prompt_tokens"], next.len());
+    let cached = usage["prompt_tokens_details"]["cached_tokens"]
+        .as_u64()
+        .unwrap() as usize;
+    // The first prompt at least (and any of its reply that the new tokens
+    // happen to repeat), never the last token, which gives the logits.
+    assert!((first.len()..next.len()).contains(&cached), "{usage}");
 }
 
 /// 3 x B greedy streams at once: each gets exactly what it gets alone, and

@@ -34,6 +34,8 @@ pub(super) struct Admission {
     next: usize,
     /// Whether `plan` was cut into chunks for decode calls to carry.
     carried: bool,
+    /// Leading prompt tokens the slot held already (prefix reuse).
+    reused: usize,
 }
 
 /// A request prefilled into the spare slot, its first token sampled, that
@@ -154,6 +156,7 @@ impl BatchEngine {
             plan,
             next: 0,
             carried,
+            reused: from,
         });
         true
     }
@@ -322,6 +325,10 @@ impl BatchEngine {
                 }
                 self.resident.copied(adm.slot, slot, usize::MAX);
             }
+            events.push(Event::Prefilled {
+                id: p.id,
+                cached: adm.reused,
+            });
             // A host transform edits the row in place and restores it.
             let state = &mut self.states[slot];
             let spare = slot == self.batch;
