@@ -9,6 +9,7 @@
 mod common;
 
 use common::{prompt, run_all, single_engine};
+use iree_llm::emit::{GraphKind, Output};
 use iree_llm::engine::{BatchEngine, BatchOptions, Engine, Event, Fault, FinishReason, Request};
 use iree_llm::types::TokenId;
 use iree_llm::weights::DType as WeightDType;
@@ -71,6 +72,51 @@ fn a_conversations_next_turn_is_prefilled_from_the_end_of_its_last_reply() {
     );
     assert_eq!(after.reused_prompts - before.reused_prompts, 1);
     assert_eq!(got[0].tokens, single(&dir, &[Request::greedy(turn, 12)])[0]);
+}
+
+/// A turn resumed at a window where only the largest chunk is loaded runs
+/// through that one, and has the chunk of its own size compiled in the
+/// background: loaded once compiled, it serves the next turn there.
+#[test]
+fn a_resume_without_its_own_chunk_size_has_it_compiled_for_the_next_turn() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut engine = engine(&dir, false);
+    let vocab = engine.model().vocab();
+    let first = prompt(70, 51, vocab);
+    let reply = run_all(&mut engine, &[Request::greedy(first.clone(), 8)])[0]
+        .tokens
+        .clone();
+    // 5 new tokens from position 77: the 8-token chunk at the window of
+    // the whole cache, not loaded up front (only the 16-token one is).
+    let own = GraphKind::Chunk {
+        slots: BATCH as i64,
+        tokens: 8,
+        window: CAPACITY,
+        output: Output::Logits,
+    };
+    assert!(!engine.model().is_loaded(own));
+    let turn = next_turn(&first, &reply, &prompt(5, 52, vocab));
+    let got = run_all(&mut engine, &[Request::greedy(turn.clone(), 6)]);
+    assert_eq!(
+        got[0].tokens,
+        single(&dir, &[Request::greedy(turn.clone(), 6)])[0]
+    );
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while !engine.model().is_loaded(own) {
+        assert!(
+            engine.model().compiling() > 0,
+            "asked for in the background"
+        );
+        assert!(std::time::Instant::now() < deadline, "compiled in time");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        engine.model_mut().install_compiled();
+    }
+    let before = engine.stats().reused_tokens;
+    let last = next_turn(&turn, &got[0].tokens, &prompt(3, 53, vocab));
+    let got = run_all(&mut engine, &[Request::greedy(last.clone(), 4)]);
+    assert!(engine.stats().reused_tokens > before);
+    assert_eq!(got[0].tokens, single(&dir, &[Request::greedy(last, 4)])[0]);
 }
 
 /// Each request is told once, before its first token, how many of its

@@ -741,6 +741,8 @@ impl Engine for BatchEngine {
 
     fn step(&mut self) -> Vec<Event> {
         let start = Instant::now();
+        // Graphs compiled in the background (see `resume_plan`) join here.
+        self.model.install_compiled();
         let mut events = self.queue.take_reported();
         self.admit(&mut events);
         self.decode(&mut events);

@@ -3,9 +3,9 @@
 //! and looked up by kind. Graphs the load did not ask for are compiled on the
 //! first call that needs them when the model allows it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use super::{LoadProgress, LoadStats, ModelError, Result};
@@ -22,7 +22,22 @@ pub struct GraphSet {
     target: Target,
     compile_on_demand: bool,
     functions: HashMap<GraphKind, Function>,
+    background: Background,
 }
+
+/// Graphs compiled on a thread of their own while the session serves
+/// ([`GraphSet::compile_in_background`]), waiting to be loaded.
+#[derive(Default)]
+struct Background {
+    /// Asked for and not installed yet (compiling, queued or compiled).
+    asked: HashSet<GraphKind>,
+    sender: Option<mpsc::Sender<GraphKind>>,
+    /// In a mutex so that the set stays `Sync` for [`GraphSet::load_all`]'s
+    /// compile threads.
+    done: Option<Mutex<mpsc::Receiver<Compiled>>>,
+}
+
+type Compiled = (GraphKind, Result<(Graph, CachedModule, Duration)>);
 
 impl GraphSet {
     pub fn new(
@@ -41,7 +56,84 @@ impl GraphSet {
             target,
             compile_on_demand,
             functions: HashMap::new(),
+            background: Background::default(),
         }
+    }
+
+    /// Starts compiling the graphs of `kinds` that are neither loaded nor
+    /// asked for already, one at a time on a thread of their own, into the
+    /// module cache; [`Self::install_compiled`] loads those that are done.
+    /// For graphs worth having but not worth a wait in the middle of
+    /// serving. Nothing happens unless the set compiles on demand.
+    pub fn compile_in_background(&mut self, kinds: &[GraphKind]) {
+        if !self.compile_on_demand {
+            return;
+        }
+        for &kind in kinds {
+            if self.functions.contains_key(&kind) || self.background.asked.contains(&kind) {
+                continue;
+            }
+            let sender = self.background.sender.get_or_insert_with(|| {
+                let (tx, rx) = mpsc::channel::<GraphKind>();
+                let (done_tx, done_rx) = mpsc::channel();
+                let (shape, config) = (self.shape.clone(), self.config.clone());
+                let (compiler, cache, target) = (
+                    self.compiler.clone(),
+                    self.cache.clone(),
+                    self.target.clone(),
+                );
+                std::thread::spawn(move || {
+                    for kind in rx {
+                        let start = Instant::now();
+                        let graph = emit::emit_graph(&shape, &config, kind);
+                        let module = cache
+                            .get_or_compile(&compiler, &target, &graph.name(), &graph.mlir)
+                            .map_err(ModelError::from);
+                        let result = module.map(|m| (graph, m, start.elapsed()));
+                        if done_tx.send((kind, result)).is_err() {
+                            return;
+                        }
+                    }
+                });
+                self.background.done = Some(Mutex::new(done_rx));
+                tx
+            });
+            if sender.send(kind).is_ok() {
+                self.background.asked.insert(kind);
+            }
+        }
+    }
+
+    /// Loads into `session` the graphs compiled in the background since
+    /// the last call; returns how many. One that failed to compile is
+    /// logged and left out (asked for again, it compiles on demand).
+    pub fn install_compiled(&mut self, session: &mut Session, stats: &mut LoadStats) -> usize {
+        let Some(done) = &self.background.done else {
+            return 0;
+        };
+        let finished: Vec<Compiled> = match done.lock() {
+            Ok(rx) => rx.try_iter().collect(),
+            Err(_) => return 0,
+        };
+        let mut installed = 0;
+        for (kind, result) in finished {
+            self.background.asked.remove(&kind);
+            let outcome = result.and_then(|(graph, module, took)| {
+                self.install(session, graph, module, took, stats)
+            });
+            match outcome {
+                Ok(()) => installed += 1,
+                Err(e) => {
+                    tracing::warn!(graph = %kind.name(), error = %e, "background compile failed")
+                }
+            }
+        }
+        installed
+    }
+
+    /// Graphs asked for in the background and not installed yet.
+    pub fn compiling(&self) -> usize {
+        self.background.asked.len()
     }
 
     /// Emits, compiles (or finds in the cache) and loads one graph into

@@ -295,6 +295,26 @@ impl DeviceModel {
         self.graphs.ensure(&mut self.session, kind, &mut self.stats)
     }
 
+    /// Starts compiling `kinds` on a thread of its own, to be loaded by
+    /// [`Self::install_compiled`] when done: graphs that would make a call
+    /// cheaper but are not worth compiling while a request waits. Nothing
+    /// happens unless the model compiles on demand.
+    pub fn compile_in_background(&mut self, kinds: &[GraphKind]) {
+        self.graphs.compile_in_background(kinds);
+    }
+
+    /// Loads the graphs compiled in the background since the last call;
+    /// returns how many.
+    pub fn install_compiled(&mut self) -> usize {
+        self.graphs
+            .install_compiled(&mut self.session, &mut self.stats)
+    }
+
+    /// Graphs compiling in the background, or compiled and not loaded yet.
+    pub fn compiling(&self) -> usize {
+        self.graphs.compiling()
+    }
+
     /// What one call of graph `kind` asks of the device: its dispatches,
     /// copies and fills ([`crate::compile::CallSchedule`]), counted by the
     /// compiler once per graph (the graph need not be loaded).

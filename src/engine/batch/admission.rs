@@ -16,7 +16,7 @@
 use std::time::Instant;
 
 use super::{BatchEngine, Fault};
-use crate::emit::{ChunkCall, chunk_plan_from};
+use crate::emit::{ChunkCall, GraphKind, Output, chunk_plan_from};
 use crate::engine::{Event, FinishReason, Progress, error_message};
 use crate::types::{RequestId, TokenId};
 
@@ -166,9 +166,11 @@ impl BatchEngine {
     /// there: taken when they cost less than `whole`, the plan from
     /// position 0. Chunks carried by decode calls have a graph for every
     /// window; calls of their own use loaded graphs only, so that reuse
-    /// never compiles a graph in the middle of serving.
+    /// never waits for a compile in the middle of serving. The graphs of
+    /// the plan it would rather have take their turn in the background,
+    /// for the next prompt resumed there (a conversation's next turn).
     fn resume_plan(
-        &self,
+        &mut self,
         slot: usize,
         prompt: &[TokenId],
         whole: &[ChunkCall],
@@ -188,6 +190,27 @@ impl BatchEngine {
                 self.model.manifest().plan.chunk_padding(),
             )
         } else {
+            let best = chunk_plan_from(
+                from,
+                prompt.len(),
+                self.model.capacity() as i64,
+                size,
+                self.model.manifest().plan.chunk_padding(),
+            );
+            if self.model.chunk_plan_cost(&best) < self.model.chunk_plan_cost(whole) {
+                let slots = self.kv.slots() as i64;
+                let wanted: Vec<GraphKind> = best
+                    .iter()
+                    .map(|c| GraphKind::Chunk {
+                        slots,
+                        tokens: c.size,
+                        window: c.window,
+                        output: Output::Logits,
+                    })
+                    .filter(|&k| !self.model.is_loaded(k))
+                    .collect();
+                self.model.compile_in_background(&wanted);
+            }
             self.model
                 .loaded_chunk_plan_from(self.kv.slots(), from, prompt.len(), size)?
         };
