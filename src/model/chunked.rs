@@ -3,7 +3,9 @@
 //! batched engine runs one call per step, between decode steps.
 
 use super::{DeviceModel, KvCache, ModelError, Result};
-use crate::emit::{ChunkCall, GraphKind, Output, chunk_plan, loaded_plan_from, plan_cost};
+use crate::emit::{
+    ChunkCall, GraphKind, Output, chunk_plan, chunk_plan_from, loaded_plan_from, plan_cost,
+};
 use crate::fit::FitError;
 use crate::types::TokenId;
 
@@ -26,6 +28,30 @@ impl DeviceModel {
             max_chunk,
             padding,
         ))
+    }
+
+    /// The chunk calls that prefill positions `from..prompt` of a prompt
+    /// whose earlier positions are in its slot already, with chunks of at
+    /// most `max_chunk` tokens ([`chunk_plan_from`]); graphs not loaded
+    /// compile on first use.
+    pub fn chunk_plan_from(&self, from: usize, prompt: usize, max_chunk: usize) -> Vec<ChunkCall> {
+        chunk_plan_from(
+            from,
+            prompt,
+            self.capacity() as i64,
+            max_chunk,
+            self.manifest().plan.chunk_padding(),
+        )
+    }
+
+    /// The logits graph that runs `call` over a cache of `slots` slots.
+    pub fn chunk_kind(slots: usize, call: &ChunkCall) -> GraphKind {
+        GraphKind::Chunk {
+            slots: slots as i64,
+            tokens: call.size,
+            window: call.window,
+            output: Output::Logits,
+        }
     }
 
     /// The chunk calls that prefill positions `from..prompt` of a prompt
@@ -80,12 +106,7 @@ impl DeviceModel {
         self.check_chunk(kv, slot, prompt, call)?;
         let end = call.start + call.len;
         let tokens = &prompt[call.start..end];
-        let kind = GraphKind::Chunk {
-            slots: kv.slots() as i64,
-            tokens: call.size,
-            window: call.window,
-            output: Output::Logits,
-        };
+        let kind = Self::chunk_kind(kv.slots(), &call);
         self.ensure_graph(kind)?;
         let function = self.graphs.function(kind)?;
         let mut padded: Vec<i32> = tokens.iter().map(|t| t.0 as i32).collect();

@@ -16,8 +16,9 @@
 use std::time::Instant;
 
 use super::{BatchEngine, Fault};
-use crate::emit::{ChunkCall, GraphKind, Output, chunk_plan_from};
+use crate::emit::{ChunkCall, GraphKind};
 use crate::engine::{Event, FinishReason, Progress, error_message};
+use crate::model::DeviceModel;
 use crate::types::{RequestId, TokenId};
 
 /// A request being admitted: its choices, the slots they will run in, and
@@ -181,32 +182,15 @@ impl BatchEngine {
         if from == 0 {
             return None;
         }
+        let best = self.model.chunk_plan_from(from, prompt.len(), size);
         let plan = if carried {
-            chunk_plan_from(
-                from,
-                prompt.len(),
-                self.model.capacity() as i64,
-                size,
-                self.model.manifest().plan.chunk_padding(),
-            )
+            best
         } else {
-            let best = chunk_plan_from(
-                from,
-                prompt.len(),
-                self.model.capacity() as i64,
-                size,
-                self.model.manifest().plan.chunk_padding(),
-            );
             if self.model.chunk_plan_cost(&best) < self.model.chunk_plan_cost(whole) {
-                let slots = self.kv.slots() as i64;
+                let slots = self.kv.slots();
                 let wanted: Vec<GraphKind> = best
                     .iter()
-                    .map(|c| GraphKind::Chunk {
-                        slots,
-                        tokens: c.size,
-                        window: c.window,
-                        output: Output::Logits,
-                    })
+                    .map(|c| DeviceModel::chunk_kind(slots, c))
                     .filter(|&k| !self.model.is_loaded(k))
                     .collect();
                 self.model.compile_in_background(&wanted);
@@ -268,15 +252,7 @@ impl BatchEngine {
                 let rest = self
                     .model
                     .loaded_chunk_plan_from(self.kv.slots(), from, len, self.max_chunk)
-                    .unwrap_or_else(|| {
-                        chunk_plan_from(
-                            from,
-                            len,
-                            self.model.capacity() as i64,
-                            self.max_chunk,
-                            self.model.manifest().plan.chunk_padding(),
-                        )
-                    });
+                    .unwrap_or_else(|| self.model.chunk_plan_from(from, len, self.max_chunk));
                 adm.plan.truncate(adm.next);
                 adm.plan.extend(rest);
                 adm.carried = false;
