@@ -271,6 +271,22 @@ impl Compiler {
     }
 }
 
+/// Gives the calling thread the lowest scheduling priority (nice 19), so
+/// that the compiles it runs take the cores only when serving leaves them
+/// idle; the compiler processes it starts inherit it. Linux only, where the
+/// nice value belongs to the thread; elsewhere it would lower the whole
+/// process, so nothing changes there. Returns whether it was lowered.
+pub fn lower_thread_priority() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        rustix::process::setpriority_process(None, 19).is_ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}
+
 /// `.venv/bin` directories where the project's own compiler may live: next to
 /// the source tree this binary was built from, and above the binary itself
 /// (`target/<profile>/iree-llm` -> `<repo>/.venv/bin`).
@@ -653,5 +669,26 @@ module {
         let flags = Target::new(DeviceKind::Metal).flags();
         assert!(flags.contains(&"--iree-hal-target-device=metal".to_string()));
         assert!(flags.contains(&"--iree-metal-compile-to-metallib=false".to_string()));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_lowered_thread_and_the_compilers_it_starts_run_at_nice_19() {
+        let before = rustix::process::getpriority_process(None).unwrap();
+        let (lowered, niceness) = std::thread::spawn(|| {
+            let lowered = lower_thread_priority();
+            // `nice` without arguments prints the niceness it runs at.
+            let out = Command::new("nice").output().expect("run nice");
+            (
+                lowered,
+                String::from_utf8_lossy(&out.stdout).trim().to_string(),
+            )
+        })
+        .join()
+        .unwrap();
+        assert!(lowered);
+        assert_eq!(niceness, "19");
+        // The nice value is the thread's: the caller's is untouched.
+        assert_eq!(rustix::process::getpriority_process(None).unwrap(), before);
     }
 }

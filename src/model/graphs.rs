@@ -61,7 +61,8 @@ impl GraphSet {
     }
 
     /// Starts compiling the graphs of `kinds` that are neither loaded nor
-    /// asked for already, one at a time on a thread of their own, into the
+    /// asked for already, one at a time on a thread of their own at the
+    /// lowest priority ([`crate::compile::lower_thread_priority`]), into the
     /// module cache; [`Self::install_compiled`] loads those that are done.
     /// For graphs worth having but not worth a wait in the middle of
     /// serving. Nothing happens unless the set compiles on demand.
@@ -83,6 +84,11 @@ impl GraphSet {
                     self.target.clone(),
                 );
                 std::thread::spawn(move || {
+                    // On a machine this small a compile at normal priority
+                    // takes a core from every step it overlaps.
+                    if !crate::compile::lower_thread_priority() {
+                        tracing::debug!("background compiles run at normal priority");
+                    }
                     for kind in rx {
                         let start = Instant::now();
                         let graph = emit::emit_graph(&shape, &config, kind);
