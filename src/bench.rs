@@ -617,6 +617,8 @@ pub struct RunSummary {
     /// tokens thus not prefilled ([`crate::engine::EngineStats::reused_tokens`]).
     pub reused_prompts: u64,
     pub reused_tokens: u64,
+    /// Of those, prompts whose prefix came from another slot's cache.
+    pub prefix_copies: u64,
     /// Every wait between two consecutive tokens of one request, as the
     /// caller saw it (tokens of one step arrive together).
     pub gaps: Vec<Duration>,
@@ -845,6 +847,7 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         spare_move_time: after.spare_move_time - before.spare_move_time,
         reused_prompts: after.reused_prompts - before.reused_prompts,
         reused_tokens: after.reused_tokens - before.reused_tokens,
+        prefix_copies: after.prefix_copies - before.prefix_copies,
         gaps,
         saturated,
         saturated_tokens,
@@ -1086,10 +1089,11 @@ pub fn engine_bench(
 
         let prompt_tokens: usize = requests.iter().map(|r| r.prompt.len()).sum();
         log(&format!(
-            "{device}: prefix reuse {}: {} of {} prompts started past a prefix their slot's cache held ({} tokens every prompt shares); {} of {prompt_tokens} prompt tokens not prefilled",
+            "{device}: prefix reuse {}: {} of {} prompts started past a prefix a slot's cache held ({} of them copied from another slot; {} tokens every prompt shares); {} of {prompt_tokens} prompt tokens not prefilled",
             if opts.prefix_reuse { "on" } else { "off" },
             run.reused_prompts,
             requests.len(),
+            run.prefix_copies,
             opts.shared_prefix,
             run.reused_tokens,
         ));
@@ -1244,6 +1248,7 @@ mod tests {
             spare_move_time: Duration::ZERO,
             reused_prompts: 0,
             reused_tokens: 0,
+            prefix_copies: 0,
             gaps: Vec::new(),
             saturated: Duration::from_millis(wall_ms),
             saturated_tokens: tokens,

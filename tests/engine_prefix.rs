@@ -1,7 +1,8 @@
 //! Prefix reuse in the batch engine: a prompt that starts with what a free
 //! slot's cache still holds (an earlier turn of its conversation, a system
 //! prompt shared by many requests) is admitted into that slot and
-//! prefilled from where the two differ. Its tokens stay those of the
+//! prefilled from where the two differ; a prefix another slot holds is
+//! copied from that slot instead of prefilled. Its tokens stay those of the
 //! single-sequence engine, which prefills every prompt whole; the engine
 //! counts the prompt tokens it did not prefill; and a slot whose cache may
 //! have been damaged offers nothing.
@@ -263,4 +264,62 @@ fn after_a_failed_decode_a_slots_cache_is_not_reused() {
     let got = run_all(&mut engine, &[Request::greedy(turn.clone(), 6)]);
     assert_eq!(engine.stats().reused_tokens, 0);
     assert_eq!(got[0].tokens, single(&dir, &[Request::greedy(turn, 6)])[0]);
+}
+
+/// A prompt whose prefix another slot holds, whether that slot's request
+/// is still running or has ended, has those positions copied into its own
+/// slot instead of prefilling them: a system prompt is prefilled once for
+/// all slots. Both requests' tokens stay the single-sequence engine's.
+#[test]
+fn a_prompt_copies_the_prefix_another_slot_holds_running_or_free() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let vocab = engine(&dir, false).model().vocab();
+    let system = prompt(20, 61, vocab);
+    let first = Request::greedy([system.clone(), prompt(9, 62, vocab)].concat(), 24);
+    let second = Request::greedy([system.clone(), prompt(5, 63, vocab)].concat(), 8);
+    let want = single(&dir, &[first.clone(), second.clone()]);
+    for carry in [false, true] {
+        // Running: the second arrives while the first decodes.
+        let mut engine = engine(&dir, carry);
+        let a = engine.submit(first.clone()).unwrap();
+        let mut seen = Vec::new();
+        while !seen
+            .iter()
+            .any(|e| matches!(e, Event::Token { id, .. } if *id == a))
+        {
+            seen.extend(engine.step());
+        }
+        let b = engine.submit(second.clone()).unwrap();
+        while !engine.is_idle() {
+            seen.extend(engine.step());
+        }
+        let cached = |of| {
+            seen.iter().find_map(|e| match e {
+                Event::Prefilled { id, cached } if *id == of => Some(*cached),
+                _ => None,
+            })
+        };
+        let tokens = |of| -> Vec<TokenId> {
+            seen.iter()
+                .filter_map(|e| match e {
+                    Event::Token { id, token, .. } if *id == of => Some(*token),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(cached(a), Some(0), "carried {carry}");
+        assert_eq!(cached(b), Some(system.len()), "carried {carry}");
+        assert_eq!(engine.stats().prefix_copies, 1, "carried {carry}");
+        assert_eq!(tokens(a), want[0], "carried {carry}");
+        assert_eq!(tokens(b), want[1], "carried {carry}");
+
+        // Free: the first has ended, and its slot keeps its conversation
+        // (the second takes an empty slot and copies the system prompt).
+        let mut engine = self::engine(&dir, carry);
+        run_all(&mut engine, std::slice::from_ref(&first));
+        let (cached, got) = cached_then_tokens(&mut engine, second.clone());
+        assert_eq!(cached, system.len(), "carried {carry}");
+        assert_eq!(got, want[1], "carried {carry}");
+        assert_eq!(engine.stats().prefix_copies, 1, "carried {carry}");
+    }
 }

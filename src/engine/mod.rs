@@ -196,6 +196,9 @@ pub struct EngineStats {
     /// reuse), and the prompt tokens not prefilled thanks to it.
     pub reused_prompts: u64,
     pub reused_tokens: u64,
+    /// Of those, prompts whose prefix was copied from another slot's cache
+    /// ([`BatchEngine`]'s admission: a prefix another slot holds).
+    pub prefix_copies: u64,
 }
 
 /// A continuous-batching backend a server or CLI can drive.

@@ -137,8 +137,26 @@ impl BatchEngine {
         let best = self.resident.choose(&free, &prompt).expect("a free slot");
         free.swap(0, best);
         let slot = free[0];
-        let (from, plan) = match self.resume_plan(slot, &prompt, &plan, carried, size) {
-            Some(rest) => rest,
+        let donor = self.resident.donor(slot, &prompt);
+        let held = donor.map_or_else(|| self.resident.shared(slot, &prompt), |(_, n)| n);
+        let (from, plan) = match self.resume_plan(held, &prompt, &plan, carried, size) {
+            Some(rest) => match donor {
+                Some((other, n)) => {
+                    match self.model.copy_kv_positions(&mut self.kv, other, slot, n) {
+                        Ok(()) => {
+                            self.resident.copied(other, slot, n);
+                            self.stats.prefix_copies += 1;
+                            rest
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "copying a shared prefix failed; prefilling the whole prompt");
+                            self.resident.forget(slot);
+                            (0, plan)
+                        }
+                    }
+                }
+                None => rest,
+            },
             None => (0, plan),
         };
         if from > 0 {
@@ -162,23 +180,21 @@ impl BatchEngine {
         true
     }
 
-    /// Where the prefill of `prompt` into `slot` can start past what the
-    /// slot holds of it ([`super::resident`]), and the chunk calls from
-    /// there: taken when they cost less than `whole`, the plan from
-    /// position 0. Chunks carried by decode calls have a graph for every
+    /// The chunk calls that prefill `prompt` past its first `from` tokens,
+    /// which a slot holds already ([`super::resident`]): taken when they
+    /// cost less than `whole`, the plan from position 0. Chunks carried by decode calls have a graph for every
     /// window; calls of their own use loaded graphs only, so that reuse
     /// never waits for a compile in the middle of serving. The graphs of
     /// the plan it would rather have take their turn in the background,
     /// for the next prompt resumed there (a conversation's next turn).
     fn resume_plan(
         &mut self,
-        slot: usize,
+        from: usize,
         prompt: &[TokenId],
         whole: &[ChunkCall],
         carried: bool,
         size: usize,
     ) -> Option<(usize, Vec<ChunkCall>)> {
-        let from = self.resident.shared(slot, prompt);
         if from == 0 {
             return None;
         }

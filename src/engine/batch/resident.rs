@@ -4,7 +4,9 @@
 //! prefilled from position `n` only (prefix reuse, per slot, as llama.cpp's
 //! server keeps each slot's prompt): a conversation's next turn, which
 //! repeats the turns before it, or requests that share a system prompt,
-//! skip what is still in a free slot's cache.
+//! skip what is still in a free slot's cache. A prefix that another slot
+//! holds, running or free, is copied from it on the device
+//! ([`Resident::donor`]), so a shared system prompt is prefilled once in all.
 //!
 //! The record follows every write to the cache: a chunk's tokens, a running
 //! row's token, a copy between slots. An idle decode row feeds its slot's
@@ -84,6 +86,21 @@ impl Resident {
                 std::cmp::Reverse(i),
             )
         })
+    }
+
+    /// Another slot that holds more of `prompt` than `slot` does, and how
+    /// much: running or free, the spare's included, as positions below a
+    /// record's end are never written again while it lasts. Copying those
+    /// positions into `slot` costs a device copy instead of their prefill,
+    /// so a system prompt is prefilled once for all slots, not once per
+    /// slot. Among equals, the lowest slot.
+    pub(super) fn donor(&self, slot: usize, prompt: &[TokenId]) -> Option<(usize, usize)> {
+        let own = self.shared(slot, prompt);
+        (0..self.held.len())
+            .filter(|&s| s != slot)
+            .map(|s| (s, self.shared(s, prompt)))
+            .filter(|&(_, n)| n > own)
+            .max_by_key(|&(s, n)| (n, std::cmp::Reverse(s)))
     }
 
     /// The token an idle decode row feeds at position 0 of `slot`: the
