@@ -271,6 +271,36 @@ impl Compiler {
     }
 }
 
+/// How old a private `.partial` module file must be to count as left
+/// behind: a compile that takes this long is not running any more.
+const STALE_PARTIAL: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes `.partial` module files older than [`STALE_PARTIAL`] from `dir`.
+/// A process stopped while its compiler ran (a server shut down during a
+/// background compile) never renames its private file into place, and the
+/// compiler it started may finish after it; without a sweep those files
+/// would pile up in the cache. Best effort: what cannot be read or removed
+/// stays.
+fn sweep_stale_partials(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "partial") {
+            continue;
+        }
+        let age = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok());
+        if age.is_some_and(|a| a > STALE_PARTIAL) && std::fs::remove_file(&path).is_ok() {
+            tracing::debug!("removed a module file left behind: {}", path.display());
+        }
+    }
+}
+
 /// Gives the calling thread the lowest scheduling priority (nice 19), so
 /// that the compiles it runs take the cores only when serving leaves them
 /// idle; the compiler processes it starts inherit it. Linux only, where the
@@ -405,6 +435,7 @@ impl ModuleCache {
         // stable name, because iree-compile embeds the input's path in the
         // module: the renames then install identical bytes and digests.
         let source = self.write_source(name, &key, mlir)?;
+        sweep_stale_partials(&self.dir);
         let unique = crate::files::unique_suffix();
         let partial = self.dir.join(format!("{name}-{key}.{unique}.vmfb.partial"));
         compiler.compile_file(&source, target, &partial)?;
@@ -690,5 +721,24 @@ module {
         assert_eq!(niceness, "19");
         // The nice value is the thread's: the caller's is untouched.
         assert_eq!(rustix::process::getpriority_process(None).unwrap(), before);
+    }
+
+    #[test]
+    fn a_compile_removes_partial_modules_left_behind_but_not_running_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, age_s: u64| {
+            let path = dir.path().join(name);
+            let f = std::fs::File::create(&path).unwrap();
+            let when = std::time::SystemTime::now() - std::time::Duration::from_secs(age_s);
+            f.set_modified(when).unwrap();
+            path
+        };
+        let left = file("m-k.1-1.vmfb.partial", 2 * 3600);
+        let running = file("m-k.2-1.vmfb.partial", 60);
+        let module = file("m-k.vmfb", 2 * 3600);
+        sweep_stale_partials(dir.path());
+        assert!(!left.exists());
+        assert!(running.exists());
+        assert!(module.exists());
     }
 }
