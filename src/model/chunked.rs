@@ -46,12 +46,7 @@ impl DeviceModel {
 
     /// The logits graph that runs `call` over a cache of `slots` slots.
     pub fn chunk_kind(slots: usize, call: &ChunkCall) -> GraphKind {
-        GraphKind::Chunk {
-            slots: slots as i64,
-            tokens: call.size,
-            window: call.window,
-            output: Output::Logits,
-        }
+        chunk_graph(slots, call.size, call.window)
     }
 
     /// The chunk calls that prefill positions `from..prompt` of a prompt
@@ -68,14 +63,7 @@ impl DeviceModel {
         if from >= prompt || prompt > self.capacity() {
             return None;
         }
-        let loaded = |tokens: i64, window: i64| {
-            self.is_loaded(GraphKind::Chunk {
-                slots: slots as i64,
-                tokens,
-                window,
-                output: Output::Logits,
-            })
-        };
+        let loaded = |tokens: i64, window: i64| self.is_loaded(chunk_graph(slots, tokens, window));
         loaded_plan_from(
             from,
             prompt,
@@ -170,5 +158,15 @@ impl DeviceModel {
             last = self.prefill_chunk_at(kv, slot, prompt, call)?;
         }
         last.ok_or_else(|| ModelError::InvalidCall("an empty chunk plan".into()))
+    }
+}
+
+/// The logits chunk graph of `tokens` tokens at `window` over `slots` slots.
+fn chunk_graph(slots: usize, tokens: i64, window: i64) -> GraphKind {
+    GraphKind::Chunk {
+        slots: slots as i64,
+        tokens,
+        window,
+        output: Output::Logits,
     }
 }

@@ -140,24 +140,8 @@ impl BatchEngine {
         let donor = self.resident.donor(slot, &prompt);
         let held = donor.map_or_else(|| self.resident.shared(slot, &prompt), |(_, n)| n);
         let (from, plan) = match self.resume_plan(held, &prompt, &plan, carried, size) {
-            Some(rest) => match donor {
-                Some((other, n)) => {
-                    match self.model.copy_kv_positions(&mut self.kv, other, slot, n) {
-                        Ok(()) => {
-                            self.resident.copied(other, slot, n);
-                            self.stats.prefix_copies += 1;
-                            rest
-                        }
-                        Err(e) => {
-                            tracing::warn!(error = %e, "copying a shared prefix failed; prefilling the whole prompt");
-                            self.resident.forget(slot);
-                            (0, plan)
-                        }
-                    }
-                }
-                None => rest,
-            },
-            None => (0, plan),
+            Some(rest) if self.take_prefix(donor, slot) => rest,
+            _ => (0, plan),
         };
         if from > 0 {
             self.stats.reused_prompts += 1;
@@ -178,6 +162,29 @@ impl BatchEngine {
             reused: from,
         });
         true
+    }
+
+    /// Copies into `slot` the prefix that `donor` (a slot and a length,
+    /// [`super::resident::Resident::donor`]) holds; true when there was
+    /// nothing to copy or the copy succeeded. A failed copy may have written
+    /// part of `slot`, so its record is forgotten and the prompt is
+    /// prefilled whole.
+    fn take_prefix(&mut self, donor: Option<(usize, usize)>, slot: usize) -> bool {
+        let Some((other, n)) = donor else {
+            return true;
+        };
+        match self.model.copy_kv_positions(&mut self.kv, other, slot, n) {
+            Ok(()) => {
+                self.resident.copied(other, slot, n);
+                self.stats.prefix_copies += 1;
+                true
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "copying a shared prefix failed; prefilling the whole prompt");
+                self.resident.forget(slot);
+                false
+            }
+        }
     }
 
     /// The chunk calls that prefill `prompt` past its first `from` tokens,
