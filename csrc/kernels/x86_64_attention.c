@@ -65,14 +65,19 @@
 // blocks of the run it prefetches before it starts. A block reads its keys
 // and then its values, 16 KB each at head_dim 64 in f32, so the hardware
 // prefetcher sees a new stream every 16 KB; into L1 the prefetches of the
-// next blocks would evict the block being multiplied. On Zen 4 (C harness,
-// 2 processes at once, 3 rounds; docs/performance.md), against the earlier
-// form (4 blocks into L1, only across slots), this took SmolLM2's 30
-// layers at B=8 from 50-71 to 44.5-48 ms at position 1536 and from
-// 4.6-5.6 to 4.5-4.7 ms at 128; the 1B preset's 16 layers at position 128
-// from 7.4-8.6 to 7.0-8.1 ms, and at 1536 was a draw (median 83 ms each).
-// 1 and 3 or 4 blocks ahead did worse than 2.
-#define PREFETCH_BLOCKS 2
+// next blocks would evict the block being multiplied.
+//
+// Each stream is fetched while its own kind is read: the next block's keys
+// tile by tile as this block's scores are taken, its values position by
+// position as this block's values are weighed. Fetching both during the
+// scores (two blocks ahead, as before) left the weighing with nothing in
+// flight and crowded the scores with twice the misses. On Zen 4 (C harness,
+// SmolLM2 B=8, 30 layers, 2 processes at once, output hashes equal;
+// docs/performance.md) this took position 128 from 5.5-5.9 to 4.4-5.0 ms
+// and position 1536 from 64-83 to 43-47 ms; the 1B preset's 16 layers at
+// position 128 from 7.9-15 to 7.1-7.3 ms. Two blocks ahead in this form
+// did worse than one (4.9-5.6 ms at 128).
+#define PREFETCH_BLOCKS 1
 // Query heads of one key/value head that share a pass over its keys and
 // values; more heads (g > 4) take more passes.
 #define HEAD_GROUP 4

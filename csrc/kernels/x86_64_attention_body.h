@@ -29,13 +29,18 @@ INLINE __m256 KV_NAME(dots8)(const float* q, const KV_T* const* kt, size_t d) {
 // nt positions: W values of a head's sum stay in registers for the whole
 // block (64: 8 AVX2 or 4 AVX-512 vectors) instead of being loaded and
 // stored again for every few positions. W is 64, or 16 for the rest of a
-// head_dim that is not a multiple of 64.
+// head_dim that is not a multiple of 64. Position t also prefetches row t
+// of `fetch` (a later block's values, `row` bytes a position) for t <
+// fetch_n, so that stream advances as this one is read.
 INLINE void KV_NAME(weigh)(const int W, float* out, float alpha, const float* e,
-                           const KV_T* const* vt, size_t c0, int nt) {
+                           const KV_T* const* vt, size_t c0, int nt, const char* fetch,
+                           int fetch_n, size_t row) {
   vec acc[64 / VLEN];
   const vec a = v_set1(alpha);
   for (int i = 0; i < W / VLEN; ++i) acc[i] = v_mul(v_load(out + VLEN * i), a);
   for (int t = 0; t < nt; ++t) {
+    if (t < fetch_n)
+      for (size_t b = 0; b < row; b += 64) _mm_prefetch(fetch + t * row + b, _MM_HINT_T1);
     const vec et = v_set1(e[t]);
     for (int i = 0; i < W / VLEN; ++i)
       acc[i] = v_fmadd(et, KV_LOAD(vt[t] + c0 + VLEN * i), acc[i]);
@@ -63,15 +68,12 @@ INLINE void KV_NAME(block_heads)(const int nt, const int first_block, const floa
     // of the maximum here and set to zero after the exponential.
     const __m256 live =
         _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(nt - t0), lane));
-    // The same tile of a later block's keys and values.
+    // The same tile of a later block's keys (its values are fetched as
+    // this block's are read, below).
     if (t0 < next_n) {
       const int ahead = next_n - t0 < TILE ? next_n - t0 : TILE;
       const char* kn = (const char*)(next_k + t0 * d);
-      const char* vn = (const char*)(next_v + t0 * d);
-      for (size_t b = 0; b < ahead * d * sizeof(KV_T); b += 64) {
-        _mm_prefetch(kn + b, _MM_HINT_T1);
-        _mm_prefetch(vn + b, _MM_HINT_T1);
-      }
+      for (size_t b = 0; b < ahead * d * sizeof(KV_T); b += 64) _mm_prefetch(kn + b, _MM_HINT_T1);
     }
     for (size_t i = 0; i < gn; ++i) {
       const __m256 sv =
@@ -105,13 +107,17 @@ INLINE void KV_NAME(block_heads)(const int nt, const int first_block, const floa
   }
   // Values 64 at a time for every head, so that a block's values are read
   // from memory once and from L1 by the group's other heads.
+  // The first head's first pass also fetches the later block's values.
+  const size_t row = d * sizeof(KV_T);
   size_t c0 = 0;
   for (; c0 + 64 <= d; c0 += 64)
     for (size_t i = 0; i < gn; ++i)
-      KV_NAME(weigh)(64, acc + (j0 + i) * d + c0, alpha[i], s[i], vt, c0, nt);
+      KV_NAME(weigh)(64, acc + (j0 + i) * d + c0, alpha[i], s[i], vt, c0, nt,
+                     (const char*)next_v, i == 0 && c0 == 0 ? next_n : 0, row);
   for (; c0 < d; c0 += 16)
     for (size_t i = 0; i < gn; ++i)
-      KV_NAME(weigh)(16, acc + (j0 + i) * d + c0, alpha[i], s[i], vt, c0, nt);
+      KV_NAME(weigh)(16, acc + (j0 + i) * d + c0, alpha[i], s[i], vt, c0, nt,
+                     (const char*)next_v, i == 0 && c0 == 0 ? next_n : 0, row);
 }
 
 // Where a slot's keys and values are, and how many positions it has cached.
