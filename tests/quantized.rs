@@ -507,6 +507,89 @@ fn eight_bit_decode_rows_carrying_a_chunk_equal_a_plain_steps_bit_for_bit() {
     common::assert_carrying_a_chunk_keeps_the_decode_rows_bits(&mut model, STEP_ROWS, "8-bit form");
 }
 
+/// In the 8-bit form a prompt's chunk padded to its graph's size rounds and
+/// multiplies only its real rows, and those rows get the same bits whatever
+/// the padding: the same prompt through chunks of 16, 24 and 32 rows, and
+/// through a chunk carried by a decode step (whose chunk rows follow the
+/// decode rows), gives its last token the same logits bit for bit.
+#[test]
+fn an_eight_bit_chunk_gives_its_real_rows_the_same_bits_whatever_its_padding() {
+    use iree_llm::emit::{ChunkCall, Kernels};
+    use iree_llm::model::RowDraw;
+    if !iree_llm::emit::kernels::packs_for_vnni(Kernels::X86_64Q8) {
+        eprintln!("not run: this CPU or build has no packed 8-bit kernel");
+        return;
+    }
+    let mut model = carrying_step_model(Quant::Q4_1, Kernels::X86_64Q8);
+    let vocab = model.vocab();
+    let first = |len, size| ChunkCall {
+        start: 0,
+        len,
+        size,
+        window: 0,
+    };
+    let mut logits = |prompt: &[TokenId], call: ChunkCall| {
+        let mut kv = model.new_kv().unwrap();
+        model
+            .prefill_chunk_at(&mut kv, 0, prompt, call)
+            .unwrap()
+            .expect("a whole prompt's chunk gives its logits")
+    };
+    let bits = |l: &[f32]| l.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    // 16 real rows: whole groups of 8; 17: a last group of one real row.
+    for (len, sizes) in [(16, &[16, 24, 32][..]), (17, &[24, 32][..])] {
+        let tokens = prompt(len, 41, vocab);
+        let exact = bits(&logits(&tokens, first(len, sizes[0])));
+        for &size in &sizes[1..] {
+            assert_eq!(
+                bits(&logits(&tokens, first(len, size))),
+                exact,
+                "{len} tokens padded to {size} against {}",
+                sizes[0]
+            );
+        }
+    }
+    // The same 17 tokens carried as a chunk of 24 by a step of idle rows;
+    // its own call is within the form's tolerance of the f64 reference, so
+    // that the padding skipped is not a real row (which would be wrong in
+    // every size alike).
+    let tokens = prompt(17, 41, vocab);
+    let own_logits = logits(&tokens, first(17, 24));
+    let reference = common::reference(&quantized_tiny(Quant::Q4_1));
+    let want = reference
+        .new_sequence()
+        .forward(&reference, &tokens)
+        .unwrap();
+    let err = relative_error(&own_logits, &want);
+    assert!(
+        err <= Q8_TOLERANCE,
+        "17 tokens in a chunk of 24: relative error {err:.2e}"
+    );
+    let own = bits(&own_logits);
+    let mut kv = model.new_kv_slots(STEP_ROWS).unwrap();
+    let (next, pos) = (vec![TokenId(0); STEP_ROWS], vec![0; STEP_ROWS]);
+    let call = first(17, 24);
+    model
+        .ensure_graph(model.decode_chunk_kind(&kv, &pos, call))
+        .unwrap();
+    let mut ids = Vec::new();
+    let outcome = model
+        .decode_sample_with_chunk(
+            &mut kv,
+            &next,
+            &pos,
+            &vec![RowDraw::GREEDY; STEP_ROWS],
+            &mut ids,
+            None,
+            (STEP_ROWS - 1, &tokens, call),
+        )
+        .unwrap();
+    let carried = outcome
+        .logits
+        .expect("the prompt's only chunk gives its logits");
+    assert_eq!(bits(&carried), own, "a carried chunk against its own call");
+}
+
 /// The tiny model in `quant` with `kernels`, its B=8 logits graph and the
 /// decode graphs a step carrying a prompt's chunk takes (compiled on
 /// demand).

@@ -49,6 +49,60 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
   if (has_res) add_residual(y + y_offset, res + res_offset, rows, n, first, per);
 }
 
+// ---- Live rows: a chunk padded to its graph's size -------------------------
+//
+// A prompt's chunk graph has a fixed number of rows, and its real tokens
+// (with a carrying step's decode rows first) are the leading `live` of them
+// (an i32 the graph computed, as the bf16 panel kernels take it). These two
+// entries round and multiply only those rows, so a 33-token prompt run as a
+// 48-row chunk multiplies 33 rows, not 48. The rest of the product is zeros
+// (finite, like the panel kernels' padding), and the real rows' sums are
+// the same bits as without `live`: each row of x goes through the same
+// instructions whatever rows share the call.
+
+// The live count, at most `rows` (negative counts none).
+static inline size_t q8_live_rows(const int32_t* live, size_t rows) {
+  const int32_t n = *live;
+  return n <= 0 ? 0 : (size_t)n < rows ? (size_t)n : rows;
+}
+
+// y[r, first..first + per) = 0 for rows [from, rows) of y [rows, n].
+static inline void q8_zero_rows(float* y, size_t from, size_t rows, size_t n, size_t first,
+                                size_t per) {
+  const size_t last = first + per < n ? first + per : n;
+  for (size_t r = from; r < rows; ++r)
+    for (size_t i = first; i < last; ++i) y[r * n + i] = 0.0f;
+}
+
+// iree_llm_quantize_rows_workgroup over the first `live` rows: their groups
+// are written (a group's rows past `live` as zeros), later groups are not,
+// as the live product below never reads them.
+void iree_llm_quantize_rows_live_workgroup(const float* restrict x, size_t x_offset,
+                                           const float* restrict norm, size_t norm_offset,
+                                           const int32_t* restrict live, size_t live_offset,
+                                           int8_t* restrict out, size_t out_offset, size_t rows,
+                                           size_t k, size_t eps_bits, size_t has_norm,
+                                           size_t first, size_t per) {
+  const size_t used = q8_live_rows(live + live_offset, rows);
+  quantize_rows(x + x_offset, has_norm ? norm + norm_offset : 0, float_from_bits(eps_bits),
+                out + out_offset, used, k, first, per, quantize_block);
+}
+
+// iree_llm_blocks_vnni_packed_workgroup over the first `live` rows of x
+// (rounded by the live entry above); y's other rows are zeros.
+void iree_llm_blocks_vnni_packed_live_workgroup(
+    const int8_t* restrict x, size_t x_offset, const uint8_t* restrict q, size_t q_offset,
+    const uint16_t* restrict d, size_t d_offset, const uint16_t* restrict m, size_t m_offset,
+    const int32_t* restrict live, size_t live_offset, const float* restrict res,
+    size_t res_offset, float* restrict y, size_t y_offset, size_t rows, size_t n, size_t k,
+    size_t format, size_t has_res, size_t first, size_t per) {
+  const size_t used = q8_live_rows(live + live_offset, rows);
+  packed_product(x + x_offset, q + q_offset, d + d_offset, m + m_offset, y + y_offset, used, n,
+                 k, format, first, per);
+  if (has_res) add_residual(y + y_offset, res + res_offset, used, n, first, per);
+  q8_zero_rows(y + y_offset, used, rows, n, first, per);
+}
+
 // At most GROUP_ROWS rows of f32 x, k at most FUSED_ROWS_K: each workgroup
 // normalizes (when `has_norm`) and rounds the rows into its stack and
 // multiplies, so a decode step's product is one dispatch instead of two to

@@ -570,10 +570,20 @@ impl Weight {
 
     /// The same weight multiplying only the first `live` rows where its
     /// kernel can (see [`Rows::live`]).
-    fn with_live(mut self, live: &Value) -> Self {
+    fn with_live(self, live: &Value) -> Self {
+        self.live_as(Some(live.clone()))
+    }
+
+    /// The same weight with every row counted as real.
+    fn without_live(self) -> Self {
+        self.live_as(None)
+    }
+
+    /// The same weight with `live` as its live rows ([`Rows::live`]).
+    fn live_as(mut self, live: Option<Value>) -> Self {
         match &mut self {
             Weight::Dense(_, rows) | Weight::Panels(_, rows) | Weight::Blocks { rows, .. } => {
-                rows.live = Some(live.clone())
+                rows.live = live
             }
         }
         self
@@ -713,11 +723,19 @@ pub(crate) fn skips_padding(kernels: Kernels, weights: DType) -> bool {
     weights == DType::BF16 && kernels::packs_bf16_panels(kernels)
 }
 
+/// Whether graphs of `kernels` multiply only a prompt's real rows of block
+/// matrices: the 8-bit form's packed products, laid out for VNNI, take the
+/// live rows too ([`kernels::blocks_vnni_packed`]).
+pub(crate) fn skips_block_padding(kernels: Kernels) -> bool {
+    kernels::packs_for_vnni(kernels)
+}
+
 /// The graph's count of real rows `rows` (an i32 []) as the products' live
 /// rows binding ([`Rows::live`]), where the kernels take one (the panel
 /// kernels); `None` otherwise, so that other graphs stay as they were.
 fn live_count(f: &mut FuncBuilder, cfg: &GraphConfig, rows: &Value) -> Option<Value> {
-    skips_padding(cfg.kernels, cfg.weights).then(|| f.reshape(rows, &[1]))
+    (skips_padding(cfg.kernels, cfg.weights) || skips_block_padding(cfg.kernels))
+        .then(|| f.reshape(rows, &[1]))
 }
 
 /// `p` computing only the first `rows` rows of each layer's products where
@@ -992,9 +1010,9 @@ fn linear_fused(
         return unfused(f, x, norm, w, residual, linear_plain);
     }
     let (n, cols) = (x.shape()[0], x.shape()[1]);
-    let product = |f: &mut FuncBuilder, x: &Value, r: Option<&Value>| {
+    let product = |f: &mut FuncBuilder, x: &Value, r: Option<&Value>, live: Option<&Value>| {
         if *vnni_layout {
-            kernels::blocks_vnni_packed(f, x, norm, *format, q, d, m.as_ref(), r)
+            kernels::blocks_vnni_packed(f, x, norm, *format, q, d, m.as_ref(), r, live)
         } else if kernels::takes_blocks_matmul_fused(kernels, x, norm.is_some()) {
             kernels::blocks_matmul_fused(f, x, norm, *format, q, d, m.as_ref(), r)
         } else {
@@ -1016,11 +1034,12 @@ fn linear_fused(
                 }
                 None => (None, None),
             };
-            let top = product(f, &top, r_top.as_ref());
-            let bottom = product(f, &bottom, r_bottom.as_ref());
+            let live = bottom_live(f, rows, split);
+            let top = product(f, &top, r_top.as_ref(), None);
+            let bottom = product(f, &bottom, r_bottom.as_ref(), live.as_ref());
             f.concatenate(&[top, bottom], 0)
         }
-        _ => product(f, x, residual),
+        _ => product(f, x, residual, rows.live.as_ref()),
     }
 }
 
@@ -1056,12 +1075,23 @@ fn linear_plain(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
         Some(split) if 0 < split && split < n => {
             let top = f.slice(x, &[0, 0], &[split, cols]);
             let bottom = f.slice(x, &[split, 0], &[n, cols]);
-            let top = linear_rows(f, &top, w);
-            let bottom = linear_rows(f, &bottom, w);
+            let live = bottom_live(f, &w.rows(), split);
+            let top = linear_rows(f, &top, &w.clone().without_live());
+            let bottom = linear_rows(f, &bottom, &w.clone().live_as(live));
             f.concatenate(&[top, bottom], 0)
         }
         _ => linear_rows(f, x, w),
     }
+}
+
+/// The live count (see [`Rows::live`]) of the rows from `split` on, when
+/// the rows before it are multiplied apart: they are all real (a decode
+/// step's rows), so the count less `split`.
+fn bottom_live(f: &mut FuncBuilder, rows: &Rows, split: i64) -> Option<Value> {
+    rows.live.as_ref().map(|live| {
+        let top_rows = f.splat_i32(split as i32, &[1]);
+        f.sub(live, &top_rows)
+    })
 }
 
 /// `linear` of all rows of `x` as one product.
@@ -1088,8 +1118,19 @@ fn linear_rows(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
             d,
             m,
             vnni_layout: true,
+            rows,
             ..
-        } => kernels::blocks_vnni_packed(f, x, None, *format, q, d, m.as_ref(), None),
+        } => kernels::blocks_vnni_packed(
+            f,
+            x,
+            None,
+            *format,
+            q,
+            d,
+            m.as_ref(),
+            None,
+            rows.live.as_ref(),
+        ),
         Weight::Blocks {
             format, q, d, m, ..
         } if !kernels.is_portable() => {

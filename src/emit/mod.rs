@@ -694,10 +694,14 @@ impl EmitPlan {
 
     /// What a prompt chunk's padding rows cost these graphs: little where
     /// every layer product is a panel kernel, which multiplies only the
-    /// chunk's real rows (bf16 weights with the AVX-512 kernels); as much as
-    /// real tokens otherwise.
+    /// chunk's real rows (bf16 weights with the AVX-512 kernels), or where
+    /// the matrices are in blocks for the 8-bit form's packed products,
+    /// which do too (a GGUF file's matrices); as much as real tokens
+    /// otherwise.
     pub fn chunk_padding(&self) -> Padding {
-        if llama::skips_padding(self.kernels, self.weights) && self.blocks.is_empty() {
+        let panels = llama::skips_padding(self.kernels, self.weights) && self.blocks.is_empty();
+        let blocks = llama::skips_block_padding(self.kernels) && !self.blocks.is_empty();
+        if panels || blocks {
             Padding::Skipped
         } else {
             Padding::Multiplied

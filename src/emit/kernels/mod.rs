@@ -257,7 +257,7 @@ const DECODE_ATTENTION_INDICES: &[&str] = &[
     "n", "layer", "slots", "hkv", "g", "capacity", "window", "d", "q_row", "kv_row", "k_at", "v_at",
 ];
 
-const EXPORTS: [Export; 25] = [
+const EXPORTS: [Export; 27] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -512,6 +512,25 @@ const EXPORTS: [Export; 25] = [
         symbol: "iree_llm_blocks_matmul_fused_workgroup",
         bindings: &["f32", "f32", "i8", "f16", "f16", "f32", "f32"],
         indices: &["rows", "n", "k", "format", "eps", "has_norm", "has_res"],
+        split: Split::PerCall,
+    },
+    // `quantize_rows` and `blocks_vnni_packed` over the first `live` rows of
+    // x only (an i32 [1] binding before the result; the product's other rows
+    // are zero): a chunk's rows past its real tokens are padding.
+    Export {
+        name: "quantize_rows_live",
+        source: Source::Q8,
+        symbol: "iree_llm_quantize_rows_live_workgroup",
+        bindings: &["f32", "f32", "i32", "i8"],
+        indices: &["n", "k", "eps", "has_norm"],
+        split: Split::Fixed,
+    },
+    Export {
+        name: "blocks_vnni_packed_live",
+        source: Source::Q8,
+        symbol: "iree_llm_blocks_vnni_packed_live_workgroup",
+        bindings: &["i8", "i8", "f16", "f16", "i32", "f32", "f32"],
+        indices: &["rows", "n", "k", "format", "has_res"],
         split: Split::PerCall,
     },
 ];
@@ -769,20 +788,41 @@ fn rows_per_workgroup(rows: i64, n: i64, unit: i64, least: i64) -> i64 {
 /// product (VNNI or AVX2), in csrc/kernels/x86_64_q8_rows.h's layout: per
 /// group of 8 rows and block, 8 x 32 int8 values and 3 x 8 four-byte values
 /// (scales, exact sums and the int8 values' sums). With `norm`, each row
-/// is normalized first ([`RmsNorm`]).
-fn quantize_rows(f: &mut FuncBuilder, x: &Value, norm: Option<&RmsNorm>) -> Value {
+/// is normalized first ([`RmsNorm`]). With `live` (an i32 [1]) only that
+/// many leading rows are rounded, for a product that takes the same count.
+fn quantize_rows(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    live: Option<&Value>,
+) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let groups = (rows + 7) / 8;
     let blocks = k / super::BLOCK;
     let packed = TensorType::new(&[groups * blocks * (8 * 32 + 8 * 12)], DType::I8);
     let (weight, eps, has_norm) = norm_operand(f, x, norm);
+    let (export, operands) = match live {
+        Some(live) => (&EXPORTS[25], vec![x.clone(), weight, live_binding(live)]),
+        None => (&EXPORTS[6], vec![x.clone(), weight]),
+    };
     f.dispatch_extern(
-        &EXPORTS[6].callee(),
+        &export.callee(),
         &[rows],
-        &[x.clone(), weight],
+        &operands,
         &[rows, k, eps, has_norm],
         packed,
     )
+}
+
+/// A live-rows count as the kernels bind it: an i32 [1].
+fn live_binding(live: &Value) -> Value {
+    assert!(
+        live.shape() == [1] && live.elem() == DType::I32,
+        "live rows as an i32 [1], not {:?} {:?}",
+        live.shape(),
+        live.elem()
+    );
+    live.clone()
 }
 
 /// An RMSNorm over the rows a product takes, done by the 8-bit form's
@@ -845,7 +885,10 @@ pub fn packs_for_vnni(kernels: Kernels) -> bool {
 /// the product's own workgroups (`blocks_vnni_rows`: the same sums, one
 /// dispatch a product instead of two). With `norm` the rows are normalized
 /// as they are rounded ([`RmsNorm`]); with `residual` [rows, n] the result
-/// is `residual + x . W^T`, added by the product's workgroups.
+/// is `residual + x . W^T`, added by the product's workgroups. With `live`
+/// (an i32 [1]) a product of more than 8 rows rounds and multiplies only
+/// that many leading rows, and the result's other rows are zero (a chunk's
+/// padding; the fused path of 8 rows or fewer takes every row).
 #[allow(clippy::too_many_arguments)]
 pub fn blocks_vnni_packed(
     f: &mut FuncBuilder,
@@ -856,6 +899,7 @@ pub fn blocks_vnni_packed(
     d: &Value,
     m: Option<&Value>,
     residual: Option<&Value>,
+    live: Option<&Value>,
 ) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let group = super::vnni_layout::GROUP as i64;
@@ -895,10 +939,16 @@ pub fn blocks_vnni_packed(
         )
     } else {
         let per = rows_per_workgroup(rows, n, group, 2);
-        let xq = quantize_rows(f, x, norm);
-        let operands = [&[xq][..], &weights, &[res]].concat();
+        let xq = quantize_rows(f, x, norm, live);
         let indices = [rows, n, k, format.kernel_code(), has_res, per];
-        f.dispatch_extern(&EXPORTS[7].callee(), &[n, per], &operands, &indices, result)
+        let (export, operands) = match live {
+            Some(live) => (
+                &EXPORTS[26],
+                [&[xq][..], &weights, &[live_binding(live), res]].concat(),
+            ),
+            None => (&EXPORTS[7], [&[xq][..], &weights, &[res]].concat()),
+        };
+        f.dispatch_extern(&export.callee(), &[n, per], &operands, &indices, result)
     }
 }
 
@@ -1507,7 +1557,9 @@ mod tests {
                 assert_eq!(calls(&mlir, "blocks_matmul"), products, "B={batch}");
             }
         }
-        // More rows (a prompt) are rounded once, by a dispatch of their own.
+        // More rows (a prompt) are rounded once, by a dispatch of their own,
+        // both in their live-rows form: a prompt padded to its bucket rounds
+        // and multiplies only its real rows.
         let prompt = GraphKind::Prefill {
             slots: 1,
             tokens: 16,
@@ -1516,8 +1568,10 @@ mod tests {
         let mlir = tiny_graph(Kernels::X86_64Q8, prompt);
         if packs_for_vnni(Kernels::X86_64Q8) {
             let layers_products = PRODUCTS_PER_LAYER * layers;
-            assert_eq!(calls(&mlir, "blocks_vnni_packed"), layers_products);
-            assert_eq!(calls(&mlir, "quantize_rows"), layers_products);
+            assert_eq!(calls(&mlir, "blocks_vnni_packed_live"), layers_products);
+            assert_eq!(calls(&mlir, "quantize_rows_live"), layers_products);
+            assert_eq!(calls(&mlir, "blocks_vnni_packed"), 0);
+            assert_eq!(calls(&mlir, "quantize_rows"), 0);
         }
         // The exact set never calls them.
         let exact = tiny_graph(Kernels::X86_64, decode(8));
