@@ -578,7 +578,7 @@ fn an_eight_bit_chunk_gives_its_real_rows_the_same_bits_whatever_its_padding() {
             &mut kv,
             &next,
             &pos,
-            &vec![RowDraw::GREEDY; STEP_ROWS],
+            &[RowDraw::GREEDY; STEP_ROWS],
             &mut ids,
             None,
             (STEP_ROWS - 1, &tokens, call),
