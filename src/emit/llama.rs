@@ -732,7 +732,8 @@ pub(crate) fn skips_block_padding(kernels: Kernels) -> bool {
 
 /// The graph's count of real rows `rows` (an i32 []) as the products' live
 /// rows binding ([`Rows::live`]), where the kernels take one (the panel
-/// kernels); `None` otherwise, so that other graphs stay as they were.
+/// kernels, the 8-bit form's packed products); `None` otherwise, so that
+/// other graphs stay as they were.
 fn live_count(f: &mut FuncBuilder, cfg: &GraphConfig, rows: &Value) -> Option<Value> {
     (skips_padding(cfg.kernels, cfg.weights) || skips_block_padding(cfg.kernels))
         .then(|| f.reshape(rows, &[1]))
