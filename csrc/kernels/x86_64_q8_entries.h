@@ -58,13 +58,10 @@ void iree_llm_blocks_vnni_packed_workgroup(const int8_t* restrict x, size_t x_of
 // 48-row chunk multiplies 33 rows, not 48. The rest of the product is zeros
 // (finite, like the panel kernels' padding), and the real rows' sums are
 // the same bits as without `live`: each row of x goes through the same
-// instructions whatever rows share the call.
+// instructions whatever rows share the call. The count is read as the panel
+// kernels read it (x86_64_live_rows.h).
 
-// The live count, at most `rows` (negative counts none).
-static inline size_t q8_live_rows(const int32_t* live, size_t rows) {
-  const int32_t n = *live;
-  return n <= 0 ? 0 : (size_t)n < rows ? (size_t)n : rows;
-}
+#include "x86_64_live_rows.h"
 
 // y[r, first..first + per) = 0 for rows [from, rows) of y [rows, n].
 static inline void q8_zero_rows(float* y, size_t from, size_t rows, size_t n, size_t first,
@@ -83,7 +80,7 @@ void iree_llm_quantize_rows_live_workgroup(const float* restrict x, size_t x_off
                                            int8_t* restrict out, size_t out_offset, size_t rows,
                                            size_t k, size_t eps_bits, size_t has_norm,
                                            size_t first, size_t per) {
-  const size_t used = q8_live_rows(live + live_offset, rows);
+  const size_t used = live_rows(live + live_offset, rows);
   quantize_rows(x + x_offset, has_norm ? norm + norm_offset : 0, float_from_bits(eps_bits),
                 out + out_offset, used, k, first, per, quantize_block);
 }
@@ -96,7 +93,7 @@ void iree_llm_blocks_vnni_packed_live_workgroup(
     const int32_t* restrict live, size_t live_offset, const float* restrict res,
     size_t res_offset, float* restrict y, size_t y_offset, size_t rows, size_t n, size_t k,
     size_t format, size_t has_res, size_t first, size_t per) {
-  const size_t used = q8_live_rows(live + live_offset, rows);
+  const size_t used = live_rows(live + live_offset, rows);
   packed_product(x + x_offset, q + q_offset, d + d_offset, m + m_offset, y + y_offset, used, n,
                  k, format, first, per);
   if (has_res) add_residual(y + y_offset, res + res_offset, used, n, first, per);
