@@ -80,8 +80,11 @@ fn attention_workloads(mlir: &str) -> Vec<(i64, i64)> {
         })
         .collect();
     mlir.lines()
-        .filter_map(|l| l.split_once("@decode_attention[").map(|(_, w)| w))
+        // The calls: `...::@decode_attention[...` or, where the kernel also
+        // writes the caches, `...::@decode_attention_writes[...`.
+        .filter_map(|l| l.split_once("::@decode_attention").map(|(_, w)| w))
         .map(|w| {
+            let w = w.split_once('[').unwrap().1;
             let (slots, per) = w.split(']').next().unwrap().split_once(", ").unwrap();
             (constants[slots], constants[per])
         })

@@ -149,6 +149,30 @@ fn ragged_steps_over_an_f16_cache_reproduce_each_slots_single_sequence() {
     }
 }
 
+/// Ragged steps of 4 and 8 rows over an f16 cache, against the f64
+/// reference of each row's own sequence rather than against one-row steps
+/// (which write their keys and values through the same code): where the
+/// attention kernel writes each row's key and value into the cache itself,
+/// a row whose key went anywhere but its slot's own position would read a
+/// stale position at the next step and leave the tolerance.
+#[test]
+fn ragged_steps_over_an_f16_cache_stay_within_its_tolerance_of_the_reference() {
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let reference = common::reference(&dir);
+    let mut model = f16_cache_model(WeightDType::BF16, &[4, 8]);
+    for lengths in [&[3usize, 17, 5, 40][..], &[2, 9, 33, 4, 21, 12, 7, 66]] {
+        common::ragged_steps_within(
+            &mut model,
+            &reference,
+            lengths,
+            57,
+            4,
+            F16_CACHE_TOLERANCE,
+            "f16 cache, ragged rows",
+        );
+    }
+}
+
 /// The batch engine over an f16 cache: prompts admitted while others run,
 /// in chunks (the first carried in a decode call) and whole, give the greedy
 /// tokens of one sequence at a time on the same f16 cache.

@@ -147,6 +147,7 @@ typedef __m256 vec;
 #define KV_OWN(name, x, d) const float* name = (x)
 #define KV_NAME(name) name##_f32
 #define KV_ENTRY iree_llm_decode_attention_workgroup
+#define KV_WRITES_ENTRY iree_llm_decode_attention_writes_workgroup
 #define KV_PROMPT_ENTRY iree_llm_prompt_attention_workgroup
 #include "x86_64_attention_body.h"
 #undef KV_T
@@ -154,6 +155,7 @@ typedef __m256 vec;
 #undef KV_OWN
 #undef KV_NAME
 #undef KV_ENTRY
+#undef KV_WRITES_ENTRY
 #undef KV_PROMPT_ENTRY
 
 // An f16 cache: half the bytes a step reads. Each product widens what it
@@ -176,5 +178,6 @@ typedef __m256 vec;
   for (size_t c = 0; c < (d); c += VLEN) KV_STORE_F16(name + c, v_load((x) + c))
 #define KV_NAME(name) name##_f16
 #define KV_ENTRY iree_llm_decode_attention_f16_workgroup
+#define KV_WRITES_ENTRY iree_llm_decode_attention_writes_f16_workgroup
 #define KV_PROMPT_ENTRY iree_llm_prompt_attention_f16_workgroup
 #include "x86_64_attention_body.h"

@@ -1,8 +1,8 @@
 // The body of x86_64_attention.c's kernel for one element type of the
 // cache, included once per type with KV_T (the element), KV_LOAD (VLEN of
 // them widened to f32), KV_OWN (the step's own row in that type), KV_NAME
-// (a name for this type's helpers) and KV_ENTRY (the workgroup function)
-// defined. Not a header of its own: it needs the definitions above its
+// (a name for this type's helpers), KV_ENTRY and KV_WRITES_ENTRY (the
+// workgroup functions) defined. Not a header of its own: it needs the definitions above its
 // #include there.
 
 // The 8 dot products q . kt[t] as one vector: each kept as a vector of
@@ -283,6 +283,51 @@ void KV_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
   KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, pos + pos_offset,
                   0, out + out_offset, n, layer, slots, hkv, g, capacity, window, d, q_row,
                   kv_row, k_at, v_at, first, per);
+}
+
+// Writes unit wg's own key and value, for wg in [first, first + per) of n,
+// into the caches at pos[row] of its slot, in the cache's type (for f16
+// rounded to nearest, as KV_OWN rounds what attend() reads): where the
+// graph's scatter wrote them. A position outside the caches is skipped, as
+// the scatter skips it. Row i's units read only positions below pos[i] of
+// their own slots, so no workgroup reads what another writes.
+INLINE void KV_NAME(write_own)(KV_T* kv, const float* k, const float* v,
+                               const int32_t* pos, size_t n, size_t layer, size_t slots,
+                               size_t hkv, size_t capacity, size_t d, size_t kv_row,
+                               size_t k_at, size_t v_at, size_t first, size_t per) {
+  const size_t s1 = first + per < n ? first + per : n;
+  for (size_t wg = first; wg < s1; ++wg) {
+    const size_t row = wg / hkv, head = wg % hkv;
+    const int64_t p = pos[row];
+    if (p < 0 || p >= (int64_t)capacity) continue;
+    KV_T* keys = kv + (((layer * 2 + 0) * slots + wg) * capacity + (size_t)p) * d;
+    KV_T* vals = kv + (((layer * 2 + 1) * slots + wg) * capacity + (size_t)p) * d;
+    KV_OWN(own_k, k + k_at + row * kv_row + head * d, d);
+    KV_OWN(own_v, v + v_at + row * kv_row + head * d, d);
+    // d * sizeof(KV_T) is a multiple of 32 bytes (d is of 16).
+    for (size_t b = 0; b < d * sizeof(KV_T); b += 32) {
+      _mm256_storeu_si256((__m256i*)((char*)keys + b),
+                          _mm256_loadu_si256((const __m256i*)((const char*)own_k + b)));
+      _mm256_storeu_si256((__m256i*)((char*)vals + b),
+                          _mm256_loadu_si256((const __m256i*)((const char*)own_v + b)));
+    }
+  }
+}
+
+// A decode step that also writes the rows' own keys and values into the
+// caches (write_own), after its workgroup's attention has read them.
+void KV_WRITES_ENTRY(const float* restrict q, size_t q_offset, KV_T* kv, size_t kv_offset,
+                     const float* restrict k, size_t k_offset, const float* restrict v,
+                     size_t v_offset, const int32_t* restrict pos, size_t pos_offset,
+                     float* restrict out, size_t out_offset, size_t n, size_t layer,
+                     size_t slots, size_t hkv, size_t g, size_t capacity, size_t window,
+                     size_t d, size_t q_row, size_t kv_row, size_t k_at, size_t v_at,
+                     size_t first, size_t per) {
+  KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, pos + pos_offset,
+                  0, out + out_offset, n, layer, slots, hkv, g, capacity, window, d, q_row,
+                  kv_row, k_at, v_at, first, per);
+  KV_NAME(write_own)(kv + kv_offset, k + k_offset, v + v_offset, pos + pos_offset, n, layer,
+                     slots, hkv, capacity, d, kv_row, k_at, v_at, first, per);
 }
 
 // n / hkv rows of a prompt in cache slot slot[0] from position slot[1] (two

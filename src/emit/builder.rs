@@ -722,6 +722,52 @@ impl FuncBuilder {
         self.emit(result, rhs)
     }
 
+    /// [`dispatch_extern`](Self::dispatch_extern) of an export that also
+    /// writes into its operand `operands[tied]` in place: returns its result
+    /// and that operand updated (the same buffer, so IREE copies nothing).
+    pub fn dispatch_extern_tied(
+        &mut self,
+        export: &str,
+        workload: &[i64],
+        operands: &[Value],
+        indices: &[i64],
+        result: TensorType,
+        tied: usize,
+    ) -> (Value, Value) {
+        let workload: Vec<String> = workload
+            .iter()
+            .map(|&w| self.scalar_constant(w, "index"))
+            .collect();
+        let workload = workload.join(", ");
+        let mut args: Vec<String> = operands.iter().map(|v| v.name.clone()).collect();
+        let mut types: Vec<String> = operands.iter().map(|v| v.ty.to_string()).collect();
+        for &i in indices {
+            args.push(self.scalar_constant(i, "index"));
+            types.push("index".to_string());
+        }
+        let updated = &operands[tied];
+        let r = self.fresh(result.clone());
+        let _ = writeln!(
+            self.body,
+            "{}{}:2 = flow.dispatch {export}[{workload}]({}) : ({}) -> ({result}, {})",
+            self.indent,
+            r.name,
+            args.join(", "),
+            types.join(", "),
+            updated.name
+        );
+        (
+            Value {
+                name: format!("{}#0", r.name),
+                ty: result,
+            },
+            Value {
+                name: format!("{}#1", r.name),
+                ty: updated.ty.clone(),
+            },
+        )
+    }
+
     /// An `arith.constant` scalar (`index`, `i32`: the operands of a
     /// dispatch that are not tensors); returns its name.
     fn scalar_constant(&mut self, value: i64, ty: &str) -> String {

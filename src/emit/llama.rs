@@ -1777,7 +1777,7 @@ pub fn decode(
     let mut x = embed_rows(&mut f, &p.embed, &tokens);
     let cos = f.gather_rows(&p.cos, &pos);
     let sin = f.gather_rows(&p.sin, &pos);
-    let att = DecodeAttention::new(&mut f, m, cfg, (b, spare), window, &pos);
+    let att = DecodeAttention::new(&mut f, m, cfg, (b, spare), window, &pos).writing_in_layers();
     let mut new_kv = Vec::new();
 
     for (l, w) in p.layers.iter().enumerate() {
@@ -1791,7 +1791,7 @@ pub fn decode(
             (&cos, &sin),
             &heading,
             att.in_place(),
-            |f, qkv| att.attend(f, l, &kv, &qkv, &mut new_kv),
+            |f, qkv| att.attend(f, l, &mut kv, &qkv, &mut new_kv),
         );
     }
 

@@ -257,7 +257,7 @@ const DECODE_ATTENTION_INDICES: &[&str] = &[
     "n", "layer", "slots", "hkv", "g", "capacity", "window", "d", "q_row", "kv_row", "k_at", "v_at",
 ];
 
-const EXPORTS: [Export; 27] = [
+const EXPORTS: [Export; 29] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -531,6 +531,25 @@ const EXPORTS: [Export; 27] = [
         symbol: "iree_llm_blocks_vnni_packed_live_workgroup",
         bindings: &["i8", "i8", "f16", "f16", "i32", "f32", "f32"],
         indices: &["rows", "n", "k", "format", "has_res"],
+        split: Split::PerCall,
+    },
+    // `decode_attention` that also writes each row's own key and value into
+    // the caches at its position (the caches' binding is read and written;
+    // the graph ties it to a result).
+    Export {
+        name: "decode_attention_writes",
+        source: Source::Attention,
+        symbol: "iree_llm_decode_attention_writes_workgroup",
+        bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
+        indices: DECODE_ATTENTION_INDICES,
+        split: Split::PerCall,
+    },
+    Export {
+        name: "decode_attention_writes_f16",
+        source: Source::Attention,
+        symbol: "iree_llm_decode_attention_writes_f16_workgroup",
+        bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
+        indices: DECODE_ATTENTION_INDICES,
         split: Split::PerCall,
     },
 ];
@@ -987,6 +1006,39 @@ pub fn decode_attention(
     layer: i64,
     window: i64,
 ) -> Value {
+    decode_attention_call(f, step, kv, pos, layer, window, false).0
+}
+
+/// [`decode_attention`] that also writes row i's own key and value into the
+/// caches at `pos[i]` of slot i (where a graph's scatter of every layer's
+/// keys and values would write them; a position outside the caches is
+/// skipped, as the scatter skips it). Returns the heads' outputs and the
+/// updated caches, the same buffer as `kv`.
+///
+/// Why: the scatter was one of IREE's dispatches that stored a float at a
+/// time, and feeding it took two copies of the rows' keys and values a
+/// layer (docs/performance.md, forty-sixth session).
+pub fn decode_attention_writing(
+    f: &mut FuncBuilder,
+    step: StepRows,
+    kv: &Value,
+    pos: &Value,
+    layer: i64,
+    window: i64,
+) -> (Value, Value) {
+    let (o, kv) = decode_attention_call(f, step, kv, pos, layer, window, true);
+    (o, kv.expect("the writing call returns the caches"))
+}
+
+fn decode_attention_call(
+    f: &mut FuncBuilder,
+    step: StepRows,
+    kv: &Value,
+    pos: &Value,
+    layer: i64,
+    window: i64,
+    writes: bool,
+) -> (Value, Option<Value>) {
     let (b, d) = (step.q().shape()[0], step.q().shape()[2]);
     let (heads, hkv) = step.heads();
     let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
@@ -997,10 +1049,12 @@ pub fn decode_attention(
     assert_eq!(kv.shape()[4], d, "cache and queries share head_dim");
     // Slots a workgroup, one after the other (x86_64_attention.c).
     let per = balanced_units(rows, 1, host_threads());
-    let export = match kv.elem() {
-        DType::F32 => &EXPORTS[4],
-        DType::F16 => &EXPORTS[5],
-        other => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
+    let export = match (kv.elem(), writes) {
+        (DType::F32, false) => &EXPORTS[4],
+        (DType::F16, false) => &EXPORTS[5],
+        (DType::F32, true) => &EXPORTS[27],
+        (DType::F16, true) => &EXPORTS[28],
+        (other, _) => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
     };
     let ([q, k, v], [q_row, kv_row, k_at, v_at]) = match step {
         StepRows::Apart { q, k, v } => ([q, k, v], [heads * d, hkv * d, 0, 0]),
@@ -1009,15 +1063,19 @@ pub fn decode_attention(
             ([rows, rows, rows], [row, row, heads * d, (heads + hkv) * d])
         }
     };
-    f.dispatch_extern(
-        &export.callee(),
-        &[rows, per],
-        &[q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()],
-        &[
-            rows, layer, slots, hkv, group, capacity, window, d, q_row, kv_row, k_at, v_at, per,
-        ],
-        TensorType::new(&[rows, group, d], DType::F32),
-    )
+    let operands = [q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()];
+    let indices = [
+        rows, layer, slots, hkv, group, capacity, window, d, q_row, kv_row, k_at, v_at, per,
+    ];
+    let out = TensorType::new(&[rows, group, d], DType::F32);
+    if writes {
+        let (o, kv) =
+            f.dispatch_extern_tied(&export.callee(), &[rows, per], &operands, &indices, out, 1);
+        (o, Some(kv))
+    } else {
+        let o = f.dispatch_extern(&export.callee(), &[rows, per], &operands, &indices, out);
+        (o, None)
+    }
 }
 
 /// Where a decode step's attention kernel reads the rows' rotated queries,
@@ -1664,17 +1722,28 @@ mod tests {
 
     /// With the kernels a decode step's attention is one kernel call per
     /// layer, in the logits, argmax and sampling graphs alike (so every
-    /// decode path computes it the same way); portable graphs keep the
-    /// StableHLO form.
+    /// decode path computes it the same way), and that call writes the rows'
+    /// keys and values into the caches (its result tied to them): the step
+    /// has no scatter of its own. A step carrying a prompt chunk keeps the
+    /// plain call and the scatter after the last layer, which the chunk's
+    /// own writes are ordered around. Portable graphs keep the StableHLO
+    /// form.
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn with_the_kernels_each_layer_of_a_decode_step_calls_the_attention_kernel_once() {
         use crate::emit::{GraphKind, Output};
         let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
-        let calls = |mlir: &str| {
-            mlir.matches("flow.dispatch @iree_llm_kernels_decode_attention::@decode_attention")
+        let writing = |mlir: &str| {
+            mlir.matches(
+                "= flow.dispatch @iree_llm_kernels_decode_attention_writes::@decode_attention_writes[",
+            )
+            .count()
+        };
+        let plain = |mlir: &str| {
+            mlir.matches("= flow.dispatch @iree_llm_kernels_decode_attention::@decode_attention[")
                 .count()
         };
+        let scatters = |mlir: &str| mlir.matches("stablehlo.scatter").count();
         for output in [Output::Logits, Output::Argmax, Output::Sample] {
             for batch in [1, 8] {
                 let decode = GraphKind::Decode {
@@ -1684,10 +1753,25 @@ mod tests {
                     spare: 0,
                 };
                 let with = tiny_graph(Kernels::X86_64, decode);
-                assert_eq!(calls(&with), layers, "{output:?} B={batch}");
-                assert_eq!(calls(&tiny_graph(Kernels::Portable, decode)), 0);
+                assert_eq!(writing(&with), layers, "{output:?} B={batch}");
+                assert_eq!(plain(&with), 0, "{output:?} B={batch}");
+                assert_eq!(scatters(&with), 0, "{output:?} B={batch}");
+                let portable = tiny_graph(Kernels::Portable, decode);
+                assert_eq!(writing(&portable) + plain(&portable), 0);
+                assert!(scatters(&portable) > 0, "{output:?} B={batch}");
             }
         }
+        let mixed = tiny_graph(
+            Kernels::X86_64,
+            GraphKind::DecodeChunk {
+                batch: 4,
+                window: None,
+                tokens: 16,
+                spare: 0,
+            },
+        );
+        assert_eq!((writing(&mixed), plain(&mixed)), (0, layers));
+        assert!(scatters(&mixed) > 0);
     }
 
     /// A decode step of several rows hands the attention kernel each
@@ -1709,7 +1793,7 @@ mod tests {
             let mlir = tiny_graph(Kernels::X86_64, decode);
             let calls: Vec<Vec<&str>> = mlir
                 .lines()
-                .filter(|l| l.contains("_decode_attention::@decode_attention["))
+                .filter(|l| l.contains("::@decode_attention"))
                 .map(|l| {
                     let args = l.split("](").nth(1).expect("operands");
                     args.split(')').next().unwrap().split(", ").collect()
@@ -2016,7 +2100,7 @@ mod tests {
                     "stream.executable private @iree_llm_kernels_{declared} "
                 )),
                 declared == export
-                    || declared == "decode_attention"
+                    || declared == "decode_attention_writes"
                     || (declared == "bf16_panels_silu" && gated == 1),
                 "{declared} is declared only if called"
             );

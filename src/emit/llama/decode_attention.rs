@@ -124,6 +124,9 @@ pub(super) struct DecodeAttention {
     hkv: i64,
     g: i64,
     d: i64,
+    /// Whether [`attend`](Self::attend) writes the rows' keys and values
+    /// into the caches itself, layer by layer ([`Self::writing_in_layers`]).
+    writes: bool,
 }
 
 /// How a decode step's attention is computed.
@@ -196,7 +199,18 @@ impl DecodeAttention {
             hkv,
             g,
             d,
+            writes: false,
         }
+    }
+
+    /// This attention, writing the rows' keys and values into the caches in
+    /// each layer's kernel call where the CPU kernel takes it (instead of
+    /// one scatter after the last layer): a decode step's own graph. A
+    /// mixed step keeps the scatter, which its chunk's writes are ordered
+    /// around.
+    pub(super) fn writing_in_layers(mut self) -> Self {
+        self.writes = matches!(self.form, DecodeForm::Kernel { .. });
+        self
     }
 
     /// Whether the layers should give [`Qkv::rows`]: the CPU kernel reads
@@ -207,13 +221,15 @@ impl DecodeAttention {
     }
 
     /// Layer `l`'s attention of the rows' rotated `q` [b, heads, D], `k` and
-    /// `v` [b, kv_heads, D] over the input caches `kv`: the heads' outputs
-    /// [b, heads * D]. Pushes the rows' K and V to `new_kv` for [`write`](Self::write).
+    /// `v` [b, kv_heads, D] over the caches `kv`: the heads' outputs
+    /// [b, heads * D]. Where the kernel writes the caches itself
+    /// ([`Self::writing_in_layers`]) `kv` becomes the written caches;
+    /// otherwise the rows' K and V go to `new_kv` for [`write`](Self::write).
     pub(super) fn attend(
         &self,
         f: &mut FuncBuilder,
         l: usize,
-        kv: &Value,
+        kv: &mut Value,
         qkv: &Qkv,
         new_kv: &mut Vec<Value>,
     ) -> Value {
@@ -232,6 +248,12 @@ impl DecodeAttention {
                     },
                     None => StepRows::Apart { q, k, v },
                 };
+                if self.writes {
+                    let (o, written) =
+                        kernels::decode_attention_writing(f, step, kv, pos, l as i64, self.window);
+                    *kv = written;
+                    return f.reshape(&o, &[b, self.hq * d]);
+                }
                 kernels::decode_attention(f, step, kv, pos, l as i64, self.window)
             }
             DecodeForm::CudaKernel { pos } => {
@@ -336,7 +358,8 @@ impl DecodeAttention {
     }
 
     /// Writes every layer's K/V of row i (`new_kv`, as [`attend`](Self::attend)
-    /// pushed them) at `pos[i]` of slot i; returns the updated caches.
+    /// pushed them) at `pos[i]` of slot i; returns the updated caches (`kv`
+    /// as it is where the kernel wrote them layer by layer).
     ///
     /// One scatter of rows of head_dim values whose indices the device
     /// computes from `pos`: a dynamic_update_slice per row made IREE read
@@ -350,6 +373,10 @@ impl DecodeAttention {
         new_kv: &[Value],
         pos: &Value,
     ) -> Value {
+        if self.writes {
+            // The kernel wrote them, layer by layer.
+            return kv;
+        }
         let (b, hkv, d) = (self.b, self.hkv, self.d);
         let (layers, bh) = (m.layers, b * hkv);
         f.comment("write every layer's K/V of row i at pos[i] of slot i");

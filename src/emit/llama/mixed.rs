@@ -137,7 +137,7 @@ pub fn decode_with_chunk(
                     v: vd,
                     rows: None,
                 };
-                let od = decode_att.attend(f, l, &kv, &step, &mut decode_kv);
+                let od = decode_att.attend(f, l, &mut kv, &step, &mut decode_kv);
                 f.concatenate(&[od, oc], 0)
             },
         );
