@@ -703,6 +703,20 @@ impl FuncBuilder {
         indices: &[i64],
         result: TensorType,
     ) -> Value {
+        let call = self.dispatch_call(export, workload, operands, indices);
+        self.emit(result.clone(), format!("{call} -> {result}"))
+    }
+
+    /// `flow.dispatch EXPORT[workload](operands, indices) : (types)`, the
+    /// part of a `flow.dispatch` before its results; emits the workload's and
+    /// the indices' constants.
+    fn dispatch_call(
+        &mut self,
+        export: &str,
+        workload: &[i64],
+        operands: &[Value],
+        indices: &[i64],
+    ) -> String {
         let workload: Vec<String> = workload
             .iter()
             .map(|&w| self.scalar_constant(w, "index"))
@@ -714,12 +728,11 @@ impl FuncBuilder {
             args.push(self.scalar_constant(i, "index"));
             types.push("index".to_string());
         }
-        let rhs = format!(
-            "flow.dispatch {export}[{workload}]({}) : ({}) -> {result}",
+        format!(
+            "flow.dispatch {export}[{workload}]({}) : ({})",
             args.join(", "),
             types.join(", ")
-        );
-        self.emit(result, rhs)
+        )
     }
 
     /// [`dispatch_extern`](Self::dispatch_extern) of an export that also
@@ -734,27 +747,13 @@ impl FuncBuilder {
         result: TensorType,
         tied: usize,
     ) -> (Value, Value) {
-        let workload: Vec<String> = workload
-            .iter()
-            .map(|&w| self.scalar_constant(w, "index"))
-            .collect();
-        let workload = workload.join(", ");
-        let mut args: Vec<String> = operands.iter().map(|v| v.name.clone()).collect();
-        let mut types: Vec<String> = operands.iter().map(|v| v.ty.to_string()).collect();
-        for &i in indices {
-            args.push(self.scalar_constant(i, "index"));
-            types.push("index".to_string());
-        }
+        let call = self.dispatch_call(export, workload, operands, indices);
         let updated = &operands[tied];
         let r = self.fresh(result.clone());
         let _ = writeln!(
             self.body,
-            "{}{}:2 = flow.dispatch {export}[{workload}]({}) : ({}) -> ({result}, {})",
-            self.indent,
-            r.name,
-            args.join(", "),
-            types.join(", "),
-            updated.name
+            "{}{}:2 = {call} -> ({result}, {})",
+            self.indent, r.name, updated.name
         );
         (
             Value {

@@ -997,48 +997,25 @@ pub fn takes_decode_attention(kernels: Kernels, group: i64, head_dim: i64) -> bo
 /// [b]; row i attends to its cached positions below `pos[i]` (and below
 /// `window`) and to its own key. Returns the heads' outputs [b * kv_heads,
 /// group, d] (query head h * group + j of row i at [i * kv_heads + h, j]).
+///
+/// With `writes` the call also writes row i's own key and value into the
+/// caches at `pos[i]` of slot i (where a graph's scatter of every layer's
+/// keys and values would write them; a position outside the caches is
+/// skipped, as the scatter skips it), and `kv` becomes the written caches:
+/// the call's second result, tied to the same buffer. Why: that scatter was
+/// one of IREE's dispatches storing a float at a time, and feeding it took
+/// two copies of the rows' keys and values a layer (docs/performance.md,
+/// forty-sixth session).
 #[allow(clippy::too_many_arguments)]
 pub fn decode_attention(
     f: &mut FuncBuilder,
     step: StepRows,
-    kv: &Value,
-    pos: &Value,
-    layer: i64,
-    window: i64,
-) -> Value {
-    decode_attention_call(f, step, kv, pos, layer, window, false).0
-}
-
-/// [`decode_attention`] that also writes row i's own key and value into the
-/// caches at `pos[i]` of slot i (where a graph's scatter of every layer's
-/// keys and values would write them; a position outside the caches is
-/// skipped, as the scatter skips it). Returns the heads' outputs and the
-/// updated caches, the same buffer as `kv`.
-///
-/// Why: the scatter was one of IREE's dispatches that stored a float at a
-/// time, and feeding it took two copies of the rows' keys and values a
-/// layer (docs/performance.md, forty-sixth session).
-pub fn decode_attention_writing(
-    f: &mut FuncBuilder,
-    step: StepRows,
-    kv: &Value,
-    pos: &Value,
-    layer: i64,
-    window: i64,
-) -> (Value, Value) {
-    let (o, kv) = decode_attention_call(f, step, kv, pos, layer, window, true);
-    (o, kv.expect("the writing call returns the caches"))
-}
-
-fn decode_attention_call(
-    f: &mut FuncBuilder,
-    step: StepRows,
-    kv: &Value,
+    kv: &mut Value,
     pos: &Value,
     layer: i64,
     window: i64,
     writes: bool,
-) -> (Value, Option<Value>) {
+) -> Value {
     let (b, d) = (step.q().shape()[0], step.q().shape()[2]);
     let (heads, hkv) = step.heads();
     let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
@@ -1068,14 +1045,13 @@ fn decode_attention_call(
         rows, layer, slots, hkv, group, capacity, window, d, q_row, kv_row, k_at, v_at, per,
     ];
     let out = TensorType::new(&[rows, group, d], DType::F32);
-    if writes {
-        let (o, kv) =
-            f.dispatch_extern_tied(&export.callee(), &[rows, per], &operands, &indices, out, 1);
-        (o, Some(kv))
-    } else {
-        let o = f.dispatch_extern(&export.callee(), &[rows, per], &operands, &indices, out);
-        (o, None)
+    if !writes {
+        return f.dispatch_extern(&export.callee(), &[rows, per], &operands, &indices, out);
     }
+    let (o, written) =
+        f.dispatch_extern_tied(&export.callee(), &[rows, per], &operands, &indices, out, 1);
+    *kv = written;
+    o
 }
 
 /// Where a decode step's attention kernel reads the rows' rotated queries,

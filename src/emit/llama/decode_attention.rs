@@ -248,21 +248,17 @@ impl DecodeAttention {
                     },
                     None => StepRows::Apart { q, k, v },
                 };
-                if self.writes {
-                    let (o, written) =
-                        kernels::decode_attention_writing(f, step, kv, pos, l as i64, self.window);
-                    *kv = written;
-                    return f.reshape(&o, &[b, self.hq * d]);
-                }
-                kernels::decode_attention(f, step, kv, pos, l as i64, self.window)
+                kernels::decode_attention(f, step, kv, pos, l as i64, self.window, self.writes)
             }
             DecodeForm::CudaKernel { pos } => {
                 cuda_attention::decode_attention(f, q, kv, k, v, pos, l as i64, self.window)
             }
             DecodeForm::Masked { .. } => self.masked(f, l, kv, [q, k, v]),
         };
-        new_kv.push(f.reshape(k, &[1, 1, bh, d]));
-        new_kv.push(f.reshape(v, &[1, 1, bh, d]));
+        if !self.writes {
+            new_kv.push(f.reshape(k, &[1, 1, bh, d]));
+            new_kv.push(f.reshape(v, &[1, 1, bh, d]));
+        }
         f.reshape(&o, &[b, self.hq * d])
     }
 
