@@ -120,6 +120,13 @@ INLINE void KV_NAME(block_heads)(const int nt, const int first_block, const floa
                      (const char*)next_v, i == 0 && c0 == 0 ? next_n : 0, row);
 }
 
+// Where cache slot `at` of layer `layer` starts in the caches [layers, 2,
+// slots, capacity, d]: its keys (`which` 0) or its values (1), in elements.
+INLINE size_t KV_NAME(cache_at)(size_t layer, size_t which, size_t slots, size_t at,
+                                size_t capacity, size_t d) {
+  return ((layer * 2 + which) * slots + at) * capacity * d;
+}
+
 // Where a slot's keys and values are, and how many positions it has cached.
 typedef struct {
   const KV_T* keys;
@@ -149,8 +156,8 @@ INLINE KV_NAME(slot_t) KV_NAME(slot_at)(const KV_T* kv, const int32_t* pos,
     if (first_head < 0) first_head = 0;
     at = (size_t)first_head + wg % hkv;
   }
-  KV_NAME(slot_t) s = {kv + ((layer * 2 + 0) * slots + at) * capacity * d,
-                       kv + ((layer * 2 + 1) * slots + at) * capacity * d, (size_t)p};
+  KV_NAME(slot_t) s = {kv + KV_NAME(cache_at)(layer, 0, slots, at, capacity, d),
+                       kv + KV_NAME(cache_at)(layer, 1, slots, at, capacity, d), (size_t)p};
   return s;
 }
 
@@ -300,8 +307,8 @@ INLINE void KV_NAME(write_own)(KV_T* kv, const float* k, const float* v,
     const size_t row = wg / hkv, head = wg % hkv;
     const int64_t p = pos[row];
     if (p < 0 || p >= (int64_t)capacity) continue;
-    KV_T* keys = kv + (((layer * 2 + 0) * slots + wg) * capacity + (size_t)p) * d;
-    KV_T* vals = kv + (((layer * 2 + 1) * slots + wg) * capacity + (size_t)p) * d;
+    KV_T* keys = kv + KV_NAME(cache_at)(layer, 0, slots, wg, capacity, d) + (size_t)p * d;
+    KV_T* vals = kv + KV_NAME(cache_at)(layer, 1, slots, wg, capacity, d) + (size_t)p * d;
     KV_OWN(own_k, k + k_at + row * kv_row + head * d, d);
     KV_OWN(own_v, v + v_at + row * kv_row + head * d, d);
     // d * sizeof(KV_T) is a multiple of 32 bytes (d is of 16).
