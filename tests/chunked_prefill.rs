@@ -11,7 +11,7 @@ mod common;
 use common::{host_argmax, load, prompt, relative_error};
 use iree_llm::emit::{EmitPlan, GraphKind, Output, Padding, chunk_plan};
 use iree_llm::model::{DeviceModel, KvCache};
-use iree_llm::types::TokenId;
+use iree_llm::types::{DType, TokenId};
 use iree_llm::weights::DType as WeightDType;
 
 const CAPACITY: i64 = 128;
@@ -124,6 +124,47 @@ fn chunked_prefill_logits_match_the_f64_reference_and_decode_continues_from_its_
         ));
     }
     eprintln!("worst relative error vs the f64 reference: {worst:.2e}");
+}
+
+/// bf16 weights take this host's CPU kernels (csrc/kernels) where it has
+/// them, and then a chunk's rows go through the attention kernel's prompt
+/// form at the chunk's own start: in tiles of rows with AVX-512
+/// (x86_64_prompt_tiles.h), else row by row. The f32 tests above run IREE's
+/// form. Chunked prefill into the last of 4 slots, each prompt length's
+/// chunks starting at 0 and mid-window, stays within the prefill tolerance
+/// of the f64 reference (computed from the same bf16 values) over an f32
+/// cache, and within the f16 cache's own (tests/kv_cache.rs) over an f16
+/// one.
+#[test]
+fn chunks_through_the_cpu_kernels_match_the_f64_reference_at_every_start() {
+    let dir = common::tiny_dir(WeightDType::BF16);
+    let reference = common::reference(&dir);
+    for (cache, tolerance) in [(DType::F32, 1e-4), (DType::F16, 1e-3)] {
+        let mut model = common::load_opts(&dir, "local-task", CAPACITY, Vec::new(), |opts| {
+            opts.compile_on_demand = true;
+            opts.kv_cache = Some(cache);
+        });
+        let vocab = model.vocab();
+        for (i, len) in [1, 17, 40, 100, CAPACITY as usize - 1]
+            .into_iter()
+            .enumerate()
+        {
+            let tokens = prompt(len, 120 + i as u32, vocab);
+            let want = reference
+                .new_sequence()
+                .forward(&reference, &tokens)
+                .unwrap();
+            let mut kv = model.new_kv_slots(4).unwrap();
+            let got = model
+                .prefill_chunked_logits_at(&mut kv, 3, &tokens, MAX_CHUNK)
+                .unwrap();
+            let err = relative_error(&got, &want);
+            assert!(
+                err <= tolerance,
+                "{cache:?} cache, chunked prefill of {len}: relative error {err:.2e}"
+            );
+        }
+    }
 }
 
 #[test]

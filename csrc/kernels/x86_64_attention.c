@@ -120,6 +120,7 @@ INLINE __m256 exp8(__m256 x) {
 // L1). head_dim is a multiple of 16 (the emitter checks).
 #if defined(__AVX512F__)
 #include "x86_64_avx512_sums.h"
+#include "x86_64_avx512_silu.h"
 #define VLEN 16
 typedef __m512 vec;
 #define v_zero _mm512_setzero_ps

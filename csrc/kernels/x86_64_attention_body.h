@@ -337,15 +337,26 @@ void KV_WRITES_ENTRY(const float* restrict q, size_t q_offset, KV_T* kv, size_t 
                      slots, hkv, capacity, d, kv_row, k_at, v_at, first, per);
 }
 
+#if VLEN == 16
+#include "x86_64_prompt_tiles.h"
+#endif
+
 // n / hkv rows of a prompt in cache slot slot[0] from position slot[1] (two
 // i32), their keys and values already in the cache: row i at position
-// slot[1] + i.
+// slot[1] + i. In the AVX-512 build in tiles of rows (x86_64_prompt_tiles.h)
+// where they apply, else one (row, key/value head) at a time as a decode
+// step.
 void KV_PROMPT_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
                      size_t kv_offset, const float* restrict k, size_t k_offset,
                      const float* restrict v, size_t v_offset, const int32_t* restrict slot,
                      size_t slot_offset, float* restrict out, size_t out_offset, size_t n,
                      size_t layer, size_t slots, size_t hkv, size_t g, size_t capacity,
                      size_t window, size_t d, size_t first, size_t per) {
+#if VLEN == 16
+  if (KV_NAME(prompt_tiles)(q + q_offset, kv + kv_offset, slot + slot_offset, out + out_offset,
+                            n, layer, slots, hkv, g, capacity, window, d, first, per))
+    return;
+#endif
   KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, 0,
                   slot + slot_offset, out + out_offset, n, layer, slots, hkv, g, capacity,
                   window, d, hkv * g * d, hkv * d, 0, 0, first, per);

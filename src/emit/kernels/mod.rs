@@ -46,7 +46,7 @@ mod workgroups;
 
 use objects::{BF16_OBJECT, OBJECT, Object, host_has_avx2_fma_f16c, host_has_avx512_bf16};
 pub use objects::{q8_rows_through_vnni, write_objects};
-use workgroups::{balanced_units, host_threads, rows_per_thread};
+use workgroups::{balanced_units, host_threads, prompt_tile_rows, rows_per_thread};
 
 /// Which hand-written kernels the graphs of a plan call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -1088,6 +1088,11 @@ impl StepRows<'_> {
     }
 }
 
+/// Lanes of the AVX-512 prompt attention's tiles (`PT_KEYS` and `VLEN` in
+/// `csrc/kernels/x86_64_prompt_tiles.h`) and the largest head_dim it takes.
+const PROMPT_TILE_LANES: i64 = 16;
+const PROMPT_TILE_MAX_D: i64 = 128;
+
 /// The attention of `t` prompt rows at positions `start..start + t` of
 /// layer `layer` through the decode attention kernel's body
 /// ([`takes_decode_attention`]): a whole prompt (`start` 0) or a chunk of
@@ -1115,7 +1120,18 @@ pub fn prompt_attention(
     assert_eq!(kv.shape()[4], d, "cache and queries share head_dim");
     assert!(t <= capacity, "a prompt of {t} in a cache of {capacity}");
     let units = t * hkv;
-    let per = balanced_units(units, 1, host_threads());
+    // The AVX-512 build takes the rows in tiles of 16 query heads' lanes
+    // (x86_64_prompt_tiles.h, within its bounds); a workgroup is then whole
+    // tiles of every key/value head. Otherwise units one at a time.
+    let tiles = Source::Attention.object() == Object::Avx512Attention
+        && group <= PROMPT_TILE_LANES
+        && d <= PROMPT_TILE_MAX_D
+        && d % PROMPT_TILE_LANES == 0;
+    let per = if tiles {
+        prompt_tile_rows(t, PROMPT_TILE_LANES / group, host_threads()) * hkv
+    } else {
+        balanced_units(units, 1, host_threads())
+    };
     let export = match kv.elem() {
         DType::F32 => &EXPORTS[11],
         DType::F16 => &EXPORTS[12],

@@ -105,6 +105,18 @@ pub(super) fn rows_per_thread(n: i64, unit: i64, threads: i64) -> i64 {
     ((per + unit - 1) / unit).max(1) * unit
 }
 
+/// Prompt rows per workgroup of the AVX-512 prompt attention's tiles
+/// (`csrc/kernels/x86_64_prompt_tiles.h`): whole tiles of `tile` rows, as
+/// many workgroups as stay under a claim of 8 a worker. The kernel takes a
+/// workgroup's rows from the prompt's end, so the workgroups claimed first
+/// are the costliest (a row sees every position before it) and the cheap
+/// ones at the start of the prompt even out the workers at the end.
+pub(super) fn prompt_tile_rows(rows: i64, tile: i64, threads: i64) -> i64 {
+    let tiles = (rows + tile - 1) / tile;
+    let most = (CLAIM * threads - 1).max(1);
+    ((tiles + most - 1) / most).max(1) * tile
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +186,30 @@ mod tests {
         assert_eq!(balanced_units(4008, 1, 2), 1);
         // One worker: the smallest size.
         assert_eq!(balanced_units(24, 1, 1), 1);
+    }
+
+    #[test]
+    fn prompt_tiles_go_in_whole_tiles_as_fewer_workgroups_than_one_claim_of_eight_a_worker() {
+        for threads in [1, 2, 4, 16] {
+            for tile in [1, 4, 5, 16] {
+                for rows in [1, 5, 16, 17, 128, 256, 2048] {
+                    let per = prompt_tile_rows(rows, tile, threads);
+                    let workgroups = (rows + per - 1) / per;
+                    let case = format!("{rows} rows, tile {tile}, {threads} threads");
+                    assert_eq!(per % tile, 0, "{case}");
+                    assert!(workgroups < CLAIM * threads || per >= rows, "{case}");
+                    // No smaller whole number of tiles also stays under it.
+                    let fewer = per - tile;
+                    assert!(
+                        fewer == 0 || (rows + fewer - 1) / fewer >= CLAIM * threads,
+                        "{case}: {fewer} rows a workgroup would do"
+                    );
+                }
+            }
+        }
+        // SmolLM2 (3 query heads a key/value head: 5 rows a tile), a
+        // prompt of 128 on 2 workers: 13 workgroups of 10 rows.
+        assert_eq!(prompt_tile_rows(128, 5, 2), 10);
     }
 
     #[test]
