@@ -139,7 +139,10 @@ fn chunked_prefill_logits_match_the_f64_reference_and_decode_continues_from_its_
 fn chunks_through_the_cpu_kernels_match_the_f64_reference_at_every_start() {
     let dir = common::tiny_dir(WeightDType::BF16);
     let reference = common::reference(&dir);
-    for (cache, tolerance) in [(DType::F32, 1e-4), (DType::F16, 1e-3)] {
+    for (cache, tolerance) in [
+        (DType::F32, 1e-4),
+        (DType::F16, common::F16_CACHE_TOLERANCE),
+    ] {
         let mut model = common::load_opts(&dir, "local-task", CAPACITY, Vec::new(), |opts| {
             opts.compile_on_demand = true;
             opts.kv_cache = Some(cache);

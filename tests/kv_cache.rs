@@ -16,10 +16,6 @@ use iree_llm::weights::DType as WeightDType;
 
 const CAPACITY: i64 = 128;
 
-/// The f16 cache's tolerance against the f64 reference (docs/performance.md
-/// gives the measured range).
-const F16_CACHE_TOLERANCE: f64 = 1e-3;
-
 fn logits_graphs(batches: &[i64]) -> Vec<GraphKind> {
     let plan = EmitPlan::new(CAPACITY, batches).unwrap();
     let mut g = Vec::new();
@@ -60,7 +56,7 @@ fn an_f16_cache_stays_within_its_tolerance_through_both_attention_forms() {
             &reference,
             &[(7, 2), (17, 4), (33, 5), (70, 6)],
             6,
-            F16_CACHE_TOLERANCE,
+            common::F16_CACHE_TOLERANCE,
             &format!("{weights:?} weights, f16 cache, {form}"),
         );
     }
@@ -167,7 +163,7 @@ fn ragged_steps_over_an_f16_cache_stay_within_its_tolerance_of_the_reference() {
             lengths,
             57,
             4,
-            F16_CACHE_TOLERANCE,
+            common::F16_CACHE_TOLERANCE,
             "f16 cache, ragged rows",
         );
     }

@@ -142,6 +142,11 @@ typedef __m256 vec;
 #define v_fmadd _mm256_fmadd_ps
 #endif
 
+// The graph's score scale: 1/sqrt(d) in f64, rounded to f32.
+INLINE float score_scale(size_t d) {
+  return (float)(1.0 / _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd((double)d))));
+}
+
 // An f32 cache (the default): keys and values as the graph computed them.
 #define KV_T float
 #define KV_LOAD(p) v_load(p)

@@ -222,9 +222,7 @@ INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
   // stack arrays would overflow, so stop loudly rather than write garbage.
   if (g * d > MAX_GD || g > MAX_G || d % 16 != 0) __builtin_trap();
   const size_t s0 = first, s1 = first + per < n ? first + per : n;
-  // The graph's scale: 1/sqrt(d) in f64, rounded to f32.
-  const float scale =
-      (float)(1.0 / _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd((double)d))));
+  const float scale = score_scale(d);
   // The workgroup's first blocks, which no earlier block prefetches.
   for (size_t i = 0; i < PREFETCH_BLOCKS; ++i)
     KV_NAME(prefetch_block)(KV_NAME(ahead)(kv, pos, prompt, layer, slots, hkv, capacity, window,

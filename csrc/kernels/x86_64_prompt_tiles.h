@@ -44,9 +44,6 @@
 #define v_div _mm512_div_ps
 #define v_sub _mm512_sub_ps
 #define v_exp exp16_nonpositive
-// x where lane i's last position lim[i] >= t, else `other`.
-#define v_live_or(x, lim, t, other) \
-  _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v_set1((float)(t)), (lim), _CMP_LE_OQ), (other), (x))
 
 #ifndef IREE_LLM_PROMPT_TRANSPOSE
 #define IREE_LLM_PROMPT_TRANSPOSE
@@ -135,14 +132,21 @@ INLINE void KV_NAME(prompt_tile)(const float* q, const KV_T* keys, const KV_T* v
       const vec qc = v_load(qt + c * VLEN);
       for (int t = 0; t < PT_KEYS; ++t) s[t] = v_fmadd(v_set1(kb[t * d + c]), qc, s[t]);
     }
+    // The lanes that see each position: all up to `open`, none past the
+    // block's end, and between them each lane up to its own row's. Most
+    // blocks are seen whole and take no masks.
+    const int whole = nt == PT_KEYS && t0 + PT_KEYS - 1 <= open;
+    __mmask16 sees[PT_KEYS];
     const vec sc = v_set1(scale);
     vec most = minus_inf;
     for (int t = 0; t < PT_KEYS; ++t) {
       s[t] = v_mul(s[t], sc);
-      if (t >= nt)
-        s[t] = minus_inf;
-      else if (t0 + t > open)
-        s[t] = v_live_or(s[t], lim, t0 + t, minus_inf);
+      if (!whole) {
+        sees[t] = t >= nt             ? 0
+                  : t0 + t <= open ? 0xFFFF
+                                   : _mm512_cmp_ps_mask(v_set1((float)(t0 + t)), lim, _CMP_LE_OQ);
+        s[t] = _mm512_mask_blend_ps(sees[t], minus_inf, s[t]);
+      }
       most = v_max(most, s[t]);
     }
     // The lanes' new maxima, and the factor that moves what they summed so
@@ -153,10 +157,8 @@ INLINE void KV_NAME(prompt_tile)(const float* q, const KV_T* keys, const KV_T* v
     vec total = v_zero();
     for (int t = 0; t < PT_KEYS; ++t) {
       vec e = v_exp(v_sub(s[t], now));
-      if (t >= nt)
-        e = v_zero();
-      else if (t0 + t > open)
-        e = v_live_or(e, lim, t0 + t, v_zero());
+      // Exactly zero where unseen (the exponential stops at e^-87).
+      if (!whole) e = _mm512_maskz_mov_ps(sees[t], e);
       total = v_add(total, e);
       v_store(pt + t * VLEN, e);
     }
@@ -202,8 +204,7 @@ INLINE int KV_NAME(prompt_tiles)(const float* q, const KV_T* kv, const int32_t* 
       (size_t)prompt[1] + rows > window || first >= s1)
     return 0;
   const size_t p0 = (size_t)prompt[1], tile = VLEN / g;
-  const float scale =
-      (float)(1.0 / _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd((double)d))));
+  const float scale = score_scale(d);
   for (size_t head = 0; head < hkv; ++head) {
     // This head's units in the workgroup, u = rev * hkv + head in
     // [first, s1), are the rows [rows - rev_b, rows - rev_a).
@@ -230,6 +231,5 @@ INLINE int KV_NAME(prompt_tiles)(const float* q, const KV_T* kv, const int32_t* 
 #undef v_div
 #undef v_sub
 #undef v_exp
-#undef v_live_or
 #undef PT_KEYS
 #undef PT_MAX_D
