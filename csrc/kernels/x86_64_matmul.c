@@ -1052,6 +1052,22 @@ ROWS_TILE_FNS(1) ROWS_TILE_FNS(2) ROWS_TILE_FN(3, 1) ROWS_TILE_FN(3, 2) ROWS_TIL
   ROWS_TILE(WR, 1) ROWS_TILE(WR, 2) ROWS_TILE(WR, 3) ROWS_TILE(WR, 4) ROWS_TILE(WR, 5) \
       ROWS_TILE(WR, 6) ROWS_TILE(WR, 7) ROWS_TILE(WR, 8)
 #else
+// How a tile of x rows fetches the next weight tile into L2. A B=8 step is
+// two tiles of x rows over the same weights: when the first fetched all of
+// the next tile, the memory was busy during the first pass and idle during
+// the second, the core's compute during the first mostly waiting on it. Two
+// passes each fetching half keep the reads going through both. Zen 3 (the
+// tile alone in a C harness over 537 MB of weights, 8 rows of x, 2
+// threads, each pass's time over a plain read of the same bytes in the same
+// run, medians of 16 and 20): 2.03 and 2.05 before, 1.85 and 1.84 split;
+// one thread 2.44 against 2.28. Fetching two tiles ahead instead: 1.98.
+// graph-bench, 1B preset, B=8, the two binaries alternating over 8 rounds:
+// 175-218 ms a step before (median 208), 179-208 after (median 185).
+enum { FETCH_NONE, FETCH_ALL, FETCH_FIRST_PASS, FETCH_SECOND_PASS };
+INLINE int rows_fetch(size_t r, size_t rows) {
+  if (rows <= ROWS_TILE_X) return r == 0 ? FETCH_ALL : FETCH_NONE;
+  return r == 0 ? FETCH_FIRST_PASS : r == ROWS_TILE_X ? FETCH_SECOND_PASS : FETCH_NONE;
+}
 // The full tile in registers: ymm0-11 the accumulators (x row r, weight row
 // a in ymm(3r + a)), ymm12-14 the three widened weight vectors, ymm15 the
 // x vector they meet. The mask comes from memory, as no register is left.
@@ -1078,6 +1094,11 @@ static const uint32_t high_halves[8] __attribute__((aligned(32))) = {
   "prefetcht1 (%[p0],%[e],2)\n\t"    \
   "prefetcht1 (%[p1],%[e],2)\n\t"    \
   "prefetcht1 (%[p2],%[e],2)\n\t"
+// A row and a half: p0's row whole, and half of p1's (byte offset e covers
+// the first len / 2 values; every other prefetch finds its line in flight).
+#define NEXT_HALF_ROWS               \
+  "prefetcht1 (%[p0],%[e],2)\n\t"    \
+  "prefetcht1 (%[p1],%[e],1)\n\t"
 #define ZERO_ACCUMULATORS                                                       \
   "vxorps %%xmm0, %%xmm0, %%xmm0\n\t" "vxorps %%xmm1, %%xmm1, %%xmm1\n\t"      \
   "vxorps %%xmm2, %%xmm2, %%xmm2\n\t" "vxorps %%xmm3, %%xmm3, %%xmm3\n\t"      \
@@ -1095,8 +1116,8 @@ static const uint32_t high_halves[8] __attribute__((aligned(32))) = {
 #define TILE_OPERANDS                                                                \
   : [e] "+r"(e)                                                                      \
   : [w0] "r"(w), [w1] "r"(w + k), [w2] "r"(w + 2 * k), [x0] "r"(x), [x1] "r"(x + k), \
-    [x2] "r"(x + 2 * k), [x3] "r"(x + 3 * k), [p0] "r"(w + 3 * k),                    \
-    [p1] "r"(w + 4 * k), [p2] "r"(w + 5 * k), [len] "r"(len),                         \
+    [x2] "r"(x + 2 * k), [x3] "r"(x + 3 * k), [p0] "r"(p0),                           \
+    [p1] "r"(p1), [p2] "r"(p2), [len] "r"(len),                                       \
     [mask] "m"(*(const __m256i*)high_halves), [out] "r"(out)                          \
   : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",   \
     "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
@@ -1106,8 +1127,18 @@ static __attribute__((noinline)) void rows_tile_3x4(const uint16_t* w, const flo
                                                     int accumulate, int prefetch) {
   __m256 out[ROWS_TILE_W * ROWS_TILE_X];
   size_t e = 0;
-  if (prefetch)  // 32 values a turn (len is a multiple of 32): a line of each next row
+  // The next tile's rows (past the weight's end a prefetch does not fault).
+  const uint16_t *p0 = w + 3 * k, *p1 = w + 4 * k, *p2 = w + 5 * k;
+  if (prefetch == FETCH_SECOND_PASS) {
+    p0 = p2;        // the third row whole
+    p1 += len / 2;  // and the second half of the second
+  }
+  if (prefetch == FETCH_ALL)  // 32 values a turn (len is a multiple of 32): a line of each next row
     __asm__ volatile(ZERO_ACCUMULATORS "1:\n\t" NEXT_ROWS STEP_16 STEP_16
+                     "cmp %[len], %[e]\n\t"
+                     "jb 1b\n\t" STORE_ACCUMULATORS TILE_OPERANDS);
+  else if (prefetch != FETCH_NONE)  // half of that: FETCH_FIRST_PASS or FETCH_SECOND_PASS
+    __asm__ volatile(ZERO_ACCUMULATORS "1:\n\t" NEXT_HALF_ROWS STEP_16 STEP_16
                      "cmp %[len], %[e]\n\t"
                      "jb 1b\n\t" STORE_ACCUMULATORS TILE_OPERANDS);
   else
@@ -1173,8 +1204,9 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
         for (size_t r = g; r < g_end; r += ROWS_TILE_X) {
           const int xn = g_end - r < ROWS_TILE_X ? (int)(g_end - r) : ROWS_TILE_X;
           // Later tiles find the rows in L2, and later groups of a prompt
-          // the workgroup's rows.
-          const int fetch = g == 0 && r == g;
+          // the workgroup's rows. With two tiles of x rows or more the
+          // first two share the fetch (rows_fetch).
+          const int fetch = g != 0 ? FETCH_NONE : rows_fetch(r - g, g_end - g);
           const uint16_t* wc = wi + c;
           const float* xr = x + r * k + c;
           float* yr = y + r * n + i;
