@@ -1062,7 +1062,7 @@ ROWS_TILE_FNS(1) ROWS_TILE_FNS(2) ROWS_TILE_FN(3, 1) ROWS_TILE_FN(3, 2) ROWS_TIL
 // run, medians of 16 and 20): 2.03 and 2.05 before, 1.85 and 1.84 split;
 // one thread 2.44 against 2.28. Fetching two tiles ahead instead: 1.98.
 // graph-bench, 1B preset, B=8, the two binaries alternating over 8 rounds:
-// 175-218 ms a step before (median 208), 179-208 after (median 185).
+// 175-218 ms a step before (median 201), 179-208 after (median 186).
 enum { FETCH_NONE, FETCH_ALL, FETCH_FIRST_PASS, FETCH_SECOND_PASS };
 INLINE int rows_fetch(size_t r, size_t rows) {
   if (rows <= ROWS_TILE_X) return r == 0 ? FETCH_ALL : FETCH_NONE;
