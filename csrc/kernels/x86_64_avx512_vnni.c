@@ -184,11 +184,158 @@ INLINE void group_rows(const int format, size_t rows, const uint8_t* q, const ui
   }
 }
 
+
+// ---- Two groups of weight rows at once ---------------------------------------
+//
+// The product above costs about 90 cycles a block at 8 rows on an Ice Lake
+// server core (C harness, weights in L1), against the 32 its 64 `vpdpbusd`
+// need: every one of them takes a 4-byte broadcast of x from memory, and
+// broadcasts and 64-byte loads went through at about 1.35 a cycle there
+// (against 2 for the products and 2.5 for 32-byte loads), so the loads,
+// not the products, set the pace. Two groups of 16 weight rows side by
+// side share each broadcast (and the rows' scales) between two products:
+// 67-72 cycles a group and block at 8 rows, 38 against 53 at 4. The two
+// groups' 16 sums of each row stay in registers while the block is
+// multiplied; their running f32 totals live in `acc` on the stack, as 16
+// vectors would not fit beside them.
+//
+// The two groups are far apart, the first and second halves of the
+// workgroup's rows, so a thread reads two streams of weights (and of their
+// scales) instead of one: a core keeps more reads in flight that way
+// (docs/performance.md, the forty-ninth session's probe). SmolLM2's 121
+// products of a step, 84 MB, 2 threads (C harness, four rounds each):
+// B=8 4.1-4.8 ms against 4.9-5.3, B=4 3.2-3.8 against 3.8-5.0, B=1
+// 2.9-3.3 against 3.2-3.5. Side by side, two neighbouring groups instead
+// gained less (B=8 5.0-5.3).
+//
+// The sums are the same bits as the single group's: the integer sums are
+// exact in any order and each group's f32 operations are the same ones in
+// the same order.
+
+// acc[r] += block of group a times row r of x, acc[GROUP_ROWS + r] the
+// same for group b, for R rows (a constant after inlining): qa and qb the
+// groups' values of the block, da/db their scales, ma/mb their offsets
+// (Q4_1 only), xb the block of the rows of x.
+INLINE void block_pair(const int R, const int format, const uint8_t* qa, const uint8_t* qb,
+                       __m512 da, __m512 db, __m512 ma, __m512 mb, const int8_t* xb,
+                       float* acc) {
+  const int32_t* x4 = (const int32_t*)xb;
+  const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
+  const float* xs = xd + XS;
+  const int32_t* xqs = (const int32_t*)xd + XQS;
+  const int32_t bias = format == Q8_0 ? -128 : -8;
+  __m512i sa[GROUP_ROWS], sb[GROUP_ROWS];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    sa[r] = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[r]);
+    sb[r] = sa[r];
+  }
+  const __m512i low = _mm512_set1_epi8(0x0F);
+  // Values 4w .. 4w + 3 and 16 + 4w .. 16 + 4w + 3 of each weight row: for
+  // Q4 the low and high nibbles of one load, split as they are used.
+#pragma GCC unroll 4
+  for (int w = 0; w < 4; ++w) {
+    __m512i a0, b0, a1, b1;
+    if (format == Q8_0) {
+      a0 = _mm512_loadu_si512(qa + 64 * w);
+      b0 = _mm512_loadu_si512(qb + 64 * w);
+      a1 = _mm512_loadu_si512(qa + 64 * (4 + w));
+      b1 = _mm512_loadu_si512(qb + 64 * (4 + w));
+    } else {
+      const __m512i wa = _mm512_loadu_si512(qa + 64 * w), wb = _mm512_loadu_si512(qb + 64 * w);
+      a0 = _mm512_and_si512(wa, low);
+      b0 = _mm512_and_si512(wb, low);
+      a1 = _mm512_and_si512(_mm512_srli_epi16(wa, 4), low);
+      b1 = _mm512_and_si512(_mm512_srli_epi16(wb, 4), low);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m512i x = _mm512_set1_epi32(x4[8 * r + w]);
+      sa[r] = _mm512_dpbusd_epi32(sa[r], a0, x);
+      sb[r] = _mm512_dpbusd_epi32(sb[r], b0, x);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m512i x = _mm512_set1_epi32(x4[8 * r + 4 + w]);
+      sa[r] = _mm512_dpbusd_epi32(sa[r], a1, x);
+      sb[r] = _mm512_dpbusd_epi32(sb[r], b1, x);
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    const __m512 xdr = _mm512_set1_ps(xd[r]);
+    __m512 a = _mm512_load_ps(acc + 16 * r);
+    __m512 b = _mm512_load_ps(acc + 16 * (GROUP_ROWS + r));
+    a = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sa[r]), _mm512_mul_ps(da, xdr), a);
+    b = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sb[r]), _mm512_mul_ps(db, xdr), b);
+    if (format == Q4_1) {
+      const __m512 xsr = _mm512_set1_ps(xs[r]);
+      a = _mm512_fmadd_ps(ma, xsr, a);
+      b = _mm512_fmadd_ps(mb, xsr, b);
+    }
+    _mm512_store_ps(acc + 16 * r, a);
+    _mm512_store_ps(acc + 16 * (GROUP_ROWS + r), b);
+  }
+}
+
+// packed_rows for two groups, g and h, at once: y[r][16g .. 16g + 16] and
+// y[r][16h .. 16h + 16] are set for R rows (a constant after inlining).
+INLINE void packed_pair(const int R, const int format, const uint8_t* q, const uint16_t* d,
+                        const uint16_t* m, size_t blocks, size_t g, size_t h, const int8_t* xg,
+                        float* y, size_t n) {
+  const size_t group_bytes = format == Q8_0 ? 512 : 256;
+  const uint8_t* qa = q + g * blocks * group_bytes;
+  const uint8_t* qb = q + h * blocks * group_bytes;
+  const uint16_t *da = d + g * blocks * 16, *db = d + h * blocks * 16;
+  const uint16_t *ma = m + g * blocks * 16, *mb = m + h * blocks * 16;
+  float acc[2 * GROUP_ROWS * 16] __attribute__((aligned(64)));
+  for (int i = 0; i < 2 * GROUP_ROWS; ++i) _mm512_store_ps(acc + 16 * i, _mm512_setzero_ps());
+  const int8_t* xb = xg;
+  for (size_t j = 0; j < blocks;
+       ++j, xb += GROUP_BLOCK_BYTES, qa += group_bytes, qb += group_bytes) {
+    // 8 blocks ahead in each stream, as packed_rows.
+    for (size_t b = 0; b < group_bytes; b += 64) {
+      _mm_prefetch((const char*)(qa + 8 * group_bytes + b), _MM_HINT_T0);
+      _mm_prefetch((const char*)(qb + 8 * group_bytes + b), _MM_HINT_T0);
+    }
+    const __m512 dsa = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(da + 16 * j)));
+    const __m512 dsb = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(db + 16 * j)));
+    const __m512 msa =
+        format == Q4_1 ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(ma + 16 * j))) : dsa;
+    const __m512 msb =
+        format == Q4_1 ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(mb + 16 * j))) : dsb;
+    block_pair(R, format, qa, qb, dsa, dsb, msa, msb, xb, acc);
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    _mm512_storeu_ps(y + r * n + 16 * g, _mm512_load_ps(acc + 16 * r));
+    _mm512_storeu_ps(y + r * n + 16 * h, _mm512_load_ps(acc + 16 * (GROUP_ROWS + r)));
+  }
+}
+
+// packed_pair for `rows` (1 .. GROUP_ROWS) rows, as group_rows.
+INLINE void pair_rows(const int format, size_t rows, const uint8_t* q, const uint16_t* d,
+                      const uint16_t* m, size_t blocks, size_t g, size_t h, const int8_t* xg,
+                      float* y, size_t n) {
+  switch (rows) {
+    case 1: packed_pair(1, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 2: packed_pair(2, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 3: packed_pair(3, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 4: packed_pair(4, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 5: packed_pair(5, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 6: packed_pair(6, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 7: packed_pair(7, format, q, d, m, blocks, g, h, xg, y, n); break;
+    default: packed_pair(8, format, q, d, m, blocks, g, h, xg, y, n); break;
+  }
+}
+
 // x: `rows` rows quantized by iree_llm_quantize_rows_workgroup; q, d, m: W
 // [n, k] in Q8_0, Q4_0 or Q4_1 blocks in the layout above (only Q4_1 has
 // offsets; for the others m is d again and not read); y [rows, n] f32.
 // Weight rows [first, first + per); n is a multiple of 16 (the emitter
-// checks).
+// checks). The workgroup's groups of 16 weight rows go in pairs, group i
+// of its first half with group i of its second (packed_pair), and an odd
+// one last on its own.
 static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
                            const uint16_t* restrict d, const uint16_t* restrict m,
                            float* restrict y, size_t rows, size_t n, size_t k, size_t format,
@@ -196,15 +343,30 @@ static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
   if (format > Q4_1 || n % 16 != 0 || first % 16 != 0) __builtin_trap();
   const size_t blocks = k / 32;
   const size_t last = first + per < n ? first + per : n;
-  for (size_t i0 = first; i0 < last; i0 += 16)
+  if (last <= first) return;
+  const size_t g0 = first / 16, groups = (last - first) / 16, half = groups / 2;
+  // Weights outer, rows of x inner: a pair's weights stay in L1 while every
+  // group of 8 rows of a prompt takes them.
+  for (size_t i = 0; i < half; ++i)
     for (size_t r0 = 0; r0 < rows; r0 += GROUP_ROWS) {
       const int8_t* xg = x + (r0 / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
-      float* yr = y + r0 * n;
-      const size_t g = i0 / 16, r = rows - r0 < GROUP_ROWS ? rows - r0 : GROUP_ROWS;
+      const size_t g = g0 + i, h = g0 + half + i;
+      const size_t r = rows - r0 < GROUP_ROWS ? rows - r0 : GROUP_ROWS;
       switch (format) {
-        case Q8_0: group_rows(Q8_0, r, q, d, m, blocks, g, xg, yr, n); break;
-        case Q4_0: group_rows(Q4_0, r, q, d, m, blocks, g, xg, yr, n); break;
-        default: group_rows(Q4_1, r, q, d, m, blocks, g, xg, yr, n); break;
+        case Q8_0: pair_rows(Q8_0, r, q, d, m, blocks, g, h, xg, y + r0 * n, n); break;
+        case Q4_0: pair_rows(Q4_0, r, q, d, m, blocks, g, h, xg, y + r0 * n, n); break;
+        default: pair_rows(Q4_1, r, q, d, m, blocks, g, h, xg, y + r0 * n, n); break;
+      }
+    }
+  if (groups % 2 == 1)
+    for (size_t r0 = 0; r0 < rows; r0 += GROUP_ROWS) {
+      const int8_t* xg = x + (r0 / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
+      const size_t g = g0 + groups - 1;
+      const size_t r = rows - r0 < GROUP_ROWS ? rows - r0 : GROUP_ROWS;
+      switch (format) {
+        case Q8_0: group_rows(Q8_0, r, q, d, m, blocks, g, xg, y + r0 * n, n); break;
+        case Q4_0: group_rows(Q4_0, r, q, d, m, blocks, g, xg, y + r0 * n, n); break;
+        default: group_rows(Q4_1, r, q, d, m, blocks, g, xg, y + r0 * n, n); break;
       }
     }
 }
