@@ -89,243 +89,148 @@ INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
 // Every row of x goes through the same instructions whatever rows share
 // the call, so a row's result does not depend on its neighbours.
 
-// acc[r] += one block of 16 weight rows times row r of x's group at block
-// `xb`, for R rows (R <= GROUP_ROWS, a constant after inlining): v[w] holds
-// each row's values 4w .. 4w + 3 in its lane, v[4 + w] values 16 + 4w ..
-// 16 + 4w + 3; d the rows' scales; m (read for Q4_1 only) their offsets.
-// `format` is a constant after inlining too.
-INLINE void block_rows(const int R, const int format, const __m512i v[8], __m512 d, __m512 m,
-                       const int8_t* xb, __m512 acc[GROUP_ROWS]) {
+// One or two groups of 16 weight rows are multiplied at once. A block of
+// one group at 8 rows is 64 `vpdpbusd`, each taking a 4-byte broadcast of x
+// from memory; on an Ice Lake server core that cost about 90 cycles (C
+// harness, weights in L1) against the 32 the products need, as broadcasts
+// and 64-byte loads went through at about 1.35 a cycle there (against 2
+// for the products and 2.5 for 32-byte loads): the loads set the pace. Two
+// groups side by side share each broadcast (and the rows' scales) between
+// two products: 67-72 cycles a group and block at 8 rows, 38 against 53
+// at 4. A workgroup takes its groups in pairs, one from each half of its
+// rows, so a thread also reads two streams of weights (a core keeps more
+// reads in flight that way; the forty-ninth session's probe); an odd group
+// goes alone. SmolLM2's 121 products of a step, 84 MB, 2 threads (C
+// harness, four rounds each): B=8 4.1-4.8 ms against 4.9-5.3 one group at
+// a time, B=4 3.2-3.8 against 3.8-5.0, B=1 2.9-3.3 against 3.2-3.5; two
+// neighbouring groups instead gained less (B=8 5.0-5.3).
+//
+// A row's result is the same bits however many groups go together: its
+// integer sums are exact in any order, and each group's f32 operations are
+// the same ones in the same order.
+
+// For G (1 or 2) groups and R rows (R <= GROUP_ROWS; both constants after
+// inlining), acc[16 (GROUP_ROWS i + r) ..] += block of group i times row r
+// of x's group at block `xb`: q[i] the group's values of the block, d[i]
+// its scales, m[i] its offsets (read for Q4_1 only). `format` is a constant
+// after inlining too. The running f32 totals live in `acc` (the caller's
+// stack): beside two groups' integer sums they would not fit in registers.
+INLINE void block_groups(const int G, const int R, const int format, const uint8_t* const q[2],
+                         const __m512 d[2], const __m512 m[2], const int8_t* xb, float* acc) {
   const int32_t* x4 = (const int32_t*)xb;
   const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
   const float* xs = xd + XS;
   const int32_t* xqs = (const int32_t*)xd + XQS;
   const int32_t bias = format == Q8_0 ? -128 : -8;
-  // The block's 8 `vpdpbusd` go round the rows, so each row's sum is one
-  // chain and, at several rows, the R chains interleave: no chain waits on
-  // the instruction's latency, and no partial sums are added at the end
-  // (the previous form, two chains a row, paid one addition a row and
-  // block). Integer sums, so the same result. C harness, SmolLM2's
-  // products at 8 rows with the weights in L2: best 0.145-0.171 against
-  // 0.172-0.196 ms, 6 of 6 rounds; a 128-token prompt faster in 5 of 6
-  // alternating rounds (docs/performance.md, thirty-eighth session).
-  __m512i s[GROUP_ROWS];
+  // Each row's sum for a group is one chain, and the R (or 2R) chains
+  // interleave: no chain waits on the instruction's latency, and no partial
+  // sums are added at the end (two chains a row paid one addition a row
+  // and block; docs/performance.md, thirty-eighth session).
+  __m512i s[2][GROUP_ROWS];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
-    s[r] = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[r]);
-#pragma GCC unroll 8
-  for (int w = 0; w < 8; ++w) {
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-      s[r] = _mm512_dpbusd_epi32(s[r], v[w], _mm512_set1_epi32(x4[8 * r + w]));
-  }
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) {
-    const __m512 dx = _mm512_mul_ps(d, _mm512_set1_ps(xd[r]));
-    acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s[r]), dx, acc[r]);
-    if (format == Q4_1) acc[r] = _mm512_fmadd_ps(m, _mm512_set1_ps(xs[r]), acc[r]);
-  }
-}
-
-// R rows (R <= GROUP_ROWS, a constant after inlining) of one group of x
-// (`xg`) against the 16 weight rows of group `g`: y[r][16g .. 16g + 16] is
-// set, rows n apart.
-INLINE void packed_rows(const int R, const int format, const uint8_t* q, const uint16_t* d,
-                        const uint16_t* m, size_t blocks, size_t g, const int8_t* xg,
-                        float* y, size_t n) {
-  const size_t group_bytes = format == Q8_0 ? 512 : 256;
-  const uint8_t* qb = q + g * blocks * group_bytes;
-  const uint16_t* db = d + g * blocks * 16;
-  const uint16_t* mb = m + g * blocks * 16;
-  __m512 acc[GROUP_ROWS];
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) acc[r] = _mm512_setzero_ps();
-  const int8_t* xb = xg;
-  for (size_t j = 0; j < blocks; ++j, xb += GROUP_BLOCK_BYTES, qb += group_bytes) {
-    // 8 blocks ahead: the group's blocks are one stream, and the next
-    // group's follow it.
-    for (size_t b = 0; b < group_bytes; b += 64)
-      _mm_prefetch((const char*)(qb + 8 * group_bytes + b), _MM_HINT_T0);
-    __m512i v[8];
-    if (format == Q8_0) {
-      for (int w = 0; w < 8; ++w) v[w] = _mm512_loadu_si512(qb + 64 * w);
-    } else {
-      const __m512i low = _mm512_set1_epi8(0x0F);
-      for (int w = 0; w < 4; ++w) {
-        const __m512i both = _mm512_loadu_si512(qb + 64 * w);
-        v[w] = _mm512_and_si512(both, low);
-        v[4 + w] = _mm512_and_si512(_mm512_srli_epi16(both, 4), low);
-      }
-    }
-    const __m512 ds = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(db + 16 * j)));
-    const __m512 ms = format == Q4_1
-                          ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(mb + 16 * j)))
-                          : ds;
-    block_rows(R, format, v, ds, ms, xb, acc);
-  }
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) _mm512_storeu_ps(y + r * n + 16 * g, acc[r]);
-}
-
-// packed_rows for `rows` (1 .. GROUP_ROWS) rows, with the row count and the
-// format (a constant after inlining) as constants in each copy.
-INLINE void group_rows(const int format, size_t rows, const uint8_t* q, const uint16_t* d,
-                       const uint16_t* m, size_t blocks, size_t g, const int8_t* xg, float* y,
-                       size_t n) {
-  switch (rows) {
-    case 1: packed_rows(1, format, q, d, m, blocks, g, xg, y, n); break;
-    case 2: packed_rows(2, format, q, d, m, blocks, g, xg, y, n); break;
-    case 3: packed_rows(3, format, q, d, m, blocks, g, xg, y, n); break;
-    case 4: packed_rows(4, format, q, d, m, blocks, g, xg, y, n); break;
-    case 5: packed_rows(5, format, q, d, m, blocks, g, xg, y, n); break;
-    case 6: packed_rows(6, format, q, d, m, blocks, g, xg, y, n); break;
-    case 7: packed_rows(7, format, q, d, m, blocks, g, xg, y, n); break;
-    default: packed_rows(8, format, q, d, m, blocks, g, xg, y, n); break;
-  }
-}
-
-
-// ---- Two groups of weight rows at once ---------------------------------------
-//
-// The product above costs about 90 cycles a block at 8 rows on an Ice Lake
-// server core (C harness, weights in L1), against the 32 its 64 `vpdpbusd`
-// need: every one of them takes a 4-byte broadcast of x from memory, and
-// broadcasts and 64-byte loads went through at about 1.35 a cycle there
-// (against 2 for the products and 2.5 for 32-byte loads), so the loads,
-// not the products, set the pace. Two groups of 16 weight rows side by
-// side share each broadcast (and the rows' scales) between two products:
-// 67-72 cycles a group and block at 8 rows, 38 against 53 at 4. The two
-// groups' 16 sums of each row stay in registers while the block is
-// multiplied; their running f32 totals live in `acc` on the stack, as 16
-// vectors would not fit beside them.
-//
-// The two groups are far apart, the first and second halves of the
-// workgroup's rows, so a thread reads two streams of weights (and of their
-// scales) instead of one: a core keeps more reads in flight that way
-// (docs/performance.md, the forty-ninth session's probe). SmolLM2's 121
-// products of a step, 84 MB, 2 threads (C harness, four rounds each):
-// B=8 4.1-4.8 ms against 4.9-5.3, B=4 3.2-3.8 against 3.8-5.0, B=1
-// 2.9-3.3 against 3.2-3.5. Side by side, two neighbouring groups instead
-// gained less (B=8 5.0-5.3).
-//
-// The sums are the same bits as the single group's: the integer sums are
-// exact in any order and each group's f32 operations are the same ones in
-// the same order.
-
-// acc[r] += block of group a times row r of x, acc[GROUP_ROWS + r] the
-// same for group b, for R rows (a constant after inlining): qa and qb the
-// groups' values of the block, da/db their scales, ma/mb their offsets
-// (Q4_1 only), xb the block of the rows of x.
-INLINE void block_pair(const int R, const int format, const uint8_t* qa, const uint8_t* qb,
-                       __m512 da, __m512 db, __m512 ma, __m512 mb, const int8_t* xb,
-                       float* acc) {
-  const int32_t* x4 = (const int32_t*)xb;
-  const float* xd = (const float*)(xb + 32 * GROUP_ROWS);
-  const float* xs = xd + XS;
-  const int32_t* xqs = (const int32_t*)xd + XQS;
-  const int32_t bias = format == Q8_0 ? -128 : -8;
-  __m512i sa[GROUP_ROWS], sb[GROUP_ROWS];
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) {
-    sa[r] = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[r]);
-    sb[r] = sa[r];
-  }
+    for (int i = 0; i < G; ++i)
+      s[i][r] = format == Q4_1 ? _mm512_setzero_si512() : _mm512_set1_epi32(bias * xqs[r]);
   const __m512i low = _mm512_set1_epi8(0x0F);
-  // Values 4w .. 4w + 3 and 16 + 4w .. 16 + 4w + 3 of each weight row: for
-  // Q4 the low and high nibbles of one load, split as they are used.
+  // Values 4w .. 4w + 3 (lo) and 16 + 4w .. 16 + 4w + 3 (hi) of each weight
+  // row: for Q4 the low and high nibbles of one load, split as they are used.
 #pragma GCC unroll 4
   for (int w = 0; w < 4; ++w) {
-    __m512i a0, b0, a1, b1;
-    if (format == Q8_0) {
-      a0 = _mm512_loadu_si512(qa + 64 * w);
-      b0 = _mm512_loadu_si512(qb + 64 * w);
-      a1 = _mm512_loadu_si512(qa + 64 * (4 + w));
-      b1 = _mm512_loadu_si512(qb + 64 * (4 + w));
-    } else {
-      const __m512i wa = _mm512_loadu_si512(qa + 64 * w), wb = _mm512_loadu_si512(qb + 64 * w);
-      a0 = _mm512_and_si512(wa, low);
-      b0 = _mm512_and_si512(wb, low);
-      a1 = _mm512_and_si512(_mm512_srli_epi16(wa, 4), low);
-      b1 = _mm512_and_si512(_mm512_srli_epi16(wb, 4), low);
+    __m512i lo[2], hi[2];
+    for (int i = 0; i < G; ++i) {
+      if (format == Q8_0) {
+        lo[i] = _mm512_loadu_si512(q[i] + 64 * w);
+        hi[i] = _mm512_loadu_si512(q[i] + 64 * (4 + w));
+      } else {
+        const __m512i both = _mm512_loadu_si512(q[i] + 64 * w);
+        lo[i] = _mm512_and_si512(both, low);
+        hi[i] = _mm512_and_si512(_mm512_srli_epi16(both, 4), low);
+      }
     }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m512i x = _mm512_set1_epi32(x4[8 * r + w]);
-      sa[r] = _mm512_dpbusd_epi32(sa[r], a0, x);
-      sb[r] = _mm512_dpbusd_epi32(sb[r], b0, x);
+      for (int i = 0; i < G; ++i) s[i][r] = _mm512_dpbusd_epi32(s[i][r], lo[i], x);
     }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m512i x = _mm512_set1_epi32(x4[8 * r + 4 + w]);
-      sa[r] = _mm512_dpbusd_epi32(sa[r], a1, x);
-      sb[r] = _mm512_dpbusd_epi32(sb[r], b1, x);
+      for (int i = 0; i < G; ++i) s[i][r] = _mm512_dpbusd_epi32(s[i][r], hi[i], x);
     }
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
     const __m512 xdr = _mm512_set1_ps(xd[r]);
-    __m512 a = _mm512_load_ps(acc + 16 * r);
-    __m512 b = _mm512_load_ps(acc + 16 * (GROUP_ROWS + r));
-    a = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sa[r]), _mm512_mul_ps(da, xdr), a);
-    b = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sb[r]), _mm512_mul_ps(db, xdr), b);
-    if (format == Q4_1) {
-      const __m512 xsr = _mm512_set1_ps(xs[r]);
-      a = _mm512_fmadd_ps(ma, xsr, a);
-      b = _mm512_fmadd_ps(mb, xsr, b);
+    for (int i = 0; i < G; ++i) {
+      float* a = acc + 16 * (GROUP_ROWS * i + r);
+      __m512 t = _mm512_load_ps(a);
+      t = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s[i][r]), _mm512_mul_ps(d[i], xdr), t);
+      if (format == Q4_1) t = _mm512_fmadd_ps(m[i], _mm512_set1_ps(xs[r]), t);
+      _mm512_store_ps(a, t);
     }
-    _mm512_store_ps(acc + 16 * r, a);
-    _mm512_store_ps(acc + 16 * (GROUP_ROWS + r), b);
   }
 }
 
-// packed_rows for two groups, g and h, at once: y[r][16g .. 16g + 16] and
-// y[r][16h .. 16h + 16] are set for R rows (a constant after inlining).
-INLINE void packed_pair(const int R, const int format, const uint8_t* q, const uint16_t* d,
-                        const uint16_t* m, size_t blocks, size_t g, size_t h, const int8_t* xg,
-                        float* y, size_t n) {
+// R rows of one group of x (`xg`) against the 16 weight rows of group g
+// and, when G is 2, of group h: y[r][16g .. 16g + 16] (and y[r][16h ..]) is
+// set, rows n apart.
+INLINE void packed_groups(const int G, const int R, const int format, const uint8_t* q,
+                          const uint16_t* d, const uint16_t* m, size_t blocks, size_t g,
+                          size_t h, const int8_t* xg, float* y, size_t n) {
   const size_t group_bytes = format == Q8_0 ? 512 : 256;
-  const uint8_t* qa = q + g * blocks * group_bytes;
-  const uint8_t* qb = q + h * blocks * group_bytes;
-  const uint16_t *da = d + g * blocks * 16, *db = d + h * blocks * 16;
-  const uint16_t *ma = m + g * blocks * 16, *mb = m + h * blocks * 16;
+  const size_t at[2] = {g, h};
+  const uint8_t* qb[2];
+  for (int i = 0; i < G; ++i) qb[i] = q + at[i] * blocks * group_bytes;
   float acc[2 * GROUP_ROWS * 16] __attribute__((aligned(64)));
-  for (int i = 0; i < 2 * GROUP_ROWS; ++i) _mm512_store_ps(acc + 16 * i, _mm512_setzero_ps());
+  for (int i = 0; i < G * GROUP_ROWS; ++i) _mm512_store_ps(acc + 16 * i, _mm512_setzero_ps());
   const int8_t* xb = xg;
-  for (size_t j = 0; j < blocks;
-       ++j, xb += GROUP_BLOCK_BYTES, qa += group_bytes, qb += group_bytes) {
-    // 8 blocks ahead in each stream, as packed_rows.
-    for (size_t b = 0; b < group_bytes; b += 64) {
-      _mm_prefetch((const char*)(qa + 8 * group_bytes + b), _MM_HINT_T0);
-      _mm_prefetch((const char*)(qb + 8 * group_bytes + b), _MM_HINT_T0);
+  for (size_t j = 0; j < blocks; ++j, xb += GROUP_BLOCK_BYTES) {
+    __m512 ds[2], ms[2];
+    for (int i = 0; i < G; ++i) {
+      // 8 blocks ahead in each stream: a group's blocks are one stream,
+      // and the next group's follow it.
+      for (size_t b = 0; b < group_bytes; b += 64)
+        _mm_prefetch((const char*)(qb[i] + 8 * group_bytes + b), _MM_HINT_T0);
+      const size_t sj = (at[i] * blocks + j) * 16;
+      ds[i] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(d + sj)));
+      ms[i] = format == Q4_1 ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(m + sj)))
+                             : ds[i];
     }
-    const __m512 dsa = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(da + 16 * j)));
-    const __m512 dsb = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(db + 16 * j)));
-    const __m512 msa =
-        format == Q4_1 ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(ma + 16 * j))) : dsa;
-    const __m512 msb =
-        format == Q4_1 ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(mb + 16 * j))) : dsb;
-    block_pair(R, format, qa, qb, dsa, dsb, msa, msb, xb, acc);
+    block_groups(G, R, format, qb, ds, ms, xb, acc);
+    for (int i = 0; i < G; ++i) qb[i] += group_bytes;
   }
 #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) {
-    _mm512_storeu_ps(y + r * n + 16 * g, _mm512_load_ps(acc + 16 * r));
-    _mm512_storeu_ps(y + r * n + 16 * h, _mm512_load_ps(acc + 16 * (GROUP_ROWS + r)));
+  for (int r = 0; r < R; ++r)
+    for (int i = 0; i < G; ++i)
+      _mm512_storeu_ps(y + r * n + 16 * at[i], _mm512_load_ps(acc + 16 * (GROUP_ROWS * i + r)));
+}
+
+// packed_groups for `rows` (1 .. GROUP_ROWS) rows, with the row count, the
+// group count and the format (constants after inlining) as constants in
+// each copy.
+INLINE void groups_rows(const int G, const int format, size_t rows, const uint8_t* q,
+                        const uint16_t* d, const uint16_t* m, size_t blocks, size_t g, size_t h,
+                        const int8_t* xg, float* y, size_t n) {
+  switch (rows) {
+    case 1: packed_groups(G, 1, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 2: packed_groups(G, 2, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 3: packed_groups(G, 3, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 4: packed_groups(G, 4, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 5: packed_groups(G, 5, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 6: packed_groups(G, 6, format, q, d, m, blocks, g, h, xg, y, n); break;
+    case 7: packed_groups(G, 7, format, q, d, m, blocks, g, h, xg, y, n); break;
+    default: packed_groups(G, 8, format, q, d, m, blocks, g, h, xg, y, n); break;
   }
 }
 
-// packed_pair for `rows` (1 .. GROUP_ROWS) rows, as group_rows.
-INLINE void pair_rows(const int format, size_t rows, const uint8_t* q, const uint16_t* d,
-                      const uint16_t* m, size_t blocks, size_t g, size_t h, const int8_t* xg,
-                      float* y, size_t n) {
-  switch (rows) {
-    case 1: packed_pair(1, format, q, d, m, blocks, g, h, xg, y, n); break;
-    case 2: packed_pair(2, format, q, d, m, blocks, g, h, xg, y, n); break;
-    case 3: packed_pair(3, format, q, d, m, blocks, g, h, xg, y, n); break;
-    case 4: packed_pair(4, format, q, d, m, blocks, g, h, xg, y, n); break;
-    case 5: packed_pair(5, format, q, d, m, blocks, g, h, xg, y, n); break;
-    case 6: packed_pair(6, format, q, d, m, blocks, g, h, xg, y, n); break;
-    case 7: packed_pair(7, format, q, d, m, blocks, g, h, xg, y, n); break;
-    default: packed_pair(8, format, q, d, m, blocks, g, h, xg, y, n); break;
+// groups_rows with the format as a constant.
+INLINE void product_groups(const int G, size_t format, size_t rows, const uint8_t* q,
+                           const uint16_t* d, const uint16_t* m, size_t blocks, size_t g,
+                           size_t h, const int8_t* xg, float* y, size_t n) {
+  switch (format) {
+    case Q8_0: groups_rows(G, Q8_0, rows, q, d, m, blocks, g, h, xg, y, n); break;
+    case Q4_0: groups_rows(G, Q4_0, rows, q, d, m, blocks, g, h, xg, y, n); break;
+    default: groups_rows(G, Q4_1, rows, q, d, m, blocks, g, h, xg, y, n); break;
   }
 }
 
@@ -334,7 +239,7 @@ INLINE void pair_rows(const int format, size_t rows, const uint8_t* q, const uin
 // offsets; for the others m is d again and not read); y [rows, n] f32.
 // Weight rows [first, first + per); n is a multiple of 16 (the emitter
 // checks). The workgroup's groups of 16 weight rows go in pairs, group i
-// of its first half with group i of its second (packed_pair), and an odd
+// of its first half with group i of its second (packed_groups), and an odd
 // one last on its own.
 static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
                            const uint16_t* restrict d, const uint16_t* restrict m,
@@ -347,27 +252,14 @@ static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
   const size_t g0 = first / 16, groups = (last - first) / 16, half = groups / 2;
   // Weights outer, rows of x inner: a pair's weights stay in L1 while every
   // group of 8 rows of a prompt takes them.
-  for (size_t i = 0; i < half; ++i)
+  for (size_t i = 0; i < (groups + 1) / 2; ++i)
     for (size_t r0 = 0; r0 < rows; r0 += GROUP_ROWS) {
       const int8_t* xg = x + (r0 / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
-      const size_t g = g0 + i, h = g0 + half + i;
       const size_t r = rows - r0 < GROUP_ROWS ? rows - r0 : GROUP_ROWS;
-      switch (format) {
-        case Q8_0: pair_rows(Q8_0, r, q, d, m, blocks, g, h, xg, y + r0 * n, n); break;
-        case Q4_0: pair_rows(Q4_0, r, q, d, m, blocks, g, h, xg, y + r0 * n, n); break;
-        default: pair_rows(Q4_1, r, q, d, m, blocks, g, h, xg, y + r0 * n, n); break;
-      }
-    }
-  if (groups % 2 == 1)
-    for (size_t r0 = 0; r0 < rows; r0 += GROUP_ROWS) {
-      const int8_t* xg = x + (r0 / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
-      const size_t g = g0 + groups - 1;
-      const size_t r = rows - r0 < GROUP_ROWS ? rows - r0 : GROUP_ROWS;
-      switch (format) {
-        case Q8_0: group_rows(Q8_0, r, q, d, m, blocks, g, xg, y + r0 * n, n); break;
-        case Q4_0: group_rows(Q4_0, r, q, d, m, blocks, g, xg, y + r0 * n, n); break;
-        default: group_rows(Q4_1, r, q, d, m, blocks, g, xg, y + r0 * n, n); break;
-      }
+      if (i < half)
+        product_groups(2, format, r, q, d, m, blocks, g0 + i, g0 + half + i, xg, y + r0 * n, n);
+      else  // the odd group, last
+        product_groups(1, format, r, q, d, m, blocks, g0 + groups - 1, 0, xg, y + r0 * n, n);
     }
 }
 
