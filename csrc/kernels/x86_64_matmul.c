@@ -397,7 +397,12 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
 // for 2 rows); docs/performance.md. The sums are the same products as the
 // dequantized copy's matmul, in another order.
 #define PANEL_ROWS 3
-#define PANEL_BLOCKS 64
+// With AVX-512 a span of 24 blocks: 8 rows of x over it (24 KB) and a
+// panel (9 KB) stay in an L1 of 48 KB, where spans of 64 blocks (k = 1536
+// in one) left the tiles reading x from L2: on an Ice Lake guest (C
+// harness, Q4_1, 128 rows, one thread, the fastest of 5 runs) 11.0 against
+// 13.5 cycles per 16 FMAs at k = 1536, 11.2 against 15.2 at 2048.
+#define PANEL_BLOCKS (VLEN == 16 ? 24 : 64)
 #define TILE_X (VLEN == 16 ? 8 : 4)
 // Rows of x from which the panel form is taken. With AVX2 it beat the
 // register form (weight_row) from 3 rows on Zen 1 (C harness, SmolLM2's
@@ -506,6 +511,11 @@ PANEL_TILE_FNS_WIDE(1) PANEL_TILE_FNS_WIDE(2) PANEL_TILE_FNS_WIDE(3)
 // them there (128 rows of a 1536-wide x, 786 KB, came from L3 and ran at
 // three quarters of the speed of a group that fits).
 #define X_GROUP_BYTES (192 * 1024)
+// A group's whole rows, which every panel of a workgroup passes over: at
+// most this many bytes of them. With AVX-512's spans of 24 blocks the
+// first bound alone took 64 rows of a k = 8192 x (2 MB) and ran at half
+// the speed of 24 rows (C harness, 128 rows, Q4_1, one thread).
+#define X_GROUP_ROWS_BYTES (768 * 1024)
 
 // Weight rows [first, last) against all `rows` rows of x [rows, k]; y [rows, n].
 INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, const void* q,
@@ -514,6 +524,8 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
   const size_t blocks = k / 32, row_bytes = blocks * block_bytes(format);
   const size_t chunk = (blocks < PANEL_BLOCKS ? blocks : PANEL_BLOCKS) * 32 * sizeof(float);
   size_t group = X_GROUP_BYTES / chunk / TILE_X * TILE_X;
+  const size_t whole_rows = X_GROUP_ROWS_BYTES / (k * sizeof(float)) / TILE_X * TILE_X;
+  if (group > whole_rows) group = whole_rows;
   if (group < 16) group = 16;
   float panel[PANEL_ROWS * PANEL_BLOCKS * 32] __attribute__((aligned(VEC_ALIGN)));
   for (size_t g = 0; g < rows; g += group) {
@@ -555,54 +567,78 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
 // above, five rounds: one tile 7.30, two 7.22, four 7.23 ms).
 #define FUSED_AHEAD 4
 
-// Values [16h, 16h + 16) of block j of a weight row, as dequantize_block_with
-// computes them.
-INLINE __m512 half_block(const int format, const uint8_t* q, size_t j, int h, float dj, float mj) {
-  if (format == Q8_0) {
-    const __m128i b = _mm_loadu_si128((const __m128i*)(q + 32 * j + 16 * h));
-    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(b)), _mm512_set1_ps(dj));
-  }
-  const __m512i bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)(q + 16 * j)));
-  const __m512 v = _mm512_cvtepi32_ps(h == 0 ? _mm512_and_si512(bytes, _mm512_set1_epi32(0x0F))
-                                             : _mm512_srli_epi32(bytes, 4));
+// Rows [0, 8) of x over blocks [c, c + nb) as xi[((2j + h) * 8 + r) * 16]:
+// half h of block j of every row, one vector after the other.
+INLINE void interleave_eight(const float* x, size_t k, size_t c, size_t nb, float* xi) {
+  for (size_t j = 0; j < nb; ++j)
+    for (int h = 0; h < 2; ++h)
+      for (int r = 0; r < 8; ++r)
+        _mm512_store_ps(xi + ((2 * j + h) * 8 + r) * 16,
+                        _mm512_loadu_ps(x + r * k + 32 * (c + j) + 16 * h));
+}
+
+// Values [16h, 16h + 16) of block j of a Q8_0 weight row, as
+// dequantize_block_with computes them.
+INLINE __m512 q8_half(const int8_t* q, size_t j, int h, float dj) {
+  const __m128i b = _mm_loadu_si128((const __m128i*)(q + 32 * j + 16 * h));
+  return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(b)), _mm512_set1_ps(dj));
+}
+
+// A 4-bit block's sixteen possible values, what dequantize_block_with
+// makes of nibble v (Q4_1: v * d + m; Q4_0: (v - 8) * d): the same
+// operations on the same operands, so a value looked up in it is the same
+// bits. A block's 32 values are then two permutes of it, which take the
+// low nibble of each lane's index (so the low half needs no mask), where
+// each half took a conversion and an FMA of its own.
+INLINE __m512 nibble_table(const int format, float dj, float mj) {
+  const __m512 v = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   if (format == Q4_1) return _mm512_fmadd_ps(v, _mm512_set1_ps(dj), _mm512_set1_ps(mj));
   return _mm512_mul_ps(_mm512_add_ps(v, _mm512_set1_ps(-8.0f)), _mm512_set1_ps(dj));
 }
 
 // WR weight rows (q: the first one's blocks from c0; row stride row_bytes;
 // scales ds and offsets ms at stride PANEL_BLOCKS) times eight rows of x
-// (from block c0) over nb blocks; y[r * n + a] set, or added to when
-// `accumulate`.
+// (xi, interleaved from block c0) over nb blocks; y[r * n + a] set, or
+// added to when `accumulate`.
 INLINE void fused_tile(const int format, const int WR, const uint8_t* q, size_t row_bytes,
-                       const float* ds, const float* ms, size_t nb, const float* x, size_t k,
-                       float* y, size_t n, int accumulate) {
+                       const float* ds, const float* ms, size_t nb, const float* xi, float* y,
+                       size_t n, int accumulate) {
   __m512 acc[FUSED_ROWS][8];
   for (int a = 0; a < WR; ++a)
     for (int r = 0; r < 8; ++r) acc[a][r] = _mm512_setzero_ps();
-  for (size_t j = 0; j < nb; ++j)
+  for (size_t j = 0; j < nb; ++j) {
+    __m512i nibbles[FUSED_ROWS];
+    __m512 table[FUSED_ROWS];
+    if (format != Q8_0)
+      for (int a = 0; a < WR; ++a) {
+        nibbles[a] =
+            _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)(q + a * row_bytes + 16 * j)));
+        table[a] = nibble_table(format, ds[a * PANEL_BLOCKS + j],
+                                format == Q4_1 ? ms[a * PANEL_BLOCKS + j] : 0.0f);
+      }
     for (int h = 0; h < 2; ++h) {
       __m512 w[FUSED_ROWS];
       for (int a = 0; a < WR; ++a)
-        w[a] = half_block(format, q + a * row_bytes, j, h, ds[a * PANEL_BLOCKS + j],
-                          format == Q4_1 ? ms[a * PANEL_BLOCKS + j] : 0.0f);
+        w[a] = format == Q8_0 ? q8_half((const int8_t*)q + a * row_bytes, j, h,
+                                        ds[a * PANEL_BLOCKS + j])
+                              : _mm512_permutexvar_ps(
+                                    h == 0 ? nibbles[a] : _mm512_srli_epi32(nibbles[a], 4),
+                                    table[a]);
       for (int r = 0; r < 8; ++r) {
-        __m512 xv = _mm512_loadu_ps(x + r * k + 32 * j + 16 * h);
+        __m512 xv = _mm512_load_ps(xi + ((2 * j + h) * 8 + r) * 16);
         __asm__("" : "+v"(xv));  // one load for WR products (see panel_tile)
         for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_fmadd_ps(w[a], xv, acc[a][r]);
       }
-      // The next half's weights are computed after this one's products:
-      // GCC otherwise dequantizes both halves up front and spills
-      // accumulators (an ordering for the compiler only; no instruction).
-      __asm__("" : "+r"(q) : "v"(acc[WR - 1][7]));
     }
+  }
   for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
 }
 
-#define FUSED_TILE_FN(FORMAT, WR)                                                           \
-  static __attribute__((noinline)) void fused_tile_##FORMAT##_##WR(                         \
-      const uint8_t* q, size_t row_bytes, const float* ds, const float* ms, size_t nb,      \
-      const float* x, size_t k, float* y, size_t n, int acc) {                              \
-    fused_tile(FORMAT, WR, q, row_bytes, ds, ms, nb, x, k, y, n, acc);                      \
+#define FUSED_TILE_FN(FORMAT, WR)                                                              \
+  static __attribute__((noinline)) void fused_tile_##FORMAT##_##WR(                            \
+      const uint8_t* q, size_t row_bytes, const float* ds, const float* ms, size_t nb,         \
+      const float* xi, float* y, size_t n, int acc) {                                          \
+    fused_tile(FORMAT, WR, q, row_bytes, ds, ms, nb, xi, y, n, acc);                           \
   }
 #define FUSED_TILE_FNS(FORMAT) FUSED_TILE_FN(FORMAT, 1) FUSED_TILE_FN(FORMAT, 2)
 FUSED_TILE_FNS(Q8_0) FUSED_TILE_FNS(Q4_0) FUSED_TILE_FNS(Q4_1)
@@ -613,25 +649,32 @@ FUSED_TILE_FNS(Q8_0) FUSED_TILE_FNS(Q4_0) FUSED_TILE_FNS(Q4_1)
     default: fused_tile_##FORMAT##_2(FUSED_ARGS); break;    \
   }
 
-// Weight rows [first, last) against eight rows of x [8, k]; y [8, n]. A
-// row's scales (and offsets) are widened a panel's worth at a time and the
-// next rows prefetched, as dequantize_panel does.
+// Weight rows [first, last) against eight rows of x [8, k]; y [8, n]. For
+// each span of PANEL_BLOCKS blocks of k (the panel form's spans, so the
+// sums are the same), the eight rows of x are interleaved on the stack (24
+// KB), so that the tile reads x through one pointer (with eight row
+// pointers GCC kept some on the stack and reloaded them every block), and
+// every pair of weight rows passes over them; a row's scales (and offsets)
+// are widened for the span and the rows FUSED_AHEAD ahead prefetched, as
+// dequantize_panel does.
 INLINE void eight_rows(const int format, const float* x, size_t k, const void* q,
                        const uint16_t* d, const uint16_t* m, float* y, size_t n, size_t first,
                        size_t last) {
-  const size_t blocks = k / 32, row_bytes = blocks * (format == Q8_0 ? 32 : 16);
+  const size_t blocks = k / 32, row_bytes = blocks * block_bytes(format);
+  float xi[8 * PANEL_BLOCKS * 32] __attribute__((aligned(64)));
   float ds[FUSED_ROWS * PANEL_BLOCKS], ms[FUSED_ROWS * PANEL_BLOCKS];
-  for (size_t i = first; i < last; i += FUSED_ROWS) {
-    const int wr = last - i < FUSED_ROWS ? (int)(last - i) : FUSED_ROWS;
-    for (size_t c = 0; c < blocks; c += PANEL_BLOCKS) {
-      const size_t nb = blocks - c < PANEL_BLOCKS ? blocks - c : PANEL_BLOCKS;
+  for (size_t c = 0; c < blocks; c += PANEL_BLOCKS) {
+    const size_t nb = blocks - c < PANEL_BLOCKS ? blocks - c : PANEL_BLOCKS;
+    interleave_eight(x, k, c, nb, xi);
+    for (size_t i = first; i < last; i += FUSED_ROWS) {
+      const int wr = last - i < FUSED_ROWS ? (int)(last - i) : FUSED_ROWS;
       for (int a = 0; a < wr; ++a) {
         widen_scales(d + (i + a) * blocks + c, 0, nb, ds + a * PANEL_BLOCKS);
         if (format == Q4_1) widen_scales(m + (i + a) * blocks + c, 0, nb, ms + a * PANEL_BLOCKS);
         prefetch_row(format, q, d, m, blocks, i + a + FUSED_AHEAD, c, nb);
       }
-      const uint8_t* qi = (const uint8_t*)q + i * row_bytes + c * (format == Q8_0 ? 32 : 16);
-#define FUSED_ARGS qi, row_bytes, ds, ms, nb, x + 32 * c, k, y + i, n, c > 0
+      const uint8_t* qi = (const uint8_t*)q + i * row_bytes + c * block_bytes(format);
+#define FUSED_ARGS qi, row_bytes, ds, ms, nb, xi, y + i, n, c > 0
       if (format == Q8_0) {
         FUSED_TILES(Q8_0)
       } else if (format == Q4_0) {
