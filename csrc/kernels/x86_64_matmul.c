@@ -550,7 +550,7 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
 }
 
 #if VLEN == 16
-// ---- Eight rows (a B=8 decode step), AVX-512 --------------------------------
+// ---- Eight or four rows (a B=8 or B=4 decode step), AVX-512 -----------------
 //
 // With exactly one tile of x rows a panel is read once, so writing it to L1
 // and reading it back only costs: perf on a C harness of a SmolLM2 B=8
@@ -562,18 +562,26 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
 // results are the same bit for bit. Harness, 8 rows, 2 threads, medians of
 // five alternating runs: 7.94 -> 7.07 ms; tiles of 3 weight rows spilled
 // accumulators (7.34 ms).
-#define FUSED_ROWS 2
-// Weight rows a tile prefetches ahead of its own: two tiles (harness as
-// above, five rounds: one tile 7.30, two 7.22, four 7.23 ms).
+//
+// Four rows took the register form (weight_row): each block dequantized
+// once, then two products and an add a row. As a tile of 4 weight rows by
+// 4 rows of x it runs at about twice the speed (C harness, Q4_1, k = 576,
+// one thread, weights in L1, fastest of 4 runs: 32.9 -> 15.5 cycles per 16
+// FMAs), where before a B=4 step's products cost more than a B=8 step's.
+
+// Weight rows a tile prefetches ahead of its own: four (two tiles at 8
+// rows; harness as above, five rounds: one tile 7.30, two 7.22, four 7.23
+// ms).
 #define FUSED_AHEAD 4
 
-// Rows [0, 8) of x over blocks [c, c + nb) as xi[((2j + h) * 8 + r) * 16]:
+// Rows [0, XR) of x over blocks [c, c + nb) as xi[((2j + h) * XR + r) * 16]:
 // half h of block j of every row, one vector after the other.
-INLINE void interleave_eight(const float* x, size_t k, size_t c, size_t nb, float* xi) {
+INLINE void interleave_rows(const int XR, const float* x, size_t k, size_t c, size_t nb,
+                            float* xi) {
   for (size_t j = 0; j < nb; ++j)
     for (int h = 0; h < 2; ++h)
-      for (int r = 0; r < 8; ++r)
-        _mm512_store_ps(xi + ((2 * j + h) * 8 + r) * 16,
+      for (int r = 0; r < XR; ++r)
+        _mm512_store_ps(xi + ((2 * j + h) * XR + r) * 16,
                         _mm512_loadu_ps(x + r * k + 32 * (c + j) + 16 * h));
 }
 
@@ -596,19 +604,42 @@ INLINE __m512 nibble_table(const int format, float dj, float mj) {
   return _mm512_mul_ps(_mm512_add_ps(v, _mm512_set1_ps(-8.0f)), _mm512_set1_ps(dj));
 }
 
+// Weight rows a tile takes: with 8 rows of x 2 (16 accumulators), with 4
+// rows of x 4.
+#define TILE_WEIGHT_ROWS(XR) ((XR) == 8 ? 2 : 4)
+#define MAX_TILE_WEIGHT_ROWS 4
+
+// The sums of acc[a][r] (a < WR weight rows, r < 4 rows of x) into
+// y[r * n + a], set or added to: two weight rows' eight vectors at a time.
+INLINE void store_sums_x4(const int WR, const __m512 acc[MAX_TILE_WEIGHT_ROWS][8], float* y,
+                          size_t n, int accumulate) {
+  for (int a = 0; a < WR; a += 2) {
+    __m512 v[8];
+    for (int r = 0; r < 4; ++r) {
+      v[r] = acc[a][r];
+      v[4 + r] = a + 1 < WR ? acc[a + 1][r] : _mm512_setzero_ps();
+    }
+    float s[8];
+    _mm256_storeu_ps(s, sums8(v));
+    for (int b = 0; b < 2 && a + b < WR; ++b)
+      for (int r = 0; r < 4; ++r)
+        y[r * n + a + b] = accumulate ? y[r * n + a + b] + s[4 * b + r] : s[4 * b + r];
+  }
+}
+
 // WR weight rows (q: the first one's blocks from c0; row stride row_bytes;
-// scales ds and offsets ms at stride PANEL_BLOCKS) times eight rows of x
-// (xi, interleaved from block c0) over nb blocks; y[r * n + a] set, or
-// added to when `accumulate`.
-INLINE void fused_tile(const int format, const int WR, const uint8_t* q, size_t row_bytes,
-                       const float* ds, const float* ms, size_t nb, const float* xi, float* y,
-                       size_t n, int accumulate) {
-  __m512 acc[FUSED_ROWS][8];
+// scales ds and offsets ms at stride PANEL_BLOCKS) times XR (8 or 4) rows
+// of x (xi, interleaved from block c0) over nb blocks; y[r * n + a] set,
+// or added to when `accumulate`.
+INLINE void fused_tile(const int format, const int WR, const int XR, const uint8_t* q,
+                       size_t row_bytes, const float* ds, const float* ms, size_t nb,
+                       const float* xi, float* y, size_t n, int accumulate) {
+  __m512 acc[MAX_TILE_WEIGHT_ROWS][8];
   for (int a = 0; a < WR; ++a)
-    for (int r = 0; r < 8; ++r) acc[a][r] = _mm512_setzero_ps();
+    for (int r = 0; r < XR; ++r) acc[a][r] = _mm512_setzero_ps();
   for (size_t j = 0; j < nb; ++j) {
-    __m512i nibbles[FUSED_ROWS];
-    __m512 table[FUSED_ROWS];
+    __m512i nibbles[MAX_TILE_WEIGHT_ROWS];
+    __m512 table[MAX_TILE_WEIGHT_ROWS];
     if (format != Q8_0)
       for (int a = 0; a < WR; ++a) {
         nibbles[a] =
@@ -617,57 +648,67 @@ INLINE void fused_tile(const int format, const int WR, const uint8_t* q, size_t 
                                 format == Q4_1 ? ms[a * PANEL_BLOCKS + j] : 0.0f);
       }
     for (int h = 0; h < 2; ++h) {
-      __m512 w[FUSED_ROWS];
+      __m512 w[MAX_TILE_WEIGHT_ROWS];
       for (int a = 0; a < WR; ++a)
         w[a] = format == Q8_0 ? q8_half((const int8_t*)q + a * row_bytes, j, h,
                                         ds[a * PANEL_BLOCKS + j])
                               : _mm512_permutexvar_ps(
                                     h == 0 ? nibbles[a] : _mm512_srli_epi32(nibbles[a], 4),
                                     table[a]);
-      for (int r = 0; r < 8; ++r) {
-        __m512 xv = _mm512_load_ps(xi + ((2 * j + h) * 8 + r) * 16);
+      for (int r = 0; r < XR; ++r) {
+        __m512 xv = _mm512_load_ps(xi + ((2 * j + h) * XR + r) * 16);
         __asm__("" : "+v"(xv));  // one load for WR products (see panel_tile)
         for (int a = 0; a < WR; ++a) acc[a][r] = _mm512_fmadd_ps(w[a], xv, acc[a][r]);
       }
     }
   }
-  for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
+  if (XR == 8)
+    for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
+  else
+    store_sums_x4(WR, acc, y, n, accumulate);
 }
 
-#define FUSED_TILE_FN(FORMAT, WR)                                                              \
-  static __attribute__((noinline)) void fused_tile_##FORMAT##_##WR(                            \
+#define FUSED_TILE_FN(FORMAT, WR, XR)                                                          \
+  static __attribute__((noinline)) void fused_tile_##FORMAT##_##WR##x##XR(                     \
       const uint8_t* q, size_t row_bytes, const float* ds, const float* ms, size_t nb,         \
       const float* xi, float* y, size_t n, int acc) {                                          \
-    fused_tile(FORMAT, WR, q, row_bytes, ds, ms, nb, xi, y, n, acc);                           \
+    fused_tile(FORMAT, WR, XR, q, row_bytes, ds, ms, nb, xi, y, n, acc);                       \
   }
-#define FUSED_TILE_FNS(FORMAT) FUSED_TILE_FN(FORMAT, 1) FUSED_TILE_FN(FORMAT, 2)
+#define FUSED_TILE_FNS(FORMAT)                                                          \
+  FUSED_TILE_FN(FORMAT, 1, 8) FUSED_TILE_FN(FORMAT, 2, 8) FUSED_TILE_FN(FORMAT, 1, 4) \
+  FUSED_TILE_FN(FORMAT, 2, 4) FUSED_TILE_FN(FORMAT, 3, 4) FUSED_TILE_FN(FORMAT, 4, 4)
 FUSED_TILE_FNS(Q8_0) FUSED_TILE_FNS(Q4_0) FUSED_TILE_FNS(Q4_1)
 
-#define FUSED_TILES(FORMAT)                                 \
-  switch (wr) {                                             \
-    case 1: fused_tile_##FORMAT##_1(FUSED_ARGS); break;     \
-    default: fused_tile_##FORMAT##_2(FUSED_ARGS); break;    \
+#define FUSED_TILES(FORMAT)                                        \
+  switch (wr * 16 + XR) {                                          \
+    case 1 * 16 + 8: fused_tile_##FORMAT##_1x8(FUSED_ARGS); break; \
+    case 2 * 16 + 8: fused_tile_##FORMAT##_2x8(FUSED_ARGS); break; \
+    case 1 * 16 + 4: fused_tile_##FORMAT##_1x4(FUSED_ARGS); break; \
+    case 2 * 16 + 4: fused_tile_##FORMAT##_2x4(FUSED_ARGS); break; \
+    case 3 * 16 + 4: fused_tile_##FORMAT##_3x4(FUSED_ARGS); break; \
+    default: fused_tile_##FORMAT##_4x4(FUSED_ARGS); break;         \
   }
 
-// Weight rows [first, last) against eight rows of x [8, k]; y [8, n]. For
-// each span of PANEL_BLOCKS blocks of k (the panel form's spans, so the
-// sums are the same), the eight rows of x are interleaved on the stack (24
-// KB), so that the tile reads x through one pointer (with eight row
-// pointers GCC kept some on the stack and reloaded them every block), and
-// every pair of weight rows passes over them; a row's scales (and offsets)
-// are widened for the span and the rows FUSED_AHEAD ahead prefetched, as
-// dequantize_panel does.
-INLINE void eight_rows(const int format, const float* x, size_t k, const void* q,
-                       const uint16_t* d, const uint16_t* m, float* y, size_t n, size_t first,
-                       size_t last) {
+// Weight rows [first, last) against XR (8: a B=8 decode step, or 4: a B=4
+// one) rows of x [XR, k]; y [XR, n]. For each span of PANEL_BLOCKS blocks
+// of k (the panel form's spans, so at 8 rows the sums are the same), the
+// rows of x are interleaved on the stack (24 KB at 8 rows), so that the
+// tile reads x through one pointer (with eight row pointers GCC kept some
+// on the stack and reloaded them every block), and every tile of weight
+// rows passes over them; a row's scales (and offsets) are widened for the
+// span and the rows FUSED_AHEAD ahead prefetched, as dequantize_panel does.
+INLINE void tile_rows(const int format, const int XR, const float* x, size_t k, const void* q,
+                      const uint16_t* d, const uint16_t* m, float* y, size_t n, size_t first,
+                      size_t last) {
   const size_t blocks = k / 32, row_bytes = blocks * block_bytes(format);
+  const int WR = TILE_WEIGHT_ROWS(XR);
   float xi[8 * PANEL_BLOCKS * 32] __attribute__((aligned(64)));
-  float ds[FUSED_ROWS * PANEL_BLOCKS], ms[FUSED_ROWS * PANEL_BLOCKS];
+  float ds[MAX_TILE_WEIGHT_ROWS * PANEL_BLOCKS], ms[MAX_TILE_WEIGHT_ROWS * PANEL_BLOCKS];
   for (size_t c = 0; c < blocks; c += PANEL_BLOCKS) {
     const size_t nb = blocks - c < PANEL_BLOCKS ? blocks - c : PANEL_BLOCKS;
-    interleave_eight(x, k, c, nb, xi);
-    for (size_t i = first; i < last; i += FUSED_ROWS) {
-      const int wr = last - i < FUSED_ROWS ? (int)(last - i) : FUSED_ROWS;
+    interleave_rows(XR, x, k, c, nb, xi);
+    for (size_t i = first; i < last; i += WR) {
+      const int wr = last - i < (size_t)WR ? (int)(last - i) : WR;
       for (int a = 0; a < wr; ++a) {
         widen_scales(d + (i + a) * blocks + c, 0, nb, ds + a * PANEL_BLOCKS);
         if (format == Q4_1) widen_scales(m + (i + a) * blocks + c, 0, nb, ms + a * PANEL_BLOCKS);
@@ -686,10 +727,14 @@ INLINE void eight_rows(const int format, const float* x, size_t k, const void* q
     }
   }
 }
-#define EIGHT_ROWS(FORMAT)                                   \
-  if (rows == 8) {                                           \
-    eight_rows(FORMAT, x, k, q, d, m, y, n, first, last);    \
-    return;                                                  \
+#define EIGHT_ROWS(FORMAT)                                      \
+  if (rows == 8) {                                              \
+    tile_rows(FORMAT, 8, x, k, q, d, m, y, n, first, last);     \
+    return;                                                     \
+  }                                                             \
+  if (rows == 4) {                                              \
+    tile_rows(FORMAT, 4, x, k, q, d, m, y, n, first, last);     \
+    return;                                                     \
   }
 #else
 #define EIGHT_ROWS(FORMAT)
