@@ -389,21 +389,27 @@ INLINE void rows_q8(const int format, const float* x, size_t rows, size_t k, con
 // From 8 rows on a panel of PANEL_ROWS weight rows is dequantized once (over
 // up to PANEL_BLOCKS blocks of k, a few kilobytes that stay in L1) and every
 // row of x is then multiplied by it in tiles of PANEL_ROWS weight rows by
-// TILE_X rows of x: with AVX2 4 (12 accumulators, 3 weight and 1 x
-// register: 12 FMAs per 7 loads), with AVX-512's 32 registers 8 (24
-// accumulators: 24 FMAs per 11 loads). For 128 rows the AVX2 form ran at 84
+// TILE_X rows of x: with AVX2 3 by 4 (12 accumulators, 3 weight and 1 x
+// register: 12 FMAs per 7 loads), with AVX-512's 32 registers 6 by 4 (24
+// accumulators: 24 FMAs per 10 loads). For 128 rows the AVX2 form ran at 84
 // GFLOP/s on one Zen 3 core, and for 8 rows of a step's streamed Q4_0/Q4_1
 // weights 7% faster than the register form above (which stays 11% faster
 // for 2 rows); docs/performance.md. The sums are the same products as the
 // dequantized copy's matmul, in another order.
-#define PANEL_ROWS 3
+//
+// AVX-512 took 3 by 8 before: each x vector fed 3 products, and with the
+// panel in L1 the tiles' x came from L2 at about 40 bytes a cycle. 6 by 4
+// feeds each x vector to 6 products, half the reads of x (C harness, Q4_1,
+// 128 rows, one thread, fastest of 5 runs: 11.3 -> 10.5 cycles per 16 FMAs
+// at k = 576, 11.4 -> 9.6 at k = 1536).
+#define PANEL_ROWS (VLEN == 16 ? 6 : 3)
 // With AVX-512 a span of 24 blocks: 8 rows of x over it (24 KB) and a
 // panel (9 KB) stay in an L1 of 48 KB, where spans of 64 blocks (k = 1536
 // in one) left the tiles reading x from L2: on an Ice Lake guest (C
 // harness, Q4_1, 128 rows, one thread, the fastest of 5 runs) 11.0 against
 // 13.5 cycles per 16 FMAs at k = 1536, 11.2 against 15.2 at 2048.
 #define PANEL_BLOCKS (VLEN == 16 ? 24 : 64)
-#define TILE_X (VLEN == 16 ? 8 : 4)
+#define TILE_X 4
 // Rows of x from which the panel form is taken. With AVX2 it beat the
 // register form (weight_row) from 3 rows on Zen 1 (C harness, SmolLM2's
 // Q4_1 layers, 2 threads, three rounds: 2 rows 22.5 against 24.3-24.6 ms,
@@ -439,20 +445,38 @@ INLINE void dequantize_panel(const int format, const void* q, size_t row_bytes, 
 }
 
 // The sums of a register tile's accumulators (weight row a, x row r in
-// acc[a][r]): y[r * n + a] set, or added to when `accumulate`. Both tile
-// forms below end here.
-INLINE void store_tile_sums(const int WR, const int XR, const vec acc[PANEL_ROWS][TILE_X],
+// acc[a * stride + r]): y[r * n + a] set, or added to when `accumulate`.
+// Every tile form below ends here.
+INLINE void store_tile_sums(const int WR, const int XR, const vec* acc, const int stride,
                             float* y, size_t n, int accumulate) {
 #if VLEN == 16
-  // Full tiles reduce their eight rows' vectors together.
+  // Eight vectors are reduced together: a weight row's 8 rows of x, or
+  // two weight rows' 4 (each lane's sum is taken the same way either way).
   if (XR == 8) {
-    for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
+    for (int a = 0; a < WR; ++a) store_sums8(acc + a * stride, y + a, n, accumulate);
+    return;
+  }
+  if (XR == 4) {
+    for (int a = 0; a < WR; a += 2) {
+      __m512 v[8];
+      for (int r = 0; r < 4; ++r) {
+        v[r] = acc[a * stride + r];
+        v[4 + r] = a + 1 < WR ? acc[(a + 1) * stride + r] : _mm512_setzero_ps();
+      }
+      float sums[8];
+      _mm256_storeu_ps(sums, sums8(v));
+      for (int b = 0; b < 2 && a + b < WR; ++b)
+        for (int r = 0; r < 4; ++r) {
+          float* out = y + r * n + a + b;
+          *out = accumulate ? *out + sums[4 * b + r] : sums[4 * b + r];
+        }
+    }
     return;
   }
 #endif
   for (int r = 0; r < XR; ++r)
     for (int a = 0; a < WR; ++a) {
-      const float v = v_hsum(acc[a][r]);
+      const float v = v_hsum(acc[a * stride + r]);
       y[r * n + a] = accumulate ? y[r * n + a] + v : v;
     }
 }
@@ -476,7 +500,7 @@ INLINE void panel_tile(const int WR, const int XR, const float* panel, const flo
       for (int a = 0; a < WR; ++a) acc[a][r] = v_fmadd(w[a], xv, acc[a][r]);
     }
   }
-  store_tile_sums(WR, XR, acc, y, n, accumulate);
+  store_tile_sums(WR, XR, &acc[0][0], TILE_X, y, n, accumulate);
 }
 
 // Each tile shape is a function of its own: inlined into the kernel's three
@@ -489,21 +513,18 @@ INLINE void panel_tile(const int WR, const int XR, const float* panel, const flo
   }
 #define PANEL_TILE_FNS(WR) \
   PANEL_TILE_FN(WR, 1) PANEL_TILE_FN(WR, 2) PANEL_TILE_FN(WR, 3) PANEL_TILE_FN(WR, 4)
-#define PANEL_TILE_FNS_WIDE(WR) \
-  PANEL_TILE_FN(WR, 5) PANEL_TILE_FN(WR, 6) PANEL_TILE_FN(WR, 7) PANEL_TILE_FN(WR, 8)
 PANEL_TILE_FNS(1) PANEL_TILE_FNS(2) PANEL_TILE_FNS(3)
 #if VLEN == 16
-PANEL_TILE_FNS_WIDE(1) PANEL_TILE_FNS_WIDE(2) PANEL_TILE_FNS_WIDE(3)
+PANEL_TILE_FNS(4) PANEL_TILE_FNS(5) PANEL_TILE_FNS(6)
 #endif
 
 #define PANEL_TILE(WR, XR) \
   case WR * 16 + XR: panel_tile_##WR##x##XR(panel, xr, k, nb * 32, yr, n, c > 0); break;
 #define PANEL_TILES(WR) PANEL_TILE(WR, 1) PANEL_TILE(WR, 2) PANEL_TILE(WR, 3) PANEL_TILE(WR, 4)
 #if VLEN == 16
-#define PANEL_TILES_WIDE(WR) \
-  PANEL_TILE(WR, 5) PANEL_TILE(WR, 6) PANEL_TILE(WR, 7) PANEL_TILE(WR, 8)
+#define PANEL_TILES_WIDE PANEL_TILES(4) PANEL_TILES(5) PANEL_TILES(6)
 #else
-#define PANEL_TILES_WIDE(WR)
+#define PANEL_TILES_WIDE
 #endif
 
 // Bytes of x one pass over a workgroup's panels reads: rows of x are taken
@@ -540,8 +561,7 @@ INLINE void many_rows(const int format, const float* x, size_t rows, size_t k, c
           const float* xr = x + r * k + 32 * c;
           float* yr = y + r * n + i;
           switch (wr * 16 + xn) {
-            PANEL_TILES(1) PANEL_TILES(2) PANEL_TILES(3)
-            PANEL_TILES_WIDE(1) PANEL_TILES_WIDE(2) PANEL_TILES_WIDE(3)
+            PANEL_TILES(1) PANEL_TILES(2) PANEL_TILES(3) PANEL_TILES_WIDE
           }
         }
       }
@@ -609,24 +629,6 @@ INLINE __m512 nibble_table(const int format, float dj, float mj) {
 #define TILE_WEIGHT_ROWS(XR) ((XR) == 8 ? 2 : 4)
 #define MAX_TILE_WEIGHT_ROWS 4
 
-// The sums of acc[a][r] (a < WR weight rows, r < 4 rows of x) into
-// y[r * n + a], set or added to: two weight rows' eight vectors at a time.
-INLINE void store_sums_x4(const int WR, const __m512 acc[MAX_TILE_WEIGHT_ROWS][8], float* y,
-                          size_t n, int accumulate) {
-  for (int a = 0; a < WR; a += 2) {
-    __m512 v[8];
-    for (int r = 0; r < 4; ++r) {
-      v[r] = acc[a][r];
-      v[4 + r] = a + 1 < WR ? acc[a + 1][r] : _mm512_setzero_ps();
-    }
-    float s[8];
-    _mm256_storeu_ps(s, sums8(v));
-    for (int b = 0; b < 2 && a + b < WR; ++b)
-      for (int r = 0; r < 4; ++r)
-        y[r * n + a + b] = accumulate ? y[r * n + a + b] + s[4 * b + r] : s[4 * b + r];
-  }
-}
-
 // WR weight rows (q: the first one's blocks from c0; row stride row_bytes;
 // scales ds and offsets ms at stride PANEL_BLOCKS) times XR (8 or 4) rows
 // of x (xi, interleaved from block c0) over nb blocks; y[r * n + a] set,
@@ -662,10 +664,7 @@ INLINE void fused_tile(const int format, const int WR, const int XR, const uint8
       }
     }
   }
-  if (XR == 8)
-    for (int a = 0; a < WR; ++a) store_sums8(acc[a], y + a, n, accumulate);
-  else
-    store_sums_x4(WR, acc, y, n, accumulate);
+  store_tile_sums(WR, XR, &acc[0][0], 8, y, n, accumulate);
 }
 
 #define FUSED_TILE_FN(FORMAT, WR, XR)                                                          \
@@ -991,8 +990,6 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 #define ROWS_TILE_W 3
 #define ROWS_TILE_X 4
 #endif
-// Its sums go through store_tile_sums, sized for the panel tiles.
-_Static_assert(ROWS_TILE_W == PANEL_ROWS && ROWS_TILE_X == TILE_X, "one tile shape");
 
 // Vectors of 32-bit lanes holding pairs of bf16 weights, and their two
 // halves widened to f32: the even weights by a shift, the odd by a mask.
@@ -1041,7 +1038,7 @@ INLINE void rows_tile(const int WR, const int XR, const uint16_t* w, const float
       for (int a = 0; a < WR; ++a) acc[a][r] = v_fmadd(wv[a], xv, acc[a][r]);
     }
   }
-  store_tile_sums(WR, XR, acc, y, n, accumulate);
+  store_tile_sums(WR, XR, &acc[0][0], ROWS_TILE_X, y, n, accumulate);
 }
 
 #define ROWS_TILE_FN(WR, XR)                                                                \
