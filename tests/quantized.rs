@@ -341,6 +341,26 @@ fn single_sequence(
     (out, all)
 }
 
+/// A B=4 and a B=8 decode step over block weights in the exact form (with
+/// AVX-512, the tiles that take four and eight rows of x at once) keep every
+/// row within the exact form's tolerance of the f64 reference, in each block
+/// format.
+#[test]
+fn exact_batched_steps_match_the_reference_in_every_block_format() {
+    for quant in [Quant::Q8_0, Quant::Q4_0, Quant::Q4_1] {
+        let path = quantized_tiny(quant);
+        let reference = common::reference(&path);
+        let mut model = load(&path, "local-task", CAPACITY, logits_graphs(&[4, 8]));
+        for rows in [4, 8] {
+            let lengths: Vec<usize> = (0..rows).map(|i| 2 + 3 * i).collect();
+            let case = format!("{quant:?}, exact");
+            let (_, worst) =
+                common::ragged_steps_within(&mut model, &reference, &lengths, 70, 3, 1e-4, &case);
+            eprintln!("{case}, B={rows} steps: worst relative error {worst:.2e}");
+        }
+    }
+}
+
 #[test]
 fn ragged_decode_reproduces_each_slots_single_sequence_result() {
     let path = quantized_tiny(Quant::Q4_1);
