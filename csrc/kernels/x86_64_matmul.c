@@ -726,7 +726,7 @@ INLINE void tile_rows(const int format, const int XR, const float* x, size_t k, 
     }
   }
 }
-#define EIGHT_ROWS(FORMAT)                                      \
+#define TILED_ROWS(FORMAT)                                      \
   if (rows == 8) {                                              \
     tile_rows(FORMAT, 8, x, k, q, d, m, y, n, first, last);     \
     return;                                                     \
@@ -736,7 +736,7 @@ INLINE void tile_rows(const int format, const int XR, const float* x, size_t k, 
     return;                                                     \
   }
 #else
-#define EIGHT_ROWS(FORMAT)
+#define TILED_ROWS(FORMAT)
 #endif
 
 #define WEIGHT_ROWS(FORMAT, ROWS)                                                       \
@@ -749,7 +749,7 @@ INLINE void tile_rows(const int format, const int XR, const float* x, size_t k, 
     rows_q8(FORMAT, x, rows, k, q, d, m, y, n, first, last); \
     return;                                              \
   }                                                      \
-  EIGHT_ROWS(FORMAT)                                      \
+  TILED_ROWS(FORMAT)                                      \
   if (rows >= PANEL_FROM) {                              \
     many_rows(FORMAT, x, rows, k, q, d, m, y, n, first, last); \
     return;                                              \
