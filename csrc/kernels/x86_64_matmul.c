@@ -99,10 +99,14 @@ INLINE void block_values(const int format, const void* q, size_t j, vec v[VPB]) 
     v[1] = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(b + 16))));
     return;
   }
+  // Each lane's nibble as f32 by a permute of 0..15, which reads only the
+  // low 4 bits of its index: one instruction for the low half, two for the
+  // high, where masking and converting took two each (the same values).
+  const __m512 iota = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i bytes =
       _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)((const uint8_t*)q + 16 * j)));
-  v[0] = _mm512_cvtepi32_ps(_mm512_and_si512(bytes, _mm512_set1_epi32(0x0F)));
-  v[1] = _mm512_cvtepi32_ps(_mm512_srli_epi32(bytes, 4));
+  v[0] = _mm512_permutexvar_ps(bytes, iota);
+  v[1] = _mm512_permutexvar_ps(_mm512_srli_epi32(bytes, 4), iota);
 #else
   if (format == Q8_0) {
     const int8_t* b = (const int8_t*)q + 32 * j;
