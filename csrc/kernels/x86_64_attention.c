@@ -155,6 +155,7 @@ INLINE float score_scale(size_t d) {
 #define KV_ENTRY iree_llm_decode_attention_workgroup
 #define KV_WRITES_ENTRY iree_llm_decode_attention_writes_workgroup
 #define KV_PROMPT_ENTRY iree_llm_prompt_attention_workgroup
+#define KV_PROMPT_WRITE_ENTRY iree_llm_prompt_kv_write_workgroup
 #include "x86_64_attention_body.h"
 #undef KV_T
 #undef KV_LOAD
@@ -163,6 +164,7 @@ INLINE float score_scale(size_t d) {
 #undef KV_ENTRY
 #undef KV_WRITES_ENTRY
 #undef KV_PROMPT_ENTRY
+#undef KV_PROMPT_WRITE_ENTRY
 
 // An f16 cache: half the bytes a step reads. Each product widens what it
 // loads (F16C); C harness, B=8, 30 layers, one thread: at window 2048 14.0
@@ -186,4 +188,5 @@ INLINE float score_scale(size_t d) {
 #define KV_ENTRY iree_llm_decode_attention_f16_workgroup
 #define KV_WRITES_ENTRY iree_llm_decode_attention_writes_f16_workgroup
 #define KV_PROMPT_ENTRY iree_llm_prompt_attention_f16_workgroup
+#define KV_PROMPT_WRITE_ENTRY iree_llm_prompt_kv_write_f16_workgroup
 #include "x86_64_attention_body.h"

@@ -1,8 +1,9 @@
 // The body of x86_64_attention.c's kernel for one element type of the
 // cache, included once per type with KV_T (the element), KV_LOAD (VLEN of
 // them widened to f32), KV_OWN (the step's own row in that type), KV_NAME
-// (a name for this type's helpers), KV_ENTRY and KV_WRITES_ENTRY (the
-// workgroup functions) defined. Not a header of its own: it needs the definitions above its
+// (a name for this type's helpers), KV_ENTRY, KV_WRITES_ENTRY,
+// KV_PROMPT_ENTRY and KV_PROMPT_WRITE_ENTRY (the workgroup functions)
+// defined. Not a header of its own: it needs the definitions above its
 // #include there.
 
 // The 8 dot products q . kt[t] as one vector: each kept as a vector of
@@ -341,21 +342,68 @@ void KV_WRITES_ENTRY(const float* restrict q, size_t q_offset, KV_T* kv, size_t 
 
 // n / hkv rows of a prompt in cache slot slot[0] from position slot[1] (two
 // i32), their keys and values already in the cache: row i at position
-// slot[1] + i. In the AVX-512 build in tiles of rows (x86_64_prompt_tiles.h)
-// where they apply, else one (row, key/value head) at a time as a decode
-// step.
+// slot[1] + i. q, k and v as attend() takes them (q_row, kv_row, k_at,
+// v_at: one tensor of the layer's projected rows, read in place, or
+// tensors of their own). In the AVX-512 build in tiles of rows
+// (x86_64_prompt_tiles.h) where they apply, else one (row, key/value head)
+// at a time as a decode step.
 void KV_PROMPT_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
                      size_t kv_offset, const float* restrict k, size_t k_offset,
                      const float* restrict v, size_t v_offset, const int32_t* restrict slot,
                      size_t slot_offset, float* restrict out, size_t out_offset, size_t n,
                      size_t layer, size_t slots, size_t hkv, size_t g, size_t capacity,
-                     size_t window, size_t d, size_t first, size_t per) {
+                     size_t window, size_t d, size_t q_row, size_t kv_row, size_t k_at,
+                     size_t v_at, size_t first, size_t per) {
 #if VLEN == 16
-  if (KV_NAME(prompt_tiles)(q + q_offset, kv + kv_offset, slot + slot_offset, out + out_offset,
-                            n, layer, slots, hkv, g, capacity, window, d, first, per))
+  if (KV_NAME(prompt_tiles)(q + q_offset, q_row, kv + kv_offset, slot + slot_offset,
+                            out + out_offset, n, layer, slots, hkv, g, capacity, window, d,
+                            first, per))
     return;
 #endif
   KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, 0,
                   slot + slot_offset, out + out_offset, n, layer, slots, hkv, g, capacity,
-                  window, d, hkv * g * d, hkv * d, 0, 0, first, per);
+                  window, d, q_row, kv_row, k_at, v_at, first, per);
+}
+
+// Writes a prompt's (or a chunk's) keys and values into the caches before
+// its attention reads them there: units [first, first + per) of n, unit wg
+// being row wg / hkv's key/value head wg % hkv; row i's keys and values as
+// attend() takes them (k + k_at + i * kv_row, v + v_at + i * kv_row), into
+// slot slot[0] * hkv + head at position slot[1] + i, in the cache's type
+// (f16 rounded to nearest, as the graph's convert rounds). The slot and the
+// first position are clamped as the graph's dynamic_update_slice of the
+// rows' [hkv, rows] block clamps them. Why a kernel: that write was seven
+// of IREE's dispatches a layer (the keys and values sliced out of the
+// projected rows, transposed, then written), about a third of a short
+// prompt's dispatches (docs/performance.md).
+void KV_PROMPT_WRITE_ENTRY(const float* restrict rows, size_t rows_offset, KV_T* kv,
+                           size_t kv_offset, const int32_t* restrict slot, size_t slot_offset,
+                           size_t n, size_t layer, size_t slots, size_t hkv, size_t capacity,
+                           size_t d, size_t kv_row, size_t k_at, size_t v_at, size_t first,
+                           size_t per) {
+  rows += rows_offset;
+  kv += kv_offset;
+  slot += slot_offset;
+  const size_t t = n / hkv, s1 = first + per < n ? first + per : n;
+  if (t > capacity || hkv > slots) __builtin_trap();
+  int64_t head0 = (int64_t)slot[0] * (int64_t)hkv, p0 = slot[1];
+  if (head0 > (int64_t)(slots - hkv)) head0 = (int64_t)(slots - hkv);
+  if (head0 < 0) head0 = 0;
+  if (p0 > (int64_t)(capacity - t)) p0 = (int64_t)(capacity - t);
+  if (p0 < 0) p0 = 0;
+  for (size_t wg = first; wg < s1; ++wg) {
+    const size_t row = wg / hkv, head = wg % hkv, at = (size_t)head0 + head;
+    const size_t p = (size_t)p0 + row;
+    KV_T* keys = kv + KV_NAME(cache_at)(layer, 0, slots, at, capacity, d) + p * d;
+    KV_T* vals = kv + KV_NAME(cache_at)(layer, 1, slots, at, capacity, d) + p * d;
+    KV_OWN(own_k, rows + k_at + row * kv_row + head * d, d);
+    KV_OWN(own_v, rows + v_at + row * kv_row + head * d, d);
+    // d * sizeof(KV_T) is a multiple of 32 bytes (d is of 16).
+    for (size_t b = 0; b < d * sizeof(KV_T); b += 32) {
+      _mm256_storeu_si256((__m256i*)((char*)keys + b),
+                          _mm256_loadu_si256((const __m256i*)((const char*)own_k + b)));
+      _mm256_storeu_si256((__m256i*)((char*)vals + b),
+                          _mm256_loadu_si256((const __m256i*)((const char*)own_v + b)));
+    }
+  }
 }

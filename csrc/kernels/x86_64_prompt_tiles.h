@@ -94,9 +94,9 @@ INLINE const float* KV_NAME(tile_rows)(const KV_T* rows, size_t t0, int nt, size
 // heads of key/value head `head`, against that head's cached `keys` and
 // `vals`: out as the decode form writes it (unit row * hkv + head). nr * g
 // <= VLEN, d <= PT_MAX_D and a multiple of VLEN (the caller checks).
-INLINE void KV_NAME(prompt_tile)(const float* q, const KV_T* keys, const KV_T* vals,
-                                 float* out, size_t r0, size_t nr, size_t p0, size_t head,
-                                 size_t hkv, size_t g, size_t d, float scale) {
+INLINE void KV_NAME(prompt_tile)(const float* q, size_t q_row, const KV_T* keys,
+                                 const KV_T* vals, float* out, size_t r0, size_t nr, size_t p0,
+                                 size_t head, size_t hkv, size_t g, size_t d, float scale) {
   float qt[PT_MAX_D * VLEN] __attribute__((aligned(64)));
   float ot[PT_MAX_D * VLEN] __attribute__((aligned(64)));
   float pt[PT_KEYS * VLEN] __attribute__((aligned(64)));
@@ -104,7 +104,7 @@ INLINE void KV_NAME(prompt_tile)(const float* q, const KV_T* keys, const KV_T* v
   float kbuf[sizeof(KV_T) == sizeof(float) ? 1 : PT_KEYS * PT_MAX_D] __attribute__((aligned(64)));
   float vbuf[sizeof(KV_T) == sizeof(float) ? 1 : PT_KEYS * PT_MAX_D] __attribute__((aligned(64)));
   float limit[VLEN] __attribute__((aligned(64)));
-  const size_t lanes = nr * g, q_row = hkv * g * d;
+  const size_t lanes = nr * g;
   // Lane i's query, transposed: qt[c * VLEN + i]. Padding lanes take
   // zeros and the first row's limit, so they never hold only masked
   // positions.
@@ -195,7 +195,8 @@ INLINE void KV_NAME(prompt_tile)(const float* q, const KV_T* keys, const KV_T* v
 // are cut into tiles of VLEN / g. Returns 0 (nothing done) where the tiles
 // do not apply: more query heads than lanes, head_dim too large, a
 // position outside [0, window).
-INLINE int KV_NAME(prompt_tiles)(const float* q, const KV_T* kv, const int32_t* prompt,
+INLINE int KV_NAME(prompt_tiles)(const float* q, size_t q_row, const KV_T* kv,
+                                 const int32_t* prompt,
                                  float* out, size_t n, size_t layer, size_t slots, size_t hkv,
                                  size_t g, size_t capacity, size_t window, size_t d,
                                  size_t first, size_t per) {
@@ -217,11 +218,11 @@ INLINE int KV_NAME(prompt_tiles)(const float* q, const KV_T* kv, const int32_t* 
       // head_dim as a constant where it is a common one, so that a key's
       // and a value's rows are fixed offsets from one pointer.
       if (d == 64)
-        KV_NAME(prompt_tile)(q, sl.keys, sl.vals, out, r0, nr, p0, head, hkv, g, 64, scale);
+        KV_NAME(prompt_tile)(q, q_row, sl.keys, sl.vals, out, r0, nr, p0, head, hkv, g, 64, scale);
       else if (d == 128)
-        KV_NAME(prompt_tile)(q, sl.keys, sl.vals, out, r0, nr, p0, head, hkv, g, 128, scale);
+        KV_NAME(prompt_tile)(q, q_row, sl.keys, sl.vals, out, r0, nr, p0, head, hkv, g, 128, scale);
       else
-        KV_NAME(prompt_tile)(q, sl.keys, sl.vals, out, r0, nr, p0, head, hkv, g, d, scale);
+        KV_NAME(prompt_tile)(q, q_row, sl.keys, sl.vals, out, r0, nr, p0, head, hkv, g, d, scale);
     }
   }
   return 1;

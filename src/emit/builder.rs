@@ -767,6 +767,24 @@ impl FuncBuilder {
         )
     }
 
+    /// `flow.dispatch` of an export whose only result is its operand
+    /// `operands[tied]` written in place: returns that operand updated (the
+    /// same buffer).
+    pub fn dispatch_extern_in_place(
+        &mut self,
+        export: &str,
+        workload: &[i64],
+        operands: &[Value],
+        indices: &[i64],
+        tied: usize,
+    ) -> Value {
+        let call = self.dispatch_call(export, workload, operands, indices);
+        let updated = &operands[tied];
+        let ty = updated.ty.clone();
+        let line = format!("{call} -> {}", updated.name);
+        self.emit(ty, line)
+    }
+
     /// An `arith.constant` scalar (`index`, `i32`: the operands of a
     /// dispatch that are not tensors); returns its name.
     fn scalar_constant(&mut self, value: i64, ty: &str) -> String {

@@ -1640,14 +1640,14 @@ pub fn prefill(
             w,
             (&cos, &sin),
             &heading,
-            false,
+            kernel_att.as_ref().is_some_and(|a| a.reads_rows_in_place()),
             |f, qkv| {
-                let Qkv { q, k, v, .. } = qkv;
                 if let Some(att) = &kernel_att {
                     // It writes the prompt's keys as it goes: none left to write.
                     let mut written = Vec::new();
-                    return att.attend(f, l, &mut kv, &q, &k, &v, &mut written);
+                    return att.attend(f, l, &mut kv, &qkv, &mut written);
                 }
+                let Qkv { q, k, v, .. } = qkv;
                 f.comment(&format!(
                     "layer {l}: write K/V of positions 0..t into the slot's cache"
                 ));

@@ -246,18 +246,26 @@ struct Export {
     split: Split,
 }
 
-/// The decode attention kernel's `index` arguments (both cache types).
-const ATTENTION_INDICES: &[&str] = &["n", "layer", "slots", "hkv", "g", "capacity", "window", "d"];
-
-/// The decode attention kernel's: those, then where the rows' queries, keys
-/// and values are ([`StepRows`]): elements from one row's queries to the
-/// next's, from one row's keys (and values) to the next's, and the offsets
-/// of the first keys and values.
-const DECODE_ATTENTION_INDICES: &[&str] = &[
+/// The attention kernels' `index` arguments (both cache types, decode
+/// steps and prompts): the workload n, the layer, the caches' slots,
+/// key/value heads, query heads per key/value head, capacity, window and
+/// head_dim, then where the rows' queries, keys and values are
+/// ([`StepRows`]): elements from one row's queries to the next's, from one
+/// row's keys (and values) to the next's, and the offsets of the first keys
+/// and values.
+const ATTENTION_INDICES: &[&str] = &[
     "n", "layer", "slots", "hkv", "g", "capacity", "window", "d", "q_row", "kv_row", "k_at", "v_at",
 ];
 
-const EXPORTS: [Export; 29] = [
+/// The prompt's cache write's: the workload n (rows times key/value
+/// heads), the layer, the caches' slots, key/value heads, capacity,
+/// head_dim, then where the rows' keys and values are, as for
+/// [`ATTENTION_INDICES`].
+const PROMPT_WRITE_INDICES: &[&str] = &[
+    "n", "layer", "slots", "hkv", "capacity", "d", "kv_row", "k_at", "v_at",
+];
+
+const EXPORTS: [Export; 31] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -312,7 +320,7 @@ const EXPORTS: [Export; 29] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
-        indices: DECODE_ATTENTION_INDICES,
+        indices: ATTENTION_INDICES,
         split: Split::PerCall,
     },
     // The same over an f16 cache (`IREE_LLM_KV_CACHE=f16`).
@@ -321,7 +329,7 @@ const EXPORTS: [Export; 29] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
-        indices: DECODE_ATTENTION_INDICES,
+        indices: ATTENTION_INDICES,
         split: Split::PerCall,
     },
     // Rows of x rounded to int8 blocks for `blocks_vnni_packed`: x, an
@@ -541,7 +549,7 @@ const EXPORTS: [Export; 29] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_writes_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
-        indices: DECODE_ATTENTION_INDICES,
+        indices: ATTENTION_INDICES,
         split: Split::PerCall,
     },
     Export {
@@ -549,7 +557,27 @@ const EXPORTS: [Export; 29] = [
         source: Source::Attention,
         symbol: "iree_llm_decode_attention_writes_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
-        indices: DECODE_ATTENTION_INDICES,
+        indices: ATTENTION_INDICES,
+        split: Split::PerCall,
+    },
+    // A prompt's (or a chunk's) keys and values written into the caches
+    // before its attention: the layer's projected rows, the caches (read
+    // and written; the graph ties them to the result), the slot and the
+    // first row's position.
+    Export {
+        name: "prompt_kv_write",
+        source: Source::Attention,
+        symbol: "iree_llm_prompt_kv_write_workgroup",
+        bindings: &["f32", "f32", "i32"],
+        indices: PROMPT_WRITE_INDICES,
+        split: Split::PerCall,
+    },
+    Export {
+        name: "prompt_kv_write_f16",
+        source: Source::Attention,
+        symbol: "iree_llm_prompt_kv_write_f16_workgroup",
+        bindings: &["f32", "f16", "i32"],
+        indices: PROMPT_WRITE_INDICES,
         split: Split::PerCall,
     },
 ];
@@ -1033,13 +1061,7 @@ pub fn decode_attention(
         (DType::F16, true) => &EXPORTS[28],
         (other, _) => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
     };
-    let ([q, k, v], [q_row, kv_row, k_at, v_at]) = match step {
-        StepRows::Apart { q, k, v } => ([q, k, v], [heads * d, hkv * d, 0, 0]),
-        StepRows::Packed { rows, .. } => {
-            let row = rows.shape()[1] * d;
-            ([rows, rows, rows], [row, row, heads * d, (heads + hkv) * d])
-        }
-    };
+    let ([q, k, v], [q_row, kv_row, k_at, v_at]) = step.layout();
     let operands = [q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()];
     let indices = [
         rows, layer, slots, hkv, group, capacity, window, d, q_row, kv_row, k_at, v_at, per,
@@ -1054,8 +1076,8 @@ pub fn decode_attention(
     o
 }
 
-/// Where a decode step's attention kernel reads the rows' rotated queries,
-/// keys and values.
+/// Where the attention kernels read the rows' (a decode step's or a
+/// prompt's) rotated queries, keys and values.
 #[derive(Clone, Copy)]
 pub enum StepRows<'a> {
     /// `q` [b, heads, d], `k` and `v` [b, kv_heads, d], tensors of their own.
@@ -1079,6 +1101,23 @@ impl StepRows<'_> {
         }
     }
 
+    /// The tensors the kernels read queries, keys and values from, and
+    /// where in them ([`ATTENTION_INDICES`]: q_row, kv_row, k_at, v_at).
+    fn layout(&self) -> ([&Value; 3], [i64; 4]) {
+        let (heads, hkv) = self.heads();
+        match *self {
+            StepRows::Apart { q, k, v } => {
+                let d = q.shape()[2];
+                ([q, k, v], [heads * d, hkv * d, 0, 0])
+            }
+            StepRows::Packed { rows, .. } => {
+                let d = rows.shape()[2];
+                let row = rows.shape()[1] * d;
+                ([rows, rows, rows], [row, row, heads * d, (heads + hkv) * d])
+            }
+        }
+    }
+
     /// Query heads and key/value heads.
     fn heads(&self) -> (i64, i64) {
         match *self {
@@ -1096,26 +1135,24 @@ const PROMPT_TILE_MAX_D: i64 = 128;
 /// The attention of `t` prompt rows at positions `start..start + t` of
 /// layer `layer` through the decode attention kernel's body
 /// ([`takes_decode_attention`]): a whole prompt (`start` 0) or a chunk of
-/// one. `q` [t, heads, d] (rotated), the caches `kv` [layers, 2, slots *
-/// kv_heads, capacity, d] (f32 or f16) with the slot's keys and values
-/// already written at positions 0..start + t of cache slot `slot`, and the
-/// rows' own keys and values `k`, `v` [t, kv_heads, d] in f32 (`slot` and
-/// `start` i32 scalars). Row i attends to positions 0..=start + i. Returns
-/// the heads' outputs [t * kv_heads, group, d], as [`decode_attention`].
-#[allow(clippy::too_many_arguments)]
+/// one. `rows`: the rotated queries [t, heads, d] and the rows' own keys
+/// and values [t, kv_heads, d] in f32 ([`StepRows`]); the caches `kv`
+/// [layers, 2, slots * kv_heads, capacity, d] (f32 or f16) with the slot's
+/// keys and values already written at positions 0..start + t of cache slot
+/// `slot` ([`prompt_kv_write`]; `slot` and `start` i32 scalars). Row i
+/// attends to positions 0..=start + i. Returns the heads' outputs [t *
+/// kv_heads, group, d], as [`decode_attention`].
 pub fn prompt_attention(
     f: &mut FuncBuilder,
-    q: &Value,
+    rows: StepRows,
     kv: &Value,
-    k: &Value,
-    v: &Value,
     slot: &Value,
     start: &Value,
     layer: i64,
 ) -> Value {
-    let (t, heads, d) = (q.shape()[0], q.shape()[1], q.shape()[2]);
+    let (t, d) = (rows.q().shape()[0], rows.q().shape()[2]);
+    let (heads, hkv) = rows.heads();
     let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
-    let hkv = k.shape()[1];
     let group = heads / hkv;
     assert_eq!(kv.shape()[4], d, "cache and queries share head_dim");
     assert!(t <= capacity, "a prompt of {t} in a cache of {capacity}");
@@ -1137,16 +1174,66 @@ pub fn prompt_attention(
         DType::F16 => &EXPORTS[12],
         other => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
     };
-    let slot = f.reshape(slot, &[1]);
-    let start = f.reshape(start, &[1]);
-    let at = f.concatenate(&[slot, start], 0);
+    let at = slot_and_start(f, slot, start);
+    let ([q, k, v], [q_row, kv_row, k_at, v_at]) = rows.layout();
     f.dispatch_extern(
         &export.callee(),
         &[units, per],
         &[q.clone(), kv.clone(), k.clone(), v.clone(), at],
-        &[units, layer, slots, hkv, group, capacity, capacity, d, per],
+        &[
+            units, layer, slots, hkv, group, capacity, capacity, d, q_row, kv_row, k_at, v_at, per,
+        ],
         TensorType::new(&[units, group, d], DType::F32),
     )
+}
+
+/// Writes the keys and values of a prompt's (or a chunk's) `t` rows into
+/// the caches `kv` (as [`prompt_attention`] takes them) at positions
+/// `start..start + t` of cache slot `slot` of layer `layer`, before its
+/// attention reads them there: `rows` [t, heads + 2 kv_heads, d], the
+/// layer's rotated queries and keys and its values, read in place
+/// ([`StepRows::Packed`]). The slot and start are clamped as StableHLO's
+/// `dynamic_update_slice` clamps them. Why: the same write in IREE's
+/// dispatches took seven of them a layer (slices, transposes and updates).
+pub fn prompt_kv_write(
+    f: &mut FuncBuilder,
+    rows: &Value,
+    kv_heads: i64,
+    kv: &mut Value,
+    slot: &Value,
+    start: &Value,
+    layer: i64,
+) {
+    let (t, d) = (rows.shape()[0], rows.shape()[2]);
+    let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
+    assert_eq!(kv.shape()[4], d, "cache and rows share head_dim");
+    assert!(t <= capacity, "a prompt of {t} in a cache of {capacity}");
+    let export = match kv.elem() {
+        DType::F32 => &EXPORTS[29],
+        DType::F16 => &EXPORTS[30],
+        other => panic!("the cache is f32 or f16, not {other:?}"),
+    };
+    let (_, [_, kv_row, k_at, v_at]) = StepRows::Packed { rows, kv_heads }.layout();
+    let units = t * kv_heads;
+    let per = balanced_units(units, 1, host_threads());
+    let at = slot_and_start(f, slot, start);
+    *kv = f.dispatch_extern_in_place(
+        &export.callee(),
+        &[units, per],
+        &[rows.clone(), kv.clone(), at],
+        &[
+            units, layer, slots, kv_heads, capacity, d, kv_row, k_at, v_at, per,
+        ],
+        1,
+    );
+}
+
+/// A prompt's slot and first position (i32 scalars) as the attention
+/// kernels' i32 [2] operand.
+fn slot_and_start(f: &mut FuncBuilder, slot: &Value, start: &Value) -> Value {
+    let slot = f.reshape(slot, &[1]);
+    let start = f.reshape(start, &[1]);
+    f.concatenate(&[slot, start], 0)
 }
 
 /// `x . W^T` [1, n] for one row `x` [1, k] and a dense bf16 weight W
@@ -1842,6 +1929,51 @@ mod tests {
             );
             assert_eq!(calls(&tiny_graph(Kernels::Portable, kind)), 0, "{kind:?}");
         }
+    }
+
+    #[test]
+    fn a_prompt_or_chunk_writes_each_layers_keys_and_values_in_one_kernel_call() {
+        use crate::emit::{GraphKind, Output};
+        let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
+        let count = |mlir: &str, what: &str| mlir.matches(what).count();
+        let writes = "flow.dispatch @iree_llm_kernels_prompt_kv_write::@prompt_kv_write[";
+        let prefill = GraphKind::Prefill {
+            slots: 4,
+            tokens: 16,
+            output: Output::Logits,
+        };
+        let chunk = GraphKind::Chunk {
+            slots: 4,
+            tokens: 8,
+            window: 32,
+            output: Output::Logits,
+        };
+        for kind in [prefill, chunk] {
+            let mlir = tiny_graph(Kernels::X86_64, kind);
+            // The projected rows go to the write and the attention as they
+            // are: no slices, transposes or cache updates of IREE's.
+            assert_eq!(count(&mlir, writes), layers, "{kind:?}");
+            assert_eq!(
+                count(&mlir, "stablehlo.dynamic_update_slice"),
+                0,
+                "{kind:?}"
+            );
+            assert_eq!(count(&mlir, "stablehlo.transpose"), 0, "{kind:?}");
+            assert_eq!(
+                count(&tiny_graph(Kernels::Portable, kind), writes),
+                0,
+                "{kind:?}"
+            );
+        }
+        // A decode step carrying a chunk writes the chunk's keys last, after
+        // its decode rows' (as before), not with this kernel.
+        let carried = GraphKind::DecodeChunk {
+            batch: 8,
+            window: Some(32),
+            tokens: 8,
+            spare: 0,
+        };
+        assert_eq!(count(&tiny_graph(Kernels::X86_64, carried), writes), 0);
     }
 
     #[test]

@@ -75,8 +75,8 @@ pub fn prefill_chunk(
             wl,
             (&cos, &sin),
             &heading,
-            false,
-            |f, Qkv { q, k, v, .. }| att.attend(f, l, &mut kv, &q, &k, &v, &mut new_kv),
+            att.reads_rows_in_place(),
+            |f, qkv| att.attend(f, l, &mut kv, &qkv, &mut new_kv),
         );
     }
 
@@ -180,23 +180,44 @@ impl ChunkAttention {
         }
     }
 
-    /// Layer `l`'s attention of the chunk's rotated `q` [t, heads, D], `k`
-    /// and `v` [t, kv_heads, D] over the caches `kv` (which the kernel's
-    /// form updates with the chunk's keys and values first): the heads'
-    /// outputs [t, heads * D]. Pushes the chunk's K and V to `new_kv` for
-    /// [`write`](Self::write).
-    #[allow(clippy::too_many_arguments)]
+    /// Whether [`attend`](Self::attend) reads the layer's projected rows in
+    /// place ([`Qkv::rows`]) where they come as one tensor: the kernel's
+    /// form, which then writes the chunk's keys and values from them in
+    /// one dispatch and attends from them in another.
+    pub(super) fn reads_rows_in_place(&self) -> bool {
+        matches!(self.form, Form::Kernel)
+    }
+
+    /// Layer `l`'s attention of the chunk's rotated queries [t, heads, D],
+    /// keys and values [t, kv_heads, D] (`qkv`) over the caches `kv` (which
+    /// the kernel's form updates with the chunk's keys and values first):
+    /// the heads' outputs [t, heads * D]. Pushes the chunk's K and V to
+    /// `new_kv` for [`write`](Self::write), except where the kernel's form
+    /// reads `qkv.rows` in place (a graph that leaves the keys where that
+    /// form wrote them, [`writes_in_layers`](Self::writes_in_layers)).
     pub(super) fn attend(
         &self,
         f: &mut FuncBuilder,
         l: usize,
         kv: &mut Value,
-        q: &Value,
-        k: &Value,
-        v: &Value,
+        qkv: &Qkv,
         new_kv: &mut Vec<Value>,
     ) -> Value {
         let (t, hq, hkv, d) = (self.t, self.hq, self.hkv, self.d);
+        if let (Form::Kernel, Some(rows)) = (&self.form, &qkv.rows) {
+            f.comment(&format!(
+                "layer {l}: the chunk's K/V into the slot's cache, then its rows as decode rows"
+            ));
+            let (slot, start, layer) = (&self.slot, &self.start, l as i64);
+            kernels::prompt_kv_write(f, rows, hkv, kv, slot, start, layer);
+            let step = kernels::StepRows::Packed {
+                rows,
+                kv_heads: hkv,
+            };
+            let o = kernels::prompt_attention(f, step, kv, slot, start, layer);
+            return f.reshape(&o, &[t, hq * d]);
+        }
+        let Qkv { q, k, v, .. } = qkv;
         let kt = f.transpose(k, &[1, 0, 2]);
         let kt = as_cached(f, &kt, kv.elem());
         let vt = f.transpose(v, &[1, 0, 2]);
@@ -228,7 +249,8 @@ impl ChunkAttention {
                 *kv = f.dynamic_update_slice(kv, &x, &at);
             }
             let q3 = f.reshape(q, &[t, hq, d]);
-            let o = kernels::prompt_attention(f, &q3, kv, k, v, &self.slot, &self.start, l as i64);
+            let step = kernels::StepRows::Apart { q: &q3, k, v };
+            let o = kernels::prompt_attention(f, step, kv, &self.slot, &self.start, l as i64);
             return f.reshape(&o, &[t, hq * d]);
         };
         let n = window + t;

@@ -130,7 +130,13 @@ pub fn decode_with_chunk(
                 let (vd, vc) = rows(f, &v, hkv);
                 // The chunk first: its kernel form writes the chunk's keys into
                 // the chunk's slot, which no other decode row reads.
-                let oc = chunk_att.attend(f, l, &mut kv, &qc, &kc, &vc, &mut chunk_kv);
+                let chunk = Qkv {
+                    q: qc,
+                    k: kc,
+                    v: vc,
+                    rows: None,
+                };
+                let oc = chunk_att.attend(f, l, &mut kv, &chunk, &mut chunk_kv);
                 let step = Qkv {
                     q: qd,
                     k: kd,
