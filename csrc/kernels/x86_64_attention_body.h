@@ -291,6 +291,22 @@ void KV_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
                   kv_row, k_at, v_at, first, per);
 }
 
+// One position's key k and value v (f32, d of them) stored at `keys` and
+// `vals` in the cache's type (for f16 rounded to nearest, as KV_OWN rounds
+// what attend() reads).
+INLINE void KV_NAME(store_own)(KV_T* keys, KV_T* vals, const float* k, const float* v,
+                               size_t d) {
+  KV_OWN(own_k, k, d);
+  KV_OWN(own_v, v, d);
+  // d * sizeof(KV_T) is a multiple of 32 bytes (d is of 16).
+  for (size_t b = 0; b < d * sizeof(KV_T); b += 32) {
+    _mm256_storeu_si256((__m256i*)((char*)keys + b),
+                        _mm256_loadu_si256((const __m256i*)((const char*)own_k + b)));
+    _mm256_storeu_si256((__m256i*)((char*)vals + b),
+                        _mm256_loadu_si256((const __m256i*)((const char*)own_v + b)));
+  }
+}
+
 // Writes unit wg's own key and value, for wg in [first, first + per) of n,
 // into the caches at pos[row] of its slot, in the cache's type (for f16
 // rounded to nearest, as KV_OWN rounds what attend() reads): where the
@@ -308,15 +324,8 @@ INLINE void KV_NAME(write_own)(KV_T* kv, const float* k, const float* v,
     if (p < 0 || p >= (int64_t)capacity) continue;
     KV_T* keys = kv + KV_NAME(cache_at)(layer, 0, slots, wg, capacity, d) + (size_t)p * d;
     KV_T* vals = kv + KV_NAME(cache_at)(layer, 1, slots, wg, capacity, d) + (size_t)p * d;
-    KV_OWN(own_k, k + k_at + row * kv_row + head * d, d);
-    KV_OWN(own_v, v + v_at + row * kv_row + head * d, d);
-    // d * sizeof(KV_T) is a multiple of 32 bytes (d is of 16).
-    for (size_t b = 0; b < d * sizeof(KV_T); b += 32) {
-      _mm256_storeu_si256((__m256i*)((char*)keys + b),
-                          _mm256_loadu_si256((const __m256i*)((const char*)own_k + b)));
-      _mm256_storeu_si256((__m256i*)((char*)vals + b),
-                          _mm256_loadu_si256((const __m256i*)((const char*)own_v + b)));
-    }
+    KV_NAME(store_own)(keys, vals, k + k_at + row * kv_row + head * d,
+                       v + v_at + row * kv_row + head * d, d);
   }
 }
 
@@ -396,14 +405,7 @@ void KV_PROMPT_WRITE_ENTRY(const float* restrict rows, size_t rows_offset, KV_T*
     const size_t p = (size_t)p0 + row;
     KV_T* keys = kv + KV_NAME(cache_at)(layer, 0, slots, at, capacity, d) + p * d;
     KV_T* vals = kv + KV_NAME(cache_at)(layer, 1, slots, at, capacity, d) + p * d;
-    KV_OWN(own_k, rows + k_at + row * kv_row + head * d, d);
-    KV_OWN(own_v, rows + v_at + row * kv_row + head * d, d);
-    // d * sizeof(KV_T) is a multiple of 32 bytes (d is of 16).
-    for (size_t b = 0; b < d * sizeof(KV_T); b += 32) {
-      _mm256_storeu_si256((__m256i*)((char*)keys + b),
-                          _mm256_loadu_si256((const __m256i*)((const char*)own_k + b)));
-      _mm256_storeu_si256((__m256i*)((char*)vals + b),
-                          _mm256_loadu_si256((const __m256i*)((const char*)own_v + b)));
-    }
+    KV_NAME(store_own)(keys, vals, rows + k_at + row * kv_row + head * d,
+                       rows + v_at + row * kv_row + head * d, d);
   }
 }
