@@ -1485,6 +1485,19 @@ pub(super) struct Qkv {
     pub rows: Option<Value>,
 }
 
+impl Qkv {
+    /// Queries, keys and values as tensors of their own (no tensor to read
+    /// them from in place).
+    pub fn apart(q: Value, k: Value, v: Value) -> Self {
+        Qkv {
+            q,
+            k,
+            v,
+            rows: None,
+        }
+    }
+}
+
 /// The rows of `x` [N, H] projected to queries [N, heads, D] and keys and
 /// values [N, kv_heads, D], queries and keys rotated by `cos`/`sin` [N, D/2].
 /// Stacked projections rotate queries and keys together, in one dispatch;
@@ -1537,12 +1550,7 @@ fn qkv(
             let k = f.reshape(&k, &[n, hkv, d]);
             let k = rope(f, &k, cos, sin);
             let v = f.reshape(&v, &[n, hkv, d]);
-            Qkv {
-                q,
-                k,
-                v,
-                rows: None,
-            }
+            Qkv::apart(q, k, v)
         }
     }
 }

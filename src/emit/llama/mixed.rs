@@ -130,19 +130,9 @@ pub fn decode_with_chunk(
                 let (vd, vc) = rows(f, &v, hkv);
                 // The chunk first: its kernel form writes the chunk's keys into
                 // the chunk's slot, which no other decode row reads.
-                let chunk = Qkv {
-                    q: qc,
-                    k: kc,
-                    v: vc,
-                    rows: None,
-                };
+                let chunk = Qkv::apart(qc, kc, vc);
                 let oc = chunk_att.attend(f, l, &mut kv, &chunk, &mut chunk_kv);
-                let step = Qkv {
-                    q: qd,
-                    k: kd,
-                    v: vd,
-                    rows: None,
-                };
+                let step = Qkv::apart(qd, kd, vd);
                 let od = decode_att.attend(f, l, &mut kv, &step, &mut decode_kv);
                 f.concatenate(&[od, oc], 0)
             },
