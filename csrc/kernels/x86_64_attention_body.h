@@ -204,11 +204,12 @@ INLINE void KV_NAME(prefetch_block)(KV_NAME(ahead_t) a, size_t d) {
 
 // One workgroup: the units [first, first + per) of n, unit wg being row
 // wg / hkv's key/value head wg % hkv, one after the other.
-// q: row i's [hkv, g, d] at q + i * q_row; kv [layers, 2, slots, capacity,
-// d] (slot i * hkv + h of layer `layer`: its keys, then its values); k, v:
-// the rows' own (f32), row i's [hkv, d] at k + k_at + i * kv_row and v +
-// v_at + i * kv_row (q, k and v may be one tensor of a layer's projected
-// rows, read in place); out [rows, hkv, g, d]. A decode step: pos [rows] i32,
+// q: row i's [hkv, g, d] at q + q_at + i * q_row; kv [layers, 2, slots,
+// capacity, d] (slot i * hkv + h of layer `layer`: its keys, then its
+// values); k, v: the rows' own (f32), row i's [hkv, d] at k + k_at + i *
+// kv_row and v + v_at + i * kv_row (q, k and v may be one tensor of a
+// layer's projected rows, read in place, from any row of it: a step's
+// decode rows or the chunk it carries); out [rows, hkv, g, d]. A decode step: pos [rows] i32,
 // row i in cache slot i (n = slots). A prompt's rows (`prompt` its slot and
 // first position): row i at position prompt[1] + i. d is a multiple of 16,
 // g * d <= MAX_GD; positions past `window` are not read.
@@ -217,8 +218,8 @@ INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
                             const int32_t* restrict pos, const int32_t* restrict prompt,
                             float* restrict out, size_t n, size_t layer, size_t slots,
                             size_t hkv, size_t g, size_t capacity, size_t window, size_t d,
-                            size_t q_row, size_t kv_row, size_t k_at, size_t v_at,
-                            size_t first, size_t per) {
+                            size_t q_row, size_t kv_row, size_t q_at, size_t k_at,
+                            size_t v_at, size_t first, size_t per) {
   // The emitter calls the kernel only within these bounds; past them the
   // stack arrays would overflow, so stop loudly rather than write garbage.
   if (g * d > MAX_GD || g > MAX_G || d % 16 != 0) __builtin_trap();
@@ -231,7 +232,7 @@ INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
                             d);
   for (size_t wg = s0; wg < s1; ++wg) {
     const size_t row = wg / hkv, head = wg % hkv;
-    const float* qw = q + row * q_row + head * g * d;
+    const float* qw = q + q_at + row * q_row + head * g * d;
     float* ow = out + wg * g * d;
     // The step's own key and value in the cache's type (for f16 rounded to
     // nearest, as the graph's convert does when it writes them).
@@ -284,11 +285,11 @@ void KV_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restrict kv,
               const float* restrict v, size_t v_offset, const int32_t* restrict pos,
               size_t pos_offset, float* restrict out, size_t out_offset, size_t n, size_t layer,
               size_t slots, size_t hkv, size_t g, size_t capacity, size_t window, size_t d,
-              size_t q_row, size_t kv_row, size_t k_at, size_t v_at, size_t first,
-              size_t per) {
+              size_t q_row, size_t kv_row, size_t q_at, size_t k_at, size_t v_at,
+              size_t first, size_t per) {
   KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, pos + pos_offset,
                   0, out + out_offset, n, layer, slots, hkv, g, capacity, window, d, q_row,
-                  kv_row, k_at, v_at, first, per);
+                  kv_row, q_at, k_at, v_at, first, per);
 }
 
 // One position's key k and value v (f32, d of them) stored at `keys` and
@@ -336,11 +337,11 @@ void KV_WRITES_ENTRY(const float* restrict q, size_t q_offset, KV_T* kv, size_t 
                      size_t v_offset, const int32_t* restrict pos, size_t pos_offset,
                      float* restrict out, size_t out_offset, size_t n, size_t layer,
                      size_t slots, size_t hkv, size_t g, size_t capacity, size_t window,
-                     size_t d, size_t q_row, size_t kv_row, size_t k_at, size_t v_at,
-                     size_t first, size_t per) {
+                     size_t d, size_t q_row, size_t kv_row, size_t q_at, size_t k_at,
+                     size_t v_at, size_t first, size_t per) {
   KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, pos + pos_offset,
                   0, out + out_offset, n, layer, slots, hkv, g, capacity, window, d, q_row,
-                  kv_row, k_at, v_at, first, per);
+                  kv_row, q_at, k_at, v_at, first, per);
   KV_NAME(write_own)(kv + kv_offset, k + k_offset, v + v_offset, pos + pos_offset, n, layer,
                      slots, hkv, capacity, d, kv_row, k_at, v_at, first, per);
 }
@@ -351,7 +352,7 @@ void KV_WRITES_ENTRY(const float* restrict q, size_t q_offset, KV_T* kv, size_t 
 
 // n / hkv rows of a prompt in cache slot slot[0] from position slot[1] (two
 // i32), their keys and values already in the cache: row i at position
-// slot[1] + i. q, k and v as attend() takes them (q_row, kv_row, k_at,
+// slot[1] + i. q, k and v as attend() takes them (q_row, kv_row, q_at, k_at,
 // v_at: one tensor of the layer's projected rows, read in place, or
 // tensors of their own). In the AVX-512 build in tiles of rows
 // (x86_64_prompt_tiles.h) where they apply, else one (row, key/value head)
@@ -361,17 +362,17 @@ void KV_PROMPT_ENTRY(const float* restrict q, size_t q_offset, const KV_T* restr
                      const float* restrict v, size_t v_offset, const int32_t* restrict slot,
                      size_t slot_offset, float* restrict out, size_t out_offset, size_t n,
                      size_t layer, size_t slots, size_t hkv, size_t g, size_t capacity,
-                     size_t window, size_t d, size_t q_row, size_t kv_row, size_t k_at,
-                     size_t v_at, size_t first, size_t per) {
+                     size_t window, size_t d, size_t q_row, size_t kv_row, size_t q_at,
+                     size_t k_at, size_t v_at, size_t first, size_t per) {
 #if VLEN == 16
-  if (KV_NAME(prompt_tiles)(q + q_offset, q_row, kv + kv_offset, slot + slot_offset,
+  if (KV_NAME(prompt_tiles)(q + q_offset + q_at, q_row, kv + kv_offset, slot + slot_offset,
                             out + out_offset, n, layer, slots, hkv, g, capacity, window, d,
                             first, per))
     return;
 #endif
   KV_NAME(attend)(q + q_offset, kv + kv_offset, k + k_offset, v + v_offset, 0,
                   slot + slot_offset, out + out_offset, n, layer, slots, hkv, g, capacity,
-                  window, d, q_row, kv_row, k_at, v_at, first, per);
+                  window, d, q_row, kv_row, q_at, k_at, v_at, first, per);
 }
 
 // Writes a prompt's (or a chunk's) keys and values into the caches before

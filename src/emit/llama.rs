@@ -558,8 +558,27 @@ impl Weight {
         }
     }
 
-    /// The same weight with rows before `split` multiplied on their own.
+    /// Whether every product of this weight gives each row the same bits
+    /// whatever rows share the call: the panel kernels' and the VNNI
+    /// layout's 8-bit product, which take each row through the same
+    /// instructions, and read the weights once for all of them.
+    fn sums_rows_alike(&self) -> bool {
+        matches!(
+            self,
+            Weight::Panels(..)
+                | Weight::Blocks {
+                    vnni_layout: true,
+                    ..
+                }
+        )
+    }
+
+    /// The same weight with rows before `split` multiplied on their own,
+    /// where which rows share a product would change their sums.
     fn split_at(mut self, split: i64) -> Self {
+        if self.sums_rows_alike() {
+            return self;
+        }
         match &mut self {
             Weight::Dense(_, rows) | Weight::Panels(_, rows) | Weight::Blocks { rows, .. } => {
                 rows.split = Some(split)
@@ -1070,9 +1089,6 @@ fn unfused(
 fn linear_plain(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     let (n, cols) = (x.shape()[0], x.shape()[1]);
     match w.rows().split {
-        // The panel kernels sum each row alike whatever rows share the call,
-        // so the weights are read once for all of them.
-        _ if matches!(w, Weight::Panels(..)) => linear_rows(f, x, w),
         Some(split) if 0 < split && split < n => {
             let top = f.slice(x, &[0, 0], &[split, cols]);
             let bottom = f.slice(x, &[split, 0], &[n, cols]);
@@ -1482,7 +1498,7 @@ pub(super) struct Qkv {
     pub q: Value,
     pub k: Value,
     pub v: Value,
-    pub rows: Option<Value>,
+    pub rows: Option<kernels::RowsInPlace>,
 }
 
 impl Qkv {
@@ -1494,6 +1510,20 @@ impl Qkv {
             k,
             v,
             rows: None,
+        }
+    }
+
+    /// `count` rows from the `first`-th for a kernel that reads them in
+    /// place (`rows`, which this must have): a step's decode rows or the
+    /// chunk it carries. `q`, `k` and `v` stay every row's slices, which
+    /// only forms that do not read in place take.
+    pub fn rows_part(&self, first: i64, count: i64) -> Self {
+        let rows = self.rows.as_ref().expect("rows read in place");
+        Qkv {
+            q: self.q.clone(),
+            k: self.k.clone(),
+            v: self.v.clone(),
+            rows: Some(rows.part(first, count)),
         }
     }
 }
@@ -1528,7 +1558,8 @@ fn qkv(
                 let values = f.splat_i32((hq + hkv) as i32, &[n, hq + 2 * hkv, d]);
                 let rotated = f.compare(Cmp::Lt, &heads, &values);
                 let rows = f.select(&rotated, &all, &y);
-                (rows.clone(), rows.clone(), Some(rows))
+                let in_place = kernels::RowsInPlace::all(rows.clone());
+                (rows.clone(), rows, Some(in_place))
             } else {
                 let qk = f.slice(&y, &[0, 0, 0], &[n, hq + hkv, d]);
                 (rope(f, &qk, cos, sin), y, None)

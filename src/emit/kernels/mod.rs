@@ -251,10 +251,11 @@ struct Export {
 /// key/value heads, query heads per key/value head, capacity, window and
 /// head_dim, then where the rows' queries, keys and values are
 /// ([`StepRows`]): elements from one row's queries to the next's, from one
-/// row's keys (and values) to the next's, and the offsets of the first keys
-/// and values.
+/// row's keys (and values) to the next's, and the offsets of the first
+/// queries, keys and values.
 const ATTENTION_INDICES: &[&str] = &[
-    "n", "layer", "slots", "hkv", "g", "capacity", "window", "d", "q_row", "kv_row", "k_at", "v_at",
+    "n", "layer", "slots", "hkv", "g", "capacity", "window", "d", "q_row", "kv_row", "q_at",
+    "k_at", "v_at",
 ];
 
 /// The prompt's cache write's: the workload n (rows times key/value
@@ -1044,7 +1045,7 @@ pub fn decode_attention(
     window: i64,
     writes: bool,
 ) -> Value {
-    let (b, d) = (step.q().shape()[0], step.q().shape()[2]);
+    let (b, d) = (step.count(), step.q().shape()[2]);
     let (heads, hkv) = step.heads();
     let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
     let group = heads / hkv;
@@ -1061,10 +1062,10 @@ pub fn decode_attention(
         (DType::F16, true) => &EXPORTS[28],
         (other, _) => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
     };
-    let ([q, k, v], [q_row, kv_row, k_at, v_at]) = step.layout();
+    let ([q, k, v], [q_row, kv_row, q_at, k_at, v_at]) = step.layout();
     let operands = [q.clone(), kv.clone(), k.clone(), v.clone(), pos.clone()];
     let indices = [
-        rows, layer, slots, hkv, group, capacity, window, d, q_row, kv_row, k_at, v_at, per,
+        rows, layer, slots, hkv, group, capacity, window, d, q_row, kv_row, q_at, k_at, v_at, per,
     ];
     let out = TensorType::new(&[rows, group, d], DType::F32);
     if !writes {
@@ -1074,6 +1075,44 @@ pub fn decode_attention(
         f.dispatch_extern_tied(&export.callee(), &[rows, per], &operands, &indices, out, 1);
     *kv = written;
     o
+}
+
+/// Rows `first..first + count` of a layer's projected rows [N, heads + 2
+/// kv_heads, d] (each row's rotated queries and keys, then its values),
+/// which the attention kernels read in place: a decode step's rows, a
+/// prompt's, or either part of a step that carries a prompt's chunk.
+#[derive(Clone)]
+pub struct RowsInPlace {
+    pub tensor: Value,
+    pub first: i64,
+    pub count: i64,
+}
+
+impl RowsInPlace {
+    /// Every row of `tensor`.
+    pub fn all(tensor: Value) -> Self {
+        let count = tensor.shape()[0];
+        RowsInPlace {
+            tensor,
+            first: 0,
+            count,
+        }
+    }
+
+    /// `count` of these rows from the `first`-th on.
+    pub fn part(&self, first: i64, count: i64) -> Self {
+        assert!(
+            0 <= first && 0 < count && first + count <= self.count,
+            "rows {first}..{} of {}",
+            first + count,
+            self.count
+        );
+        RowsInPlace {
+            tensor: self.tensor.clone(),
+            first: self.first + first,
+            count,
+        }
+    }
 }
 
 /// Where the attention kernels read the rows' (a decode step's or a
@@ -1086,34 +1125,51 @@ pub enum StepRows<'a> {
         k: &'a Value,
         v: &'a Value,
     },
-    /// One tensor [b, heads + 2 kv_heads, d] of each row's queries, keys
-    /// and values, read in place: slicing them apart cost a step three copy
-    /// dispatches a layer.
-    Packed { rows: &'a Value, kv_heads: i64 },
+    /// Rows of one tensor of each row's queries, keys and values, read in
+    /// place: slicing them apart cost a step three copy dispatches a layer.
+    Packed {
+        rows: &'a RowsInPlace,
+        kv_heads: i64,
+    },
 }
 
 impl StepRows<'_> {
-    /// A tensor whose first dimension is the rows.
+    /// A tensor whose first dimension is the rows (all of them, where only
+    /// some are read) and whose last is head_dim.
     fn q(&self) -> &Value {
         match self {
             StepRows::Apart { q, .. } => q,
-            StepRows::Packed { rows, .. } => rows,
+            StepRows::Packed { rows, .. } => &rows.tensor,
+        }
+    }
+
+    /// The rows read.
+    fn count(&self) -> i64 {
+        match self {
+            StepRows::Apart { q, .. } => q.shape()[0],
+            StepRows::Packed { rows, .. } => rows.count,
         }
     }
 
     /// The tensors the kernels read queries, keys and values from, and
-    /// where in them ([`ATTENTION_INDICES`]: q_row, kv_row, k_at, v_at).
-    fn layout(&self) -> ([&Value; 3], [i64; 4]) {
+    /// where in them ([`ATTENTION_INDICES`]: q_row, kv_row, q_at, k_at,
+    /// v_at).
+    fn layout(&self) -> ([&Value; 3], [i64; 5]) {
         let (heads, hkv) = self.heads();
         match *self {
             StepRows::Apart { q, k, v } => {
                 let d = q.shape()[2];
-                ([q, k, v], [heads * d, hkv * d, 0, 0])
+                ([q, k, v], [heads * d, hkv * d, 0, 0, 0])
             }
             StepRows::Packed { rows, .. } => {
-                let d = rows.shape()[2];
-                let row = rows.shape()[1] * d;
-                ([rows, rows, rows], [row, row, heads * d, (heads + hkv) * d])
+                let t = &rows.tensor;
+                let d = t.shape()[2];
+                let row = t.shape()[1] * d;
+                let at = rows.first * row;
+                (
+                    [t, t, t],
+                    [row, row, at, at + heads * d, at + (heads + hkv) * d],
+                )
             }
         }
     }
@@ -1122,7 +1178,9 @@ impl StepRows<'_> {
     fn heads(&self) -> (i64, i64) {
         match *self {
             StepRows::Apart { q, k, .. } => (q.shape()[1], k.shape()[1]),
-            StepRows::Packed { rows, kv_heads } => (rows.shape()[1] - 2 * kv_heads, kv_heads),
+            StepRows::Packed { rows, kv_heads } => {
+                (rows.tensor.shape()[1] - 2 * kv_heads, kv_heads)
+            }
         }
     }
 }
@@ -1150,7 +1208,7 @@ pub fn prompt_attention(
     start: &Value,
     layer: i64,
 ) -> Value {
-    let (t, d) = (rows.q().shape()[0], rows.q().shape()[2]);
+    let (t, d) = (rows.count(), rows.q().shape()[2]);
     let (heads, hkv) = rows.heads();
     let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
     let group = heads / hkv;
@@ -1175,13 +1233,14 @@ pub fn prompt_attention(
         other => panic!("the attention kernel reads an f32 or f16 cache, not {other:?}"),
     };
     let at = slot_and_start(f, slot, start);
-    let ([q, k, v], [q_row, kv_row, k_at, v_at]) = rows.layout();
+    let ([q, k, v], [q_row, kv_row, q_at, k_at, v_at]) = rows.layout();
     f.dispatch_extern(
         &export.callee(),
         &[units, per],
         &[q.clone(), kv.clone(), k.clone(), v.clone(), at],
         &[
-            units, layer, slots, hkv, group, capacity, capacity, d, q_row, kv_row, k_at, v_at, per,
+            units, layer, slots, hkv, group, capacity, capacity, d, q_row, kv_row, q_at, k_at,
+            v_at, per,
         ],
         TensorType::new(&[units, group, d], DType::F32),
     )
@@ -1190,21 +1249,20 @@ pub fn prompt_attention(
 /// Writes the keys and values of a prompt's (or a chunk's) `t` rows into
 /// the caches `kv` (as [`prompt_attention`] takes them) at positions
 /// `start..start + t` of cache slot `slot` of layer `layer`, before its
-/// attention reads them there: `rows` [t, heads + 2 kv_heads, d], the
-/// layer's rotated queries and keys and its values, read in place
-/// ([`StepRows::Packed`]). The slot and start are clamped as StableHLO's
+/// attention reads them there: `rows`, `t` of the layer's rows of rotated
+/// queries and keys and values, read in place ([`RowsInPlace`]). The slot and start are clamped as StableHLO's
 /// `dynamic_update_slice` clamps them. Why: the same write in IREE's
 /// dispatches took seven of them a layer (slices, transposes and updates).
 pub fn prompt_kv_write(
     f: &mut FuncBuilder,
-    rows: &Value,
+    rows: &RowsInPlace,
     kv_heads: i64,
     kv: &mut Value,
     slot: &Value,
     start: &Value,
     layer: i64,
 ) {
-    let (t, d) = (rows.shape()[0], rows.shape()[2]);
+    let (t, d) = (rows.count, rows.tensor.shape()[2]);
     let (slots, capacity) = (kv.shape()[2], kv.shape()[3]);
     assert_eq!(kv.shape()[4], d, "cache and rows share head_dim");
     assert!(t <= capacity, "a prompt of {t} in a cache of {capacity}");
@@ -1213,14 +1271,14 @@ pub fn prompt_kv_write(
         DType::F16 => &EXPORTS[30],
         other => panic!("the cache is f32 or f16, not {other:?}"),
     };
-    let (_, [_, kv_row, k_at, v_at]) = StepRows::Packed { rows, kv_heads }.layout();
+    let (_, [_, kv_row, _, k_at, v_at]) = StepRows::Packed { rows, kv_heads }.layout();
     let units = t * kv_heads;
     let per = balanced_units(units, 1, host_threads());
     let at = slot_and_start(f, slot, start);
     *kv = f.dispatch_extern_in_place(
         &export.callee(),
         &[units, per],
-        &[rows.clone(), kv.clone(), at],
+        &[rows.tensor.clone(), kv.clone(), at],
         &[
             units, layer, slots, kv_heads, capacity, d, kv_row, k_at, v_at, per,
         ],
@@ -1803,10 +1861,9 @@ mod tests {
     /// layer, in the logits, argmax and sampling graphs alike (so every
     /// decode path computes it the same way), and that call writes the rows'
     /// keys and values into the caches (its result tied to them): the step
-    /// has no scatter of its own. A step carrying a prompt chunk keeps the
-    /// plain call and the scatter after the last layer, which the chunk's
-    /// own writes are ordered around. Portable graphs keep the StableHLO
-    /// form.
+    /// has no scatter of its own. So does a step carrying a prompt chunk,
+    /// whose chunk's writes follow its decode rows' in each layer. Portable
+    /// graphs keep the StableHLO form.
     #[cfg(iree_llm_x86_64_kernels)]
     #[test]
     fn with_the_kernels_each_layer_of_a_decode_step_calls_the_attention_kernel_once() {
@@ -1849,8 +1906,8 @@ mod tests {
                 spare: 0,
             },
         );
-        assert_eq!((writing(&mixed), plain(&mixed)), (0, layers));
-        assert!(scatters(&mixed) > 0);
+        assert_eq!((writing(&mixed), plain(&mixed)), (layers, 0));
+        assert_eq!(scatters(&mixed), 0);
     }
 
     /// A decode step of several rows hands the attention kernel each
@@ -1965,15 +2022,67 @@ mod tests {
                 "{kind:?}"
             );
         }
-        // A decode step carrying a chunk writes the chunk's keys last, after
-        // its decode rows' (as before), not with this kernel.
+        // A decode step carrying a chunk writes the chunk's keys with it in
+        // each layer, after the decode rows' attention has written theirs
+        // (an idle decode row in the chunk's slot writes at the chunk's
+        // start, which the chunk's write replaces), and nothing after the
+        // last layer.
         let carried = GraphKind::DecodeChunk {
             batch: 8,
             window: Some(32),
             tokens: 8,
             spare: 0,
         };
-        assert_eq!(count(&tiny_graph(Kernels::X86_64, carried), writes), 0);
+        let mlir = tiny_graph(Kernels::X86_64, carried);
+        let decode = "flow.dispatch @iree_llm_kernels_decode_attention_writes::";
+        let order: Vec<&str> = mlir
+            .lines()
+            .filter_map(|l| {
+                (l.contains(decode).then_some("decode")).or(l.contains(writes).then_some("chunk"))
+            })
+            .collect();
+        assert_eq!(order, ["decode", "chunk"].repeat(layers), "{mlir}");
+        assert_eq!(count(&mlir, "stablehlo.scatter"), 0);
+        assert_eq!(count(&mlir, "stablehlo.dynamic_update_slice"), 0);
+    }
+
+    /// A decode step carrying a chunk multiplies its decode rows and the
+    /// chunk's rows in one product where the product gives each row the
+    /// same sums whatever rows share it (the 8-bit form's VNNI layout, which
+    /// then reads the weights once for both), and apart where it does not
+    /// (the exact kernels: 8 decode rows in registers, more in panels).
+    #[test]
+    fn a_step_carrying_a_chunk_multiplies_its_rows_together_where_rows_sum_alike() {
+        use crate::emit::GraphKind;
+        let carried = GraphKind::DecodeChunk {
+            batch: 8,
+            window: Some(32),
+            tokens: 16,
+            spare: 0,
+        };
+        let layers = crate::preset::Preset::Tiny.config().num_hidden_layers;
+        let results = |mlir: &str, call: &str| -> Vec<i64> {
+            mlir.lines()
+                .filter(|l| l.contains(call))
+                .map(|l| {
+                    let out = l.rsplit("-> tensor<").next().expect("a typed call");
+                    out.split('x').next().unwrap().parse().unwrap()
+                })
+                .collect()
+        };
+        if packs_for_vnni(Kernels::X86_64Q8) {
+            let mlir = tiny_graph(Kernels::X86_64Q8, carried);
+            // Every layer's four products and the head (the decode rows and
+            // the chunk's last row) over all the rows at once.
+            let rows = results(&mlir, "@blocks_vnni_packed_live[");
+            assert_eq!(rows.len(), 4 * layers + 1, "{mlir}");
+            assert!(rows[..4 * layers].iter().all(|&r| r == 24), "{rows:?}");
+            assert_eq!(rows[4 * layers], 9);
+            assert!(results(&mlir, "@blocks_vnni_rows[").is_empty());
+        }
+        let exact = rows_per_call(&tiny_graph(Kernels::X86_64, carried));
+        assert!(exact.contains(&8) && exact.contains(&16), "{exact:?}");
+        assert!(!exact.contains(&24), "{exact:?}");
     }
 
     #[test]

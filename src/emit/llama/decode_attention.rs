@@ -256,6 +256,9 @@ impl DecodeAttention {
             DecodeForm::Masked { .. } => self.masked(f, l, kv, [q, k, v]),
         };
         if !self.writes {
+            // Rows read in place are written in place too (`k` and `v` may
+            // be more rows' than the step's).
+            assert!(rows.is_none(), "rows read in place are written in place");
             new_kv.push(f.reshape(k, &[1, 1, bh, d]));
             new_kv.push(f.reshape(v, &[1, 1, bh, d]));
         }

@@ -1,9 +1,11 @@
 //! The decode+chunk graph: one decode step of every slot and one prefill
 //! chunk of one slot in a single call. The decode rows and the chunk's rows
 //! go through each layer's projections and MLP as one matrix of `b + t`
-//! rows, so the step reads the weights once for both and pays one call's
-//! fixed cost instead of two; attention stays apart (each row set with its
-//! own mask, [`DecodeAttention`] and [`ChunkAttention`]).
+//! rows, so the step pays one call's fixed cost instead of two, and where
+//! a product sums each row alike whatever rows share it, reads the weights
+//! once for both; attention stays apart (each row set with its own mask,
+//! [`DecodeAttention`] and [`ChunkAttention`]), reading both row sets in
+//! place from one tensor where the CPU kernels take it.
 
 use super::chunk::ChunkAttention;
 use super::{
@@ -51,14 +53,15 @@ pub fn decode_with_chunk(
     let (hq, hkv, d) = (m.heads, m.kv_heads, m.head_dim);
     let mut f = FuncBuilder::new(name);
     let p = declare_params(&mut f, m, cfg);
-    // With hand-written kernels the decode rows and the chunk's rows take
+    // With the exact kernels the decode rows and the chunk's rows take
     // different paths (up to 8 rows share each block in registers, more
     // multiply a dequantized panel, summing in another order), so each
     // group is multiplied on its own, exactly as in a plain decode step and
     // a chunk graph: a request's tokens do not depend on whether a step
-    // carried someone's chunk. Without them all rows share one product, and
-    // so do products of weights in panels (`emit::panels`), whose kernels
-    // sum each row alike whatever rows share the call.
+    // carried someone's chunk. Without kernels all rows share one product,
+    // and so do products whose kernels sum each row alike whatever rows
+    // share the call (weights in panels, `emit::panels`, and the 8-bit
+    // form's VNNI layout): `Weight::split_at` leaves those whole.
     let p = if cfg.kernels.is_portable() {
         p
     } else {
@@ -104,6 +107,19 @@ pub fn decode_with_chunk(
     // The engine picks a window that holds every position before the
     // chunk's start (its slot's idle decode row, if it has one, sits there).
     let chunk_att = ChunkAttention::new(&mut f, m, cfg, t, window, &start, &slot, [&zero, &one]);
+    // Where both kernels read the rows in place, each writes its keys and
+    // values in its layer's call, as in a plain step and a chunk graph, the
+    // decode rows first: a chunk's slot below `b` has an idle decode row
+    // at the chunk's start, whose write the chunk's then replaces before
+    // its attention reads the cache. (Slicing the rows apart and writing
+    // the keys after the last layer cost a step carrying 16 tokens 585
+    // dispatches more than a plain step.)
+    let in_place = decode_att.in_place() && chunk_att.reads_rows_in_place();
+    let decode_att = if in_place {
+        decode_att.writing_in_layers()
+    } else {
+        decode_att
+    };
     let mut decode_kv = Vec::new();
     let mut chunk_kv = Vec::new();
 
@@ -117,8 +133,15 @@ pub fn decode_with_chunk(
             w,
             (&cos, &sin),
             &heading,
-            false,
+            in_place,
             |f, qkv| {
+                if in_place {
+                    let step = qkv.rows_part(0, b);
+                    let od = decode_att.attend(f, l, &mut kv, &step, &mut decode_kv);
+                    let chunk = qkv.rows_part(b, t);
+                    let oc = chunk_att.attend(f, l, &mut kv, &chunk, &mut chunk_kv);
+                    return f.concatenate(&[od, oc], 0);
+                }
                 let Qkv { q, k, v, .. } = qkv;
                 let rows = |f: &mut FuncBuilder, x: &super::Value, heads: i64| {
                     let top = f.slice(x, &[0, 0, 0], &[b, heads, d]);
@@ -140,7 +163,9 @@ pub fn decode_with_chunk(
     }
 
     kv = decode_att.write(&mut f, m, kv, &decode_kv, &pos);
-    kv = chunk_att.write(&mut f, m, kv, &chunk_kv);
+    if !in_place {
+        kv = chunk_att.write(&mut f, m, kv, &chunk_kv);
+    }
 
     f.comment("the head on the decode rows and the chunk's last real row, b + len - 1");
     let decode_rows = f.slice(&x, &[0, 0], &[b, m.hidden]);
