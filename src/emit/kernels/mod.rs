@@ -181,22 +181,9 @@ impl std::str::FromStr for Kernels {
     }
 }
 
-/// Rows (weight rows, or a workload's units) one workgroup of a kernel
-/// computes where the export does not take its own per call
-/// ([`Split::PerCall`]), and the unit in which the products' calls choose
-/// theirs ([`rows_per_workgroup`]).
+/// The unit in which the products' calls choose their weight rows per
+/// workgroup ([`rows_per_workgroup`]).
 const ROWS_PER_WORKGROUP: i64 = 32;
-
-/// How an export's workload is cut into workgroups.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Split {
-    /// [`ROWS_PER_WORKGROUP`] units each; the workload is the unit count.
-    Fixed,
-    /// A size chosen by the caller for each call: the workload is (units,
-    /// units per workgroup), and the call passes the size again after the
-    /// export's indices, for the workgroup's function.
-    PerCall,
-}
 
 /// The symbol every graph that calls a kernel refers to.
 const EXECUTABLE: &str = "iree_llm_kernels";
@@ -243,7 +230,6 @@ struct Export {
     symbol: &'static str,
     bindings: &'static [&'static str],
     indices: &'static [&'static str],
-    split: Split,
 }
 
 /// The attention kernels' `index` arguments (both cache types, decode
@@ -277,7 +263,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_blocks_matmul_workgroup",
         bindings: &["f32", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format", "q8"],
-        split: Split::PerCall,
     },
     // y = W . x for a dense bf16 W and one row x: x, w, y; n, k. Every
     // product below takes its weight rows per workgroup per call
@@ -288,7 +273,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_matvec_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["n", "k"],
-        split: Split::PerCall,
     },
     // y = x . W^T for a dense bf16 W and rows of x rounded to bf16: x, w,
     // y; rows of x, n, k.
@@ -298,7 +282,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_matmul_workgroup",
         bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     // y = x . W^T for W in blocks, its panels rounded to bf16, and rows of x
     // rounded to bf16: x, q, d, m (d again without offsets), y; rows of x,
@@ -309,7 +292,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_blocks_bf16_workgroup",
         bindings: &["bf16", "i8", "f16", "f16", "f32"],
         indices: &["rows", "n", "k", "format"],
-        split: Split::PerCall,
     },
     // One decode step's attention of one layer: q, the caches, the rows'
     // own k and v, pos, the heads' outputs; the workload n (the slots, one
@@ -322,7 +304,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_decode_attention_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
-        split: Split::PerCall,
     },
     // The same over an f16 cache (`IREE_LLM_KV_CACHE=f16`).
     Export {
@@ -331,20 +312,19 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_decode_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
-        split: Split::PerCall,
     },
     // Rows of x rounded to int8 blocks for `blocks_vnni_packed`: x, an
     // RMSNorm weight (read if has_norm), the packed rows (groups of 8 rows,
-    // block by block, with scales and sums); the rows of x (the workload, 32
-    // per workgroup; named n, which every export's text uses for its
-    // bindings' sizes), k, the norm's epsilon (f32 bits), has_norm.
+    // block by block, with scales and sums); the rows of x (named n, which
+    // every export's text uses for its bindings' sizes), k, the norm's
+    // epsilon (f32 bits), has_norm; rows per workgroup chosen per call
+    // (`quantize_rows`).
     Export {
         name: "quantize_rows",
         source: Source::Q8,
         symbol: "iree_llm_quantize_rows_workgroup",
         bindings: &["f32", "f32", "i8"],
         indices: &["n", "k", "eps", "has_norm"],
-        split: Split::Fixed,
     },
     // y = res + x . W^T for W in blocks laid out for it (`emit::vnni_layout`)
     // and rows packed by `quantize_rows`: x, q, d, m (d again without
@@ -356,7 +336,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_blocks_vnni_packed_workgroup",
         bindings: &["i8", "i8", "f16", "f16", "f32", "f32"],
         indices: &["rows", "n", "k", "format", "has_res"],
-        split: Split::PerCall,
     },
     // y = x . W^T for a dense bf16 W and several rows x, exactly (W's
     // panels widened to f32): x, w, y; rows of x, n, k.
@@ -366,7 +345,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_rows_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     // y = x . W^T for a dense bf16 W laid out in panels (`emit::panels`)
     // and any number of rows x, exactly: x, w, y; rows of x, n, k.
@@ -376,7 +354,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     // The same with rows of x rounded to bf16 (`vdpbf16ps`): x, w, y; rows
     // of x, n, k.
@@ -386,7 +363,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_bf16_workgroup",
         bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     // A prompt's (or a chunk's) attention of one layer, its keys and values
     // already in the cache: q, the caches, the rows' own k and v, the slot
@@ -398,7 +374,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_prompt_attention_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
-        split: Split::PerCall,
     },
     // The same over an f16 cache.
     Export {
@@ -407,7 +382,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_prompt_attention_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
-        split: Split::PerCall,
     },
     // act = silu(x . Wg^T) * (x . Wu^T) in bf16 for the stacked gate and up
     // matrix in panels and rows of x rounded to bf16: x, w, act; rows of x,
@@ -418,7 +392,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_silu_bf16_workgroup",
         bindings: &["bf16", "bf16", "bf16"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     // The same exactly, in f32: x, w, act; rows of x, m, k.
     Export {
@@ -427,7 +400,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_silu_workgroup",
         bindings: &["f32", "bf16", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     // The four panel kernels above over the first `live` rows of x only (an
     // i32 [1] binding after w; the other rows of the result are zero): a
@@ -438,7 +410,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_live_workgroup",
         bindings: &["f32", "bf16", "i32", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     Export {
         name: "bf16_panels_bf16_live",
@@ -446,7 +417,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_bf16_live_workgroup",
         bindings: &["bf16", "bf16", "i32", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     Export {
         name: "bf16_panels_silu_bf16_live",
@@ -454,7 +424,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_silu_bf16_live_workgroup",
         bindings: &["bf16", "bf16", "i32", "bf16"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     Export {
         name: "bf16_panels_silu_live",
@@ -462,7 +431,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_silu_live_workgroup",
         bindings: &["f32", "bf16", "i32", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     // The bf16 panel kernels for 9 to TALL_ROWS rows of x, which take x
     // interleaved ([`interleave_pairs`]): the same bindings and indices, and
@@ -473,7 +441,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_bf16_tall_workgroup",
         bindings: &["bf16", "bf16", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     Export {
         name: "bf16_panels_bf16_tall_live",
@@ -481,7 +448,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_bf16_tall_live_workgroup",
         bindings: &["bf16", "bf16", "i32", "f32"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     Export {
         name: "bf16_panels_silu_bf16_tall",
@@ -489,7 +455,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_silu_bf16_tall_workgroup",
         bindings: &["bf16", "bf16", "bf16"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     Export {
         name: "bf16_panels_silu_bf16_tall_live",
@@ -497,7 +462,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_bf16_panels_silu_bf16_tall_live_workgroup",
         bindings: &["bf16", "bf16", "i32", "bf16"],
         indices: &["rows", "n", "k"],
-        split: Split::PerCall,
     },
     // `quantize_rows` and `blocks_vnni_packed` for at most 8 rows of f32 x,
     // which each workgroup normalizes and rounds itself (k at most
@@ -509,7 +473,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_blocks_vnni_rows_workgroup",
         bindings: &["f32", "f32", "i8", "f16", "f16", "f32", "f32"],
         indices: &["rows", "n", "k", "format", "eps", "has_norm", "has_res"],
-        split: Split::PerCall,
     },
     // `blocks_matmul` exactly, with the RMSNorm of x before it and a
     // residual after it done by its workgroups (rows times k at most
@@ -521,7 +484,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_blocks_matmul_fused_workgroup",
         bindings: &["f32", "f32", "i8", "f16", "f16", "f32", "f32"],
         indices: &["rows", "n", "k", "format", "eps", "has_norm", "has_res"],
-        split: Split::PerCall,
     },
     // `quantize_rows` and `blocks_vnni_packed` over the first `live` rows of
     // x only (an i32 [1] binding before the result; the product's other rows
@@ -532,7 +494,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_quantize_rows_live_workgroup",
         bindings: &["f32", "f32", "i32", "i8"],
         indices: &["n", "k", "eps", "has_norm"],
-        split: Split::Fixed,
     },
     Export {
         name: "blocks_vnni_packed_live",
@@ -540,7 +501,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_blocks_vnni_packed_live_workgroup",
         bindings: &["i8", "i8", "f16", "f16", "i32", "f32", "f32"],
         indices: &["rows", "n", "k", "format", "has_res"],
-        split: Split::PerCall,
     },
     // `decode_attention` that also writes each row's own key and value into
     // the caches at its position (the caches' binding is read and written;
@@ -551,7 +511,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_decode_attention_writes_workgroup",
         bindings: &["f32", "f32", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
-        split: Split::PerCall,
     },
     Export {
         name: "decode_attention_writes_f16",
@@ -559,7 +518,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_decode_attention_writes_f16_workgroup",
         bindings: &["f32", "f16", "f32", "f32", "i32", "f32"],
         indices: ATTENTION_INDICES,
-        split: Split::PerCall,
     },
     // A prompt's (or a chunk's) keys and values written into the caches
     // before its attention: the layer's projected rows, the caches (read
@@ -571,7 +529,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_prompt_kv_write_workgroup",
         bindings: &["f32", "f32", "i32"],
         indices: PROMPT_WRITE_INDICES,
-        split: Split::PerCall,
     },
     Export {
         name: "prompt_kv_write_f16",
@@ -579,7 +536,6 @@ const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_prompt_kv_write_f16_workgroup",
         bindings: &["f32", "f16", "i32"],
         indices: PROMPT_WRITE_INDICES,
-        split: Split::PerCall,
     },
 ];
 
@@ -621,25 +577,16 @@ impl Export {
             call_args.push(format!("%{name}"));
             call_types.push("index".into());
         }
-        if self.split == Split::PerCall {
-            args.push("%per: index".into());
-        }
+        // Every call chooses its workgroups' size: the workload is (units,
+        // units per workgroup), and the call passes the size again after
+        // the export's indices, for the workgroup's function.
+        args.push("%per: index".into());
         call_args.push("%first, %per".into());
         call_types.push("index, index".into());
         let (name, symbol) = (self.name, self.symbol);
         let sig = call_types.join(", ");
-        let (workload, count, per) = match self.split {
-            Split::Fixed => (
-                "%n: index",
-                format!("affine_map<()[s0] -> (s0 ceildiv {ROWS_PER_WORKGROUP})>()[%n]"),
-                format!("        %per = arith.constant {ROWS_PER_WORKGROUP} : index\n"),
-            ),
-            Split::PerCall => (
-                "%n: index, %size: index",
-                "affine_map<()[s0, s1] -> (s0 ceildiv s1)>()[%n, %size]".to_string(),
-                String::new(),
-            ),
-        };
+        let workload = "%n: index, %size: index";
+        let count = "affine_map<()[s0, s1] -> (s0 ceildiv s1)>()[%n, %size]";
         format!(
             "    stream.executable.export public @{name} workgroups({workload}) -> (index, index, index) {{\n\
              \x20     %x = affine.apply {count}\n\
@@ -650,7 +597,6 @@ impl Export {
              \x20     func.func private @{symbol}({sig}) attributes {{hal.import.static, llvm.bareptr = true}}\n\
              \x20     func.func @{name}({}) {{\n\
              \x20       %c0 = arith.constant 0 : index\n\
-             {per}\
              \x20       %wg = stream.dispatch.workgroup.id[0] : index\n\
              \x20       %first = arith.muli %wg, %per : index\n\
              {body}\
@@ -853,11 +799,19 @@ fn quantize_rows(
         Some(live) => (&EXPORTS[25], vec![x.clone(), weight, live_binding(live)]),
         None => (&EXPORTS[6], vec![x.clone(), weight]),
     };
+    // Whole groups of 8 rows a workgroup (a group's rows share cache lines
+    // of the result), spread over the threads: with 32 rows a workgroup a
+    // step carrying a 16-token chunk (24 rows) rounded on one thread while
+    // the other waited (C harness, SmolLM2's 120 layer products at 24 rows,
+    // 12 alternating rounds: median 12.37 -> 11.92 ms; docs/performance.md,
+    // fifty-third session). The workgroups cover the last group whole, so
+    // its rows past `rows` are written as zeros.
+    let per = 8 * balanced_units(groups, 1, host_threads());
     f.dispatch_extern(
         &export.callee(),
-        &[rows],
+        &[groups * 8, per],
         &operands,
-        &[rows, k, eps, has_norm],
+        &[rows, k, eps, has_norm, per],
         packed,
     )
 }
