@@ -916,8 +916,10 @@ pub fn blocks_vnni_packed(
     let result = TensorType::new(&[rows, n], DType::F32);
     let weights = [q.clone(), d.clone(), m.unwrap_or(d).clone()];
     // Every workgroup of the fused product rounds all of x: one a thread.
-    // Otherwise whole groups of 16 rows, at least the 32 of the other
-    // kernels.
+    // Otherwise whole pairs of groups of 16 rows where n allows: the
+    // product takes a workgroup's groups two at a time, one from each half,
+    // and an odd group alone costs a third more a group (SmolLM2's 960- and
+    // 576-row products had one in every workgroup of 80 or 48 rows).
     if rows <= 8 && k <= FUSED_ROWS_K {
         let per = rows_per_thread(n, group, host_threads());
         let (weight, eps, has_norm) = norm_operand(f, x, norm);
@@ -940,7 +942,11 @@ pub fn blocks_vnni_packed(
             result,
         )
     } else {
-        let per = rows_per_workgroup(rows, n, group, 2);
+        let per = if n % (2 * group) == 0 {
+            rows_per_workgroup(rows, n, 2 * group, 1)
+        } else {
+            rows_per_workgroup(rows, n, group, 2)
+        };
         let xq = quantize_rows(f, x, norm, live);
         let indices = [rows, n, k, format.kernel_code(), has_res, per];
         let (export, operands) = match live {
