@@ -209,10 +209,11 @@ INLINE void KV_NAME(prefetch_block)(KV_NAME(ahead_t) a, size_t d) {
 // values); k, v: the rows' own (f32), row i's [hkv, d] at k + k_at + i *
 // kv_row and v + v_at + i * kv_row (q, k and v may be one tensor of a
 // layer's projected rows, read in place, from any row of it: a step's
-// decode rows or the chunk it carries); out [rows, hkv, g, d]. A decode step: pos [rows] i32,
-// row i in cache slot i (n = slots). A prompt's rows (`prompt` its slot and
-// first position): row i at position prompt[1] + i. d is a multiple of 16,
-// g * d <= MAX_GD; positions past `window` are not read.
+// decode rows or the chunk it carries); out [rows, hkv, g, d]. A decode
+// step: pos [rows] i32, row i in cache slot i (n = slots). A prompt's rows
+// (`prompt` its slot and first position): row i at position prompt[1] + i.
+// d is a multiple of 16, g * d <= MAX_GD; positions past `window` are not
+// read.
 INLINE void KV_NAME(attend)(const float* restrict q, const KV_T* restrict kv,
                             const float* restrict k, const float* restrict v,
                             const int32_t* restrict pos, const int32_t* restrict prompt,

@@ -1210,9 +1210,10 @@ pub fn prompt_attention(
 /// the caches `kv` (as [`prompt_attention`] takes them) at positions
 /// `start..start + t` of cache slot `slot` of layer `layer`, before its
 /// attention reads them there: `rows`, `t` of the layer's rows of rotated
-/// queries and keys and values, read in place ([`RowsInPlace`]). The slot and start are clamped as StableHLO's
-/// `dynamic_update_slice` clamps them. Why: the same write in IREE's
-/// dispatches took seven of them a layer (slices, transposes and updates).
+/// queries and keys and values, read in place ([`RowsInPlace`]). The slot
+/// and start are clamped as StableHLO's `dynamic_update_slice` clamps them.
+/// Why: the same write in IREE's dispatches took seven of them a layer
+/// (slices, transposes and updates).
 pub fn prompt_kv_write(
     f: &mut FuncBuilder,
     rows: &RowsInPlace,
