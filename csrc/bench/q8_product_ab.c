@@ -9,9 +9,10 @@
 // Why: on the shared 2-core machines of this project the same graph's step
 // time moves by a fifth within minutes, more than most kernel changes
 // gain. Alternating builds round by round in one process, the ratio B/A of
-// neighbouring rounds is steady where the times are not (an A/A run: B/A
-// median 0.99, B faster in 16 of 30 rounds; docs/performance.md,
-// fifty-fourth session).
+// neighbouring rounds is steady where the times are not: two equal builds
+// (A/A, 30 rounds) gave B/A medians of 0.995 at 24 rows and 1.004 at 8,
+// B faster in 16 and 14 rounds (docs/performance.md, fifty-fourth
+// session).
 //
 //   q8_product_ab THREADS ROWS ROUNDS
 //
