@@ -1,8 +1,9 @@
 // Two builds of the 8-bit product kernels (csrc/kernels/x86_64_avx512_vnni.c)
 // timed side by side in one process: a SmolLM2-135M step's 120 layer
-// products (Q4_1 weights, 84 MB, streamed from memory as in a step), each
-// rounding its rows of x and multiplying them, cut into workgroups as the
-// emitter cuts them and claimed as IREE's local-task driver claims them.
+// products (Q4_1 weights and scales, 66 MB, streamed from memory as in a
+// step), each rounding its rows of x and multiplying them, cut into
+// workgroups as the emitter cuts them and claimed as IREE's local-task
+// driver claims them.
 // Rounds alternate between build A and build B, so both see the same
 // phases of a noisy host; scripts/q8-product-ab.sh builds and runs it.
 //
@@ -46,7 +47,6 @@ ENTRIES(a)
 ENTRIES(b)
 
 typedef struct {
-  const char* name;
   void (*quantize)(const float*, size_t, const float*, size_t, int8_t*, size_t, size_t, size_t,
                    size_t, size_t, size_t, size_t);
   void (*packed)(const int8_t*, size_t, const uint8_t*, size_t, const uint16_t*, size_t,
@@ -55,8 +55,8 @@ typedef struct {
 } build_t;
 
 static const build_t BUILDS[2] = {
-    {"A", a_iree_llm_quantize_rows_workgroup, a_iree_llm_blocks_vnni_packed_workgroup},
-    {"B", b_iree_llm_quantize_rows_workgroup, b_iree_llm_blocks_vnni_packed_workgroup}};
+    {a_iree_llm_quantize_rows_workgroup, a_iree_llm_blocks_vnni_packed_workgroup},
+    {b_iree_llm_quantize_rows_workgroup, b_iree_llm_blocks_vnni_packed_workgroup}};
 
 // A Llama layer's products in SmolLM2-135M: q/k/v and gate/up fused, each
 // after the RMSNorm; o and down add the residual.
