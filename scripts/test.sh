@@ -3,7 +3,8 @@
 # suite (unit, integration, numerical, engine and server tests) in release
 # mode, the LeakSanitizer check of the C shim, and a build with the CUDA
 # driver (`--features cuda`, in target-cuda/) whose runtime tests check that
-# without a GPU, opening `cuda` is a clear error.
+# without a GPU, opening `cuda` is a clear error, and (on a CPU with
+# AVX512-VNNI) one A/A round of the 8-bit kernels' side-by-side harness.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/bootstrap.sh" --cuda
@@ -17,3 +18,12 @@ cargo test --release --test gguf --test tokenizer_gguf --test gguf_smollm2 --tes
     --test gguf_serve -- --ignored
 "$root/scripts/leakcheck.sh"
 CARGO_TARGET_DIR="$root/target-cuda" cargo test --release --features cuda --test runtime_shim
+# The kernel A/B harness still builds, and two builds of the same 8-bit
+# kernels give the same bits (a one-round A/A run; it needs AVX512-VNNI).
+if grep -q avx512_vnni /proc/cpuinfo; then
+  ab="$("$root/scripts/q8-product-ab.sh" --base worktree --rows 8 --rounds 1)"
+  echo "$ab"
+  grep "results the same bits" <<< "$ab" > /dev/null
+else
+  echo "no AVX512-VNNI on this CPU: the kernel A/B harness is not run"
+fi
