@@ -84,6 +84,9 @@ static float *x, *y, *norm_weight;
 static int8_t* xq;
 
 // ---- Workgroups as src/emit/kernels/workgroups.rs cuts and IREE claims them
+//
+// A copy of that file's `finish` and `balanced_units` (the graphs' rule
+// lives there; a change to it belongs here too).
 
 static size_t claim_for(size_t workgroups) {
   return workgroups < (size_t)CLAIM * threads ? 1 : CLAIM;

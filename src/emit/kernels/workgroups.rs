@@ -78,6 +78,9 @@ const CLOSE_ENOUGH: f64 = 0.02;
 /// are not equally fast). With 2 workers: 24 attention slots go as 12
 /// workgroups of 2 (claimed one at a time, 6 each) instead of 24 of 1
 /// (claimed 8 at a time, 16 and 8).
+///
+/// `csrc/bench/q8_product_ab.c` repeats this rule and [`finish`] in C to
+/// cut its products as the graphs do: change it there too.
 pub(super) fn balanced_units(units: i64, least: i64, threads: i64) -> i64 {
     let least = least.max(1);
     if units <= least {
