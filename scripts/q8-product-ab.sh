@@ -2,9 +2,15 @@
 # Times two builds of the 8-bit product kernels side by side in one process
 # (csrc/bench/q8_product_ab.c): A is csrc/kernels at a git revision, B the
 # working tree's, rounds alternating so that both see the same phases of a
-# noisy host. Needs gcc and a CPU with AVX512-VNNI.
+# noisy host. Needs gcc; compares the kernel the graphs use on this CPU:
+# x86_64_avx512_vnni.c with AVX512-VNNI, else its twin x86_64_avx2_q8.c
+# (the same exports) with AVX2, FMA and F16C; --kernel picks one.
 #
 #   scripts/q8-product-ab.sh [--base REV] [--rows N] [--rounds N] [--threads N]
+#                            [--kernel vnni|avx2] [--head]
+#
+# --head adds the model's output head (Q8_0, 30 MB) to the 120 layer
+# products (Q4_1, 66 MB), as a decode step multiplies it.
 #
 # --base worktree builds A from the working tree too: with A_CFLAGS and
 # B_CFLAGS (extra compiler flags for each build, e.g. -DSOME_KNOB=2) it
@@ -12,7 +18,7 @@
 # which shows how far apart two equal builds land on this host.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-base=HEAD rows=24 rounds=30
+base=HEAD rows=24 rounds=30 kernel= head=0
 threads="$(nproc)"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -20,14 +26,29 @@ while [ $# -gt 0 ]; do
     --rows) rows="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --kernel) kernel="$2"; shift 2 ;;
+    --head) head=1; shift ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-if ! grep -q avx512_vnni /proc/cpuinfo; then
-  echo "this CPU has no AVX512-VNNI: the kernels compared here do not run on it" >&2
-  exit 1
+has() { grep -qw "$1" /proc/cpuinfo; }
+if [ -z "$kernel" ]; then
+  if has avx512_vnni; then kernel=vnni; elif has avx2 && has fma && has f16c; then kernel=avx2; fi
 fi
+# The flags build.rs gives each kernel.
+case "$kernel" in
+  vnni)
+    source=x86_64_avx512_vnni.c
+    isa=(-mavx2 -mfma -mf16c -mavx512f -mavx512bw -mavx512vl -mavx512vnni)
+    has avx512_vnni || { echo "this CPU has no AVX512-VNNI: the VNNI kernel does not run on it" >&2; exit 1; } ;;
+  avx2)
+    source=x86_64_avx2_q8.c
+    isa=(-mavx2 -mfma -mf16c)
+    { has avx2 && has fma && has f16c; } || { echo "this CPU lacks AVX2, FMA or F16C" >&2; exit 1; } ;;
+  "") echo "this CPU has neither AVX512-VNNI nor AVX2 with FMA and F16C: no 8-bit kernel runs on it" >&2; exit 1 ;;
+  *) echo "--kernel is vnni or avx2, not $kernel" >&2; exit 2 ;;
+esac
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/a" "$tmp/b"
@@ -37,14 +58,12 @@ else
   git -C "$here" archive "$base" csrc/kernels | tar -x -C "$tmp/a" --strip-components=2
 fi
 cp "$here"/csrc/kernels/* "$tmp/b/"
-# The flags build.rs gives the VNNI kernels.
-isa=(-mavx2 -mfma -mf16c -mavx512f -mavx512bw -mavx512vl -mavx512vnni)
 common=(-O3 -std=c11 -ffreestanding -fno-stack-protector -fno-plt "${isa[@]}")
 for side in a b; do
   extra="${A_CFLAGS:-}"
   [ "$side" = b ] && extra="${B_CFLAGS:-}"
   # shellcheck disable=SC2086
-  gcc "${common[@]}" $extra -I"$tmp/$side" -c "$tmp/$side/x86_64_avx512_vnni.c" -o "$tmp/$side.o"
+  gcc "${common[@]}" $extra -I"$tmp/$side" -c "$tmp/$side/$source" -o "$tmp/$side.o"
   # Every entry the object defines gets the build's prefix (a_, b_), so
   # that the two objects link side by side.
   renames=()
@@ -53,9 +72,9 @@ for side in a b; do
   done
   objcopy "${renames[@]}" "$tmp/$side.o"
 done
-gcc -O2 -mavx512f -o "$tmp/ab" "$here/csrc/bench/q8_product_ab.c" "$tmp/a.o" "$tmp/b.o" \
+gcc -O2 -o "$tmp/ab" "$here/csrc/bench/q8_product_ab.c" "$tmp/a.o" "$tmp/b.o" \
   -lpthread
 a_is="csrc/kernels at $base"
 [ "$base" = worktree ] && a_is="the working tree"
-echo "A: $a_is${A_CFLAGS:+ ($A_CFLAGS)}; B: the working tree${B_CFLAGS:+ ($B_CFLAGS)}"
-"$tmp/ab" "$threads" "$rows" "$rounds"
+echo "$source. A: $a_is${A_CFLAGS:+ ($A_CFLAGS)}; B: the working tree${B_CFLAGS:+ ($B_CFLAGS)}"
+"$tmp/ab" "$threads" "$rows" "$rounds" "$head"

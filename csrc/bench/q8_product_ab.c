@@ -1,9 +1,10 @@
-// Two builds of the 8-bit product kernels (csrc/kernels/x86_64_avx512_vnni.c)
-// timed side by side in one process: a SmolLM2-135M step's 120 layer
-// products (Q4_1 weights and scales, 66 MB, streamed from memory as in a
-// step), each rounding its rows of x and multiplying them, cut into
-// workgroups as the emitter cuts them and claimed as IREE's local-task
-// driver claims them.
+// Two builds of the 8-bit product kernels (csrc/kernels/x86_64_avx512_vnni.c
+// or its AVX2 twin x86_64_avx2_q8.c) timed side by side in one process: a
+// SmolLM2-135M step's 120 layer products (Q4_1 weights and scales, 66 MB,
+// streamed from memory as in a step) and, with HEAD 1, its output head
+// (Q8_0, 49,152 x 576, 30 MB more), each rounding its rows of x and
+// multiplying them, cut into workgroups as the emitter cuts them and
+// claimed as IREE's local-task driver claims them.
 // Rounds alternate between build A and build B, so both see the same
 // phases of a noisy host; scripts/q8-product-ab.sh builds and runs it.
 //
@@ -15,7 +16,7 @@
 // B faster in 16 and 14 rounds (docs/performance.md, fifty-fourth
 // session).
 //
-//   q8_product_ab THREADS ROWS ROUNDS
+//   q8_product_ab THREADS ROWS ROUNDS [HEAD]
 //
 // prints each round's milliseconds a step, then the medians, the median of
 // B/A over neighbouring rounds, how many rounds B was faster, and whether
@@ -64,13 +65,14 @@ static const struct {
   size_t n, k;
   int norm, res;
 } SHAPES[4] = {{960, 576, 1, 0}, {576, 576, 0, 1}, {3072, 576, 1, 0}, {576, 1536, 0, 1}};
-enum { LAYERS = 30, PRODUCTS = 4 * LAYERS, Q4_1 = 2, CLAIM = 8, STEPS = 10 };
+enum { LAYERS = 30, PRODUCTS = 4 * LAYERS, Q8_0 = 0, Q4_1 = 2, CLAIM = 8, STEPS = 10 };
+enum { HEAD_N = 49152, HEAD_K = 576 };
 #define EPS_BITS 0x3727c5acu  // 1e-5f
 
 // One product: its weights (the VNNI layout's sizes, filled with a fixed
 // pattern) and its workgroups.
 typedef struct {
-  size_t n, k;
+  size_t n, k, format;
   int norm, res;
   uint8_t* q;
   uint16_t *d, *m;
@@ -78,8 +80,8 @@ typedef struct {
   size_t qper, qworkgroups, qclaim;  // the rounding's
 } product_t;
 
-static product_t products[PRODUCTS];
-static int threads, rows;
+static product_t products[PRODUCTS + 1];
+static int threads, rows, count;  // count: PRODUCTS, or one more with the head
 static float *x, *y, *norm_weight;
 static int8_t* xq;
 
@@ -142,9 +144,9 @@ static void barrier(void) {
 static void* worker(void* unused) {
   (void)unused;
   for (int s = 0; s < STEPS; ++s)
-    for (int p = 0; p < PRODUCTS; ++p) {
+    for (int p = 0; p < count; ++p) {
       const product_t* w = &products[p];
-      atomic_size_t* counter = &counters[2 * (s * PRODUCTS + p)];
+      atomic_size_t* counter = &counters[2 * (s * count + p)];
       for (size_t i; (i = atomic_fetch_add(counter, w->qclaim)) < w->qworkgroups;)
         for (size_t j = i; j < i + w->qclaim && j < w->qworkgroups; ++j)
           build->quantize(x, 0, norm_weight, 0, xq, 0, rows, w->k, EPS_BITS, w->norm,
@@ -152,7 +154,7 @@ static void* worker(void* unused) {
       barrier();
       for (size_t i; (i = atomic_fetch_add(counter + 1, w->claim)) < w->workgroups;)
         for (size_t j = i; j < i + w->claim && j < w->workgroups; ++j)
-          build->packed(xq, 0, w->q, 0, w->d, 0, w->m, 0, x, 0, y, 0, rows, w->n, w->k, Q4_1,
+          build->packed(xq, 0, w->q, 0, w->d, 0, w->m, 0, x, 0, y, 0, rows, w->n, w->k, w->format,
                         w->res, j * w->per, w->per);
       barrier();
     }
@@ -168,13 +170,13 @@ static double now(void) {
 // Milliseconds a step of `b`, and a hash of the last product's rows.
 static double run(const build_t* b, uint64_t* hash) {
   build = b;
-  memset(counters, 0, sizeof(atomic_size_t) * 2 * STEPS * PRODUCTS);
+  memset(counters, 0, sizeof(atomic_size_t) * 2 * STEPS * count);
   pthread_t ids[64];
   const double start = now();
   for (int i = 0; i < threads; ++i) pthread_create(&ids[i], 0, worker, 0);
   for (int i = 0; i < threads; ++i) pthread_join(ids[i], 0);
   const double ms = (now() - start) * 1e3 / STEPS;
-  const product_t* last = &products[PRODUCTS - 1];
+  const product_t* last = &products[count - 1];
   uint64_t h = 1469598103934665603u;
   for (size_t i = 0; i < (size_t)rows * last->n; ++i) {
     uint32_t bits;
@@ -196,26 +198,33 @@ static double median(double* v, int n) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: %s THREADS ROWS ROUNDS\n", argv[0]);
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: %s THREADS ROWS ROUNDS [HEAD]\n", argv[0]);
     return 2;
   }
   threads = atoi(argv[1]);
   rows = atoi(argv[2]);
   const int rounds = atoi(argv[3]);
+  count = PRODUCTS + (argc == 5 && atoi(argv[4]) != 0);
   if (threads < 1 || threads > 64 || rows < 1 || rows > 256 || rounds < 1) {
     fprintf(stderr, "THREADS 1..64, ROWS 1..256, ROUNDS 1 or more\n");
     return 2;
   }
-  for (int p = 0; p < PRODUCTS; ++p) {
+  for (int p = 0; p < count; ++p) {
     product_t* w = &products[p];
-    w->n = SHAPES[p % 4].n, w->k = SHAPES[p % 4].k;
-    w->norm = SHAPES[p % 4].norm, w->res = SHAPES[p % 4].res;
+    if (p < PRODUCTS) {
+      w->n = SHAPES[p % 4].n, w->k = SHAPES[p % 4].k, w->format = Q4_1;
+      w->norm = SHAPES[p % 4].norm, w->res = SHAPES[p % 4].res;
+    } else {
+      // The head after the final norm; Q8_0 has no offsets (m is not read).
+      w->n = HEAD_N, w->k = HEAD_K, w->format = Q8_0, w->norm = 1, w->res = 0;
+    }
     const size_t groups = w->n / 16, blocks = w->k / 32;
-    w->q = aligned_alloc(64, groups * blocks * 256);
+    const size_t group_bytes = w->format == Q8_0 ? 512 : 256;
+    w->q = aligned_alloc(64, groups * blocks * group_bytes);
     w->d = aligned_alloc(64, groups * blocks * 32);
     w->m = aligned_alloc(64, groups * blocks * 32);
-    for (size_t i = 0; i < groups * blocks * 256; ++i) w->q[i] = (uint8_t)((i * 2654435761u) >> 13);
+    for (size_t i = 0; i < groups * blocks * group_bytes; ++i) w->q[i] = (uint8_t)((i * 2654435761u) >> 13);
     for (size_t i = 0; i < groups * blocks * 16; ++i) {
       w->d[i] = 0x2000 + i % 97;  // small positive f16 scales
       w->m[i] = 0xA000 + i % 89;  // small negative f16 offsets
@@ -230,12 +239,12 @@ int main(int argc, char** argv) {
     w->qclaim = claim_for(w->qworkgroups);
   }
   x = aligned_alloc(64, (size_t)256 * 3072 * 4);
-  y = aligned_alloc(64, (size_t)256 * 3072 * 4);
+  y = aligned_alloc(64, (size_t)rows * (count > PRODUCTS ? HEAD_N : 3072) * 4);
   norm_weight = aligned_alloc(64, 1536 * 4);
   xq = aligned_alloc(64, (size_t)32 * 48 * 352 + 4096);
   for (int i = 0; i < 256 * 1536; ++i) x[i] = (float)((i * 37) % 101) / 101.0f - 0.5f;
   for (int i = 0; i < 1536; ++i) norm_weight[i] = 1.0f + (float)(i % 7) * 0.01f;
-  counters = calloc(2 * STEPS * PRODUCTS, sizeof(atomic_size_t));
+  counters = calloc(2 * STEPS * count, sizeof(atomic_size_t));
 
   double* ms[2] = {calloc(rounds, sizeof(double)), calloc(rounds, sizeof(double))};
   double* ratio = calloc(rounds, sizeof(double));
