@@ -83,32 +83,37 @@ INLINE void block(const int R, const int H, const int format, const uint8_t* qb,
   const __m256i ones = _mm256_set1_epi16(1);
   __m256i s[2][ROWS_AT_ONCE];
   if (format == Q8_0) {
-    // Values + 128 are bytes, too wide for vpmaddubsw's int16 pairs (2 x 255
-    // x 127 > 32,767): their nibbles go separately, the high ones x 16. Word
-    // pw (part pw / 4 of the block) holds values 4pw .. 4pw + 3 of each row.
-    __m256i lo[2][ROWS_AT_ONCE], hi[2][ROWS_AT_ONCE];
+    // Values + 128 are bytes; flipping their top bit gives the signed
+    // values w. vpmaddubsw multiplies |w| (unsigned) by x with w's sign
+    // (vpsignb), so each pair is w * x exactly: |w| <= 128 and |x| <= 127
+    // keep a pair's sum within int16 (2 x 128 x 127 = 32,512), though not
+    // two pairs', so each product widens to int32 at once. Word pw (part
+    // pw / 4 of the block) holds values 4pw .. 4pw + 3 of each row.
+    const __m256i flip = _mm256_set1_epi8((char)0x80);
+    __m256i s32[2][ROWS_AT_ONCE];
 #pragma GCC unroll 8
     for (int pw = 0; pw < 8; ++pw) {
-      __m256i l[2], u[2];
-      for (int e = 0; e < H; ++e)
-        nibbles(qb + 256 * (pw / 4) + 32 * (h + e) + 64 * (pw % 4), &l[e], &u[e]);
+      __m256i w[2], a[2];
+      for (int e = 0; e < H; ++e) {
+        w[e] = _mm256_xor_si256(
+            _mm256_loadu_si256((const __m256i*)(qb + 256 * (pw / 4) + 32 * (h + e) + 64 * (pw % 4))),
+            flip);
+        a[e] = _mm256_abs_epi8(w[e]);
+      }
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) {
         const __m256i xw = _mm256_set1_epi32(x4[8 * (r0 + r) + pw]);
         for (int e = 0; e < H; ++e) {
-          const __m256i a = _mm256_maddubs_epi16(l[e], xw), c = _mm256_maddubs_epi16(u[e], xw);
-          lo[e][r] = pw ? _mm256_add_epi16(lo[e][r], a) : a;
-          hi[e][r] = pw ? _mm256_add_epi16(hi[e][r], c) : c;
-          PIN(lo[e][r]);
-          PIN(hi[e][r]);
+          const __m256i p =
+              _mm256_madd_epi16(_mm256_maddubs_epi16(a[e], _mm256_sign_epi8(xw, w[e])), ones);
+          s32[e][r] = pw ? _mm256_add_epi32(s32[e][r], p) : p;
+          PIN(s32[e][r]);
         }
       }
     }
     for (int e = 0; e < H; ++e)
 #pragma GCC unroll 4
-      for (int r = 0; r < R; ++r)
-        s[e][r] = _mm256_add_epi32(_mm256_madd_epi16(lo[e][r], ones),
-                                   _mm256_madd_epi16(hi[e][r], _mm256_set1_epi16(16)));
+      for (int r = 0; r < R; ++r) s[e][r] = s32[e][r];
   } else {
     // Word w's low nibbles are values 4w .. 4w + 3 of each row, its high
     // nibbles values 16 + 4w .. 16 + 4w + 3.
@@ -137,8 +142,7 @@ INLINE void block(const int R, const int H, const int format, const uint8_t* qb,
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r) {
       __m256i sr = s[e][r];
-      if (format != Q4_1)
-        sr = _mm256_add_epi32(sr, _mm256_set1_epi32((format == Q8_0 ? -128 : -8) * xqs[r0 + r]));
+      if (format == Q4_0) sr = _mm256_add_epi32(sr, _mm256_set1_epi32(-8 * xqs[r0 + r]));
       const __m256 dx = _mm256_mul_ps(d[e], _mm256_set1_ps(xd[r0 + r]));
       acc[e][r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sr), dx, acc[e][r]);
       if (format == Q4_1) acc[e][r] = _mm256_fmadd_ps(m[e], _mm256_set1_ps(xs[r0 + r]), acc[e][r]);
