@@ -43,11 +43,16 @@ INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
 
 // ---- The product ------------------------------------------------------------
 //
-// A pass multiplies one half (8 weight rows) of a group of 16 by R rows of x
-// (R <= ROWS_AT_ONCE) over all blocks, keeping R accumulators in registers,
-// so 8 rows of x take two passes over the half, the second reading the
-// weights from L1 or L2. A single row of x takes both halves in one pass
-// (pass() below).
+// A pass multiplies both halves (8 weight rows each) of a group of 16 by R
+// rows of x (R <= ROWS_AT_ONCE) over all blocks, each broadcast word of x
+// meeting both halves, so 8 rows of x take two passes over the group, the
+// second reading the weights from L1 or L2. Taking one half a pass (4 passes
+// for 8 rows) kept every accumulator in a register but paid a broadcast of
+// x for each multiply: a Zen 3 core ran about 4 vector operations a cycle
+// whatever their mix, so the broadcasts saved outweigh the spills of the 16
+// accumulators (1 thread, weights in L2, cycles a block: 0.83-0.87 of the
+// half-a-pass code's at 8 rows, 0.78-0.93 at 2-24 rows, every format within
+// 0.84-0.91; docs/performance.md, fifty-fifth session).
 #define ROWS_AT_ONCE 4
 
 // The low and high nibbles of one 32-byte word of a half: 8 weight rows, 4
@@ -68,12 +73,12 @@ INLINE void nibbles(const uint8_t* word, __m256i* lo, __m256i* hi) {
 // twenty-first session).
 #define PIN(v) __asm__("" : "+x"(v))
 
-// acc[e][r] (e < H, r < R) += half h + e of one block of the group times
-// rows r0 .. r0 + R of x's group at block `xb`; d[e], m[e]: the half's 8
-// scales and offsets as f32. Words are unpacked one at a time and meet
-// every row of x at once, each row's int16 sum a chain of additions; with
-// two halves (one row of x only) each broadcast word of x serves both.
-INLINE void block(const int R, const int H, const int format, const uint8_t* qb, int h, int r0,
+// acc[e][r] (e < 2, r < R) += half e of one block of the group times rows
+// r0 .. r0 + R of x's group at block `xb`; d[e], m[e]: the half's 8 scales
+// and offsets as f32. Words are unpacked one at a time and meet every row
+// of x at once, each row's sum a chain of additions, each broadcast word of
+// x serving both halves.
+INLINE void block(const int R, const int format, const uint8_t* qb, int r0,
                   const int8_t* xb, const __m256 d[2], const __m256 m[2],
                   __m256 acc[2][ROWS_AT_ONCE]) {
   const int32_t* x4 = (const int32_t*)xb;
@@ -94,16 +99,16 @@ INLINE void block(const int R, const int H, const int format, const uint8_t* qb,
 #pragma GCC unroll 8
     for (int pw = 0; pw < 8; ++pw) {
       __m256i w[2], a[2];
-      for (int e = 0; e < H; ++e) {
+      for (int e = 0; e < 2; ++e) {
         w[e] = _mm256_xor_si256(
-            _mm256_loadu_si256((const __m256i*)(qb + 256 * (pw / 4) + 32 * (h + e) + 64 * (pw % 4))),
+            _mm256_loadu_si256((const __m256i*)(qb + 256 * (pw / 4) + 32 * e + 64 * (pw % 4))),
             flip);
         a[e] = _mm256_abs_epi8(w[e]);
       }
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) {
         const __m256i xw = _mm256_set1_epi32(x4[8 * (r0 + r) + pw]);
-        for (int e = 0; e < H; ++e) {
+        for (int e = 0; e < 2; ++e) {
           const __m256i p =
               _mm256_madd_epi16(_mm256_maddubs_epi16(a[e], _mm256_sign_epi8(xw, w[e])), ones);
           s32[e][r] = pw ? _mm256_add_epi32(s32[e][r], p) : p;
@@ -111,7 +116,7 @@ INLINE void block(const int R, const int H, const int format, const uint8_t* qb,
         }
       }
     }
-    for (int e = 0; e < H; ++e)
+    for (int e = 0; e < 2; ++e)
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) s[e][r] = s32[e][r];
   } else {
@@ -121,12 +126,12 @@ INLINE void block(const int R, const int H, const int format, const uint8_t* qb,
 #pragma GCC unroll 4
     for (int w = 0; w < 4; ++w) {
       __m256i l[2], u[2];
-      for (int e = 0; e < H; ++e) nibbles(qb + 32 * (h + e) + 64 * w, &l[e], &u[e]);
+      for (int e = 0; e < 2; ++e) nibbles(qb + 32 * e + 64 * w, &l[e], &u[e]);
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) {
         const int32_t* xw = x4 + 8 * (r0 + r);
         const __m256i xl = _mm256_set1_epi32(xw[w]), xu = _mm256_set1_epi32(xw[4 + w]);
-        for (int e = 0; e < H; ++e) {
+        for (int e = 0; e < 2; ++e) {
           const __m256i a = _mm256_maddubs_epi16(l[e], xl);
           s16[e][r] = _mm256_add_epi16(w ? _mm256_add_epi16(s16[e][r], a) : a,
                                        _mm256_maddubs_epi16(u[e], xu));
@@ -134,11 +139,11 @@ INLINE void block(const int R, const int H, const int format, const uint8_t* qb,
         }
       }
     }
-    for (int e = 0; e < H; ++e)
+    for (int e = 0; e < 2; ++e)
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) s[e][r] = _mm256_madd_epi16(s16[e][r], ones);
   }
-  for (int e = 0; e < H; ++e)
+  for (int e = 0; e < 2; ++e)
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r) {
       __m256i sr = s[e][r];
@@ -157,33 +162,28 @@ typedef struct {
 } Prefetch;
 
 // block() with the halves' scales and offsets read.
-INLINE void step(const int R, const int H, const int format, const uint8_t* qb,
-                 const uint16_t* db, const uint16_t* mb, int h, int r0, const int8_t* xb,
+INLINE void step(const int R, const int format, const uint8_t* qb, const uint16_t* db,
+                 const uint16_t* mb, int r0, const int8_t* xb,
                  __m256 acc[2][ROWS_AT_ONCE]) {
   __m256 ds[2], ms[2];
-  for (int e = 0; e < H; ++e) {
+  for (int e = 0; e < 2; ++e) {
     ds[e] = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(db + 8 * e)));
     ms[e] = format == Q4_1 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(mb + 8 * e))) : ds[e];
   }
-  block(R, H, format, qb, h, r0, xb, ds, ms, acc);
+  block(R, format, qb, r0, xb, ds, ms, acc);
 }
 
-// Halves [h, h + H) of weight group g times rows r0 .. r0 + R of one group
-// of x (`xg`) over all blocks: y[r][16g + 8h .. + 8H] set, rows n apart.
-// H is 2 only for a single row of x, whose one chain of accumulation left a
-// half's pass waiting on latency: two halves in one pass, sharing each
-// broadcast of x, took 3.22 ms against 3.84 for Q4_1 and 5.24 against 6.04
-// for Q8_0 (harness, one row, weights in L2, one thread, medians; docs/
-// performance.md, twenty-first session).
-INLINE void pass(const int R, const int H, const int format, const uint8_t* q, const uint16_t* d,
-                 const uint16_t* m, size_t blocks, size_t g, int h, int r0, const int8_t* xg,
-                 float* y, size_t n, Prefetch pf) {
+// Weight group g times rows r0 .. r0 + R of one group of x (`xg`) over all
+// blocks: y[r][16g .. 16g + 16] set, rows n apart.
+INLINE void pass(const int R, const int format, const uint8_t* q, const uint16_t* d,
+                 const uint16_t* m, size_t blocks, size_t g, int r0, const int8_t* xg, float* y,
+                 size_t n, Prefetch pf) {
   const size_t group_bytes = format == Q8_0 ? 512 : 256;
   const uint8_t* qb = q + g * blocks * group_bytes;
-  const uint16_t* db = d + g * blocks * 16 + 8 * h;
-  const uint16_t* mb = m + g * blocks * 16 + 8 * h;
+  const uint16_t* db = d + g * blocks * 16;
+  const uint16_t* mb = m + g * blocks * 16;
   __m256 acc[2][ROWS_AT_ONCE];
-  for (int e = 0; e < H; ++e)
+  for (int e = 0; e < 2; ++e)
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r) acc[e][r] = _mm256_setzero_ps();
   // Two loops, so that the blocks past the prefetches test nothing.
@@ -192,39 +192,36 @@ INLINE void pass(const int R, const int H, const int format, const uint8_t* q, c
   for (; j < ahead; ++j) {
     for (size_t b = 0; b < group_bytes; b += 64)
       _mm_prefetch((const char*)(pf.at + j * group_bytes + b), _MM_HINT_T0);
-    step(R, H, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, h, r0,
+    step(R, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, r0,
          xg + j * GROUP_BLOCK_BYTES, acc);
   }
   for (; j < blocks; ++j)
-    step(R, H, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, h, r0,
+    step(R, format, qb + j * group_bytes, db + 16 * j, mb + 16 * j, r0,
          xg + j * GROUP_BLOCK_BYTES, acc);
-  for (int e = 0; e < H; ++e)
+  for (int e = 0; e < 2; ++e)
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r)
-      _mm256_storeu_ps(y + (r0 + r) * n + 16 * g + 8 * (h + e), acc[e][r]);
+      _mm256_storeu_ps(y + (r0 + r) * n + 16 * g + 8 * e, acc[e][r]);
 }
 
 // One pass as a function of its own for each shape and format, so that
 // each copy's registers are allocated for it alone.
-#define PASS_FN(FORMAT, R, H)                                                                \
-  static __attribute__((noinline)) void pass_##FORMAT##_##R##_##H(                           \
-      const uint8_t* q, const uint16_t* d, const uint16_t* m, size_t blocks, size_t g, int h, \
-      int r0, const int8_t* xg, float* y, size_t n, Prefetch pf) {                           \
-    pass(R, H, FORMAT, q, d, m, blocks, g, h, r0, xg, y, n, pf);                             \
+#define PASS_FN(FORMAT, R)                                                                 \
+  static __attribute__((noinline)) void pass_##FORMAT##_##R(                                \
+      const uint8_t* q, const uint16_t* d, const uint16_t* m, size_t blocks, size_t g, int r0, \
+      const int8_t* xg, float* y, size_t n, Prefetch pf) {                                 \
+    pass(R, FORMAT, q, d, m, blocks, g, r0, xg, y, n, pf);                                 \
   }
-#define PASS_FNS(FORMAT) \
-  PASS_FN(FORMAT, 1, 2) PASS_FN(FORMAT, 1, 1) PASS_FN(FORMAT, 2, 1) PASS_FN(FORMAT, 3, 1) \
-  PASS_FN(FORMAT, 4, 1)
+#define PASS_FNS(FORMAT) PASS_FN(FORMAT, 1) PASS_FN(FORMAT, 2) PASS_FN(FORMAT, 3) PASS_FN(FORMAT, 4)
 PASS_FNS(Q8_0) PASS_FNS(Q4_0) PASS_FNS(Q4_1)
 
-#define PASS_ARGS q, d, m, blocks, g, h, r0, xg, yb, n, pf
-#define PASSES(FORMAT)                                             \
-  switch (H == 2 ? 0 : R) {                                        \
-    case 0: pass_##FORMAT##_1_2(PASS_ARGS); break;                 \
-    case 1: pass_##FORMAT##_1_1(PASS_ARGS); break;                 \
-    case 2: pass_##FORMAT##_2_1(PASS_ARGS); break;                 \
-    case 3: pass_##FORMAT##_3_1(PASS_ARGS); break;                 \
-    default: pass_##FORMAT##_4_1(PASS_ARGS); break;                \
+#define PASS_ARGS q, d, m, blocks, g, r0, xg, yb, n, pf
+#define PASSES(FORMAT)                                \
+  switch (R) {                                        \
+    case 1: pass_##FORMAT##_1(PASS_ARGS); break;      \
+    case 2: pass_##FORMAT##_2(PASS_ARGS); break;      \
+    case 3: pass_##FORMAT##_3(PASS_ARGS); break;      \
+    default: pass_##FORMAT##_4(PASS_ARGS); break;     \
   }
 
 // x: `rows` rows quantized by iree_llm_quantize_rows_workgroup; q, d, m: W
@@ -240,20 +237,18 @@ static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
   const size_t blocks = k / 32;
   const size_t last = first + per < n ? first + per : n;
   const size_t group_bytes = format == Q8_0 ? 512 : 256, groups = n / 16;
-  // A group of 16 weight rows takes `passes` passes: two halves, each
-  // ROWS_AT_ONCE rows of x at a time, and only the first reads it from
-  // memory. With two passes (up to 4 rows), the first streams the weights 8
-  // blocks ahead, on into the next group. With more, that left memory idle
-  // in the later passes: they now fetch the next group instead, a share of
-  // its blocks each, and only a workgroup's first group streams itself.
+  // A group of 16 weight rows takes `passes` passes, ROWS_AT_ONCE rows of x
+  // at a time, and only the first reads it from memory. With up to two
+  // passes (up to 8 rows), the first streams the weights 8 blocks ahead, on
+  // into the next group. With more, that left memory idle in the later
+  // passes: they now fetch the next group instead, a share of its blocks
+  // each, and only a workgroup's first group streams itself.
   // Harness, SmolLM2's products at 8 rows, medians of 12: 12.7 ms, 13.3
   // with the first pass alone prefetching, 15.4 before either change
   // (docs/performance.md, twenty-first session).
   // Prefetches go past the workgroup's rows (IREE hands a worker several
   // workgroups in a row) but not past the matrix.
-  // Halves of a group a pass takes: both for a single row of x (pass()).
-  const int H = rows == 1 ? 2 : 1;
-  const size_t passes = (2 / H) * ((rows + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE);
+  const size_t passes = (rows + ROWS_AT_ONCE - 1) / ROWS_AT_ONCE;
   const size_t share = passes > 2 ? (blocks + passes - 2) / (passes - 1) : 0;
   for (size_t g = first / 16; g < last / 16; ++g) {
     const uint8_t* here = q + g * blocks * group_bytes;
@@ -263,26 +258,25 @@ static void packed_product(const int8_t* restrict x, const uint8_t* restrict q,
       const int8_t* xg = x + (base / GROUP_ROWS) * blocks * GROUP_BLOCK_BYTES;
       float* yb = y + base * n;
       const int in_group = rows - base < GROUP_ROWS ? (int)(rows - base) : GROUP_ROWS;
-      for (int h = 0; h < 2; h += H)
-        for (int r0 = 0; r0 < in_group; r0 += ROWS_AT_ONCE, ++pass) {
-          const int R = in_group - r0 < ROWS_AT_ONCE ? in_group - r0 : ROWS_AT_ONCE;
-          // Blocks [from, from + count) counted from `here`.
-          size_t from = 0, count = 0;
-          if (pass == 0 && (passes <= 2 || g == first / 16)) {
-            from = 8;
-            count = passes <= 2 ? blocks : blocks > 8 ? blocks - 8 : 0;
-          } else if (pass > 0 && passes > 2) {
-            from = blocks + (pass - 1) * share;
-            count = share;
-          }
-          if (from + count > left) count = left > from ? left - from : 0;
-          const Prefetch pf = {here + from * group_bytes, count};
-          switch (format) {
-            case Q8_0: PASSES(Q8_0) break;
-            case Q4_0: PASSES(Q4_0) break;
-            default: PASSES(Q4_1) break;
-          }
+      for (int r0 = 0; r0 < in_group; r0 += ROWS_AT_ONCE, ++pass) {
+        const int R = in_group - r0 < ROWS_AT_ONCE ? in_group - r0 : ROWS_AT_ONCE;
+        // Blocks [from, from + count) counted from `here`.
+        size_t from = 0, count = 0;
+        if (pass == 0 && (passes <= 2 || g == first / 16)) {
+          from = 8;
+          count = passes <= 2 ? blocks : blocks > 8 ? blocks - 8 : 0;
+        } else if (pass > 0 && passes > 2) {
+          from = blocks + (pass - 1) * share;
+          count = share;
         }
+        if (from + count > left) count = left > from ? left - from : 0;
+        const Prefetch pf = {here + from * group_bytes, count};
+        switch (format) {
+          case Q8_0: PASSES(Q8_0) break;
+          case Q4_0: PASSES(Q4_0) break;
+          default: PASSES(Q4_1) break;
+        }
+      }
     }
   }
 }
