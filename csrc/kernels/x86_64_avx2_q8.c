@@ -50,9 +50,9 @@ INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
 // for 8 rows) kept every accumulator in a register but paid a broadcast of
 // x for each multiply: a Zen 3 core ran about 4 vector operations a cycle
 // whatever their mix, so the broadcasts saved outweigh the spills of the 16
-// accumulators (1 thread, weights in L2, cycles a block: 0.83-0.87 of the
-// half-a-pass code's at 8 rows, 0.78-0.93 at 2-24 rows, every format within
-// 0.84-0.91; docs/performance.md, fifty-fifth session).
+// accumulators (scripts/q8-product-ab.sh --head, 2 threads, B/A against one
+// half a pass: 0.931 at 8 rows, 0.940 at 16, 0.954-0.990 at 24; docs/
+// performance.md, fifty-fifth session).
 #define ROWS_AT_ONCE 4
 
 // The low and high nibbles of one 32-byte word of a half: 8 weight rows, 4
