@@ -34,19 +34,31 @@ while [ $# -gt 0 ]; do
 done
 has() { grep -qw "$1" /proc/cpuinfo; }
 if [ -z "$kernel" ]; then
-  if has avx512_vnni; then kernel=vnni; elif has avx2 && has fma && has f16c; then kernel=avx2; fi
+  if has avx512_vnni; then
+    kernel=vnni
+  elif has avx2 && has fma && has f16c; then
+    kernel=avx2
+  fi
 fi
 # The flags build.rs gives each kernel.
 case "$kernel" in
   vnni)
     source=x86_64_avx512_vnni.c
     isa=(-mavx2 -mfma -mf16c -mavx512f -mavx512bw -mavx512vl -mavx512vnni)
-    has avx512_vnni || { echo "this CPU has no AVX512-VNNI: the VNNI kernel does not run on it" >&2; exit 1; } ;;
+    if ! has avx512_vnni; then
+      echo "this CPU has no AVX512-VNNI: the VNNI kernel does not run on it" >&2
+      exit 1
+    fi ;;
   avx2)
     source=x86_64_avx2_q8.c
     isa=(-mavx2 -mfma -mf16c)
-    { has avx2 && has fma && has f16c; } || { echo "this CPU lacks AVX2, FMA or F16C" >&2; exit 1; } ;;
-  "") echo "this CPU has neither AVX512-VNNI nor AVX2 with FMA and F16C: no 8-bit kernel runs on it" >&2; exit 1 ;;
+    if ! { has avx2 && has fma && has f16c; }; then
+      echo "this CPU lacks AVX2, FMA or F16C: the AVX2 kernel does not run on it" >&2
+      exit 1
+    fi ;;
+  "")
+    echo "no AVX512-VNNI and no AVX2 with FMA and F16C on this CPU: no 8-bit kernel runs here" >&2
+    exit 1 ;;
   *) echo "--kernel is vnni or avx2, not $kernel" >&2; exit 2 ;;
 esac
 tmp="$(mktemp -d)"

@@ -21,7 +21,8 @@ CARGO_TARGET_DIR="$root/target-cuda" cargo test --release --features cuda --test
 # The kernel A/B harness still builds, and two builds of the same 8-bit
 # kernels give the same bits (a one-round A/A run of the kernel this CPU's
 # graphs use: AVX512-VNNI, else AVX2 with FMA and F16C).
-if grep -qw avx512_vnni /proc/cpuinfo || { grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw f16c /proc/cpuinfo; }; then
+has() { grep -qw "$1" /proc/cpuinfo; }
+if has avx512_vnni || { has avx2 && has fma && has f16c; }; then
   ab="$("$root/scripts/q8-product-ab.sh" --base worktree --rows 8 --rounds 1 --head)"
   echo "$ab"
   grep "results the same bits" <<< "$ab" > /dev/null

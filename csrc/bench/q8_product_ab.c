@@ -224,7 +224,8 @@ int main(int argc, char** argv) {
     w->q = aligned_alloc(64, groups * blocks * group_bytes);
     w->d = aligned_alloc(64, groups * blocks * 32);
     w->m = aligned_alloc(64, groups * blocks * 32);
-    for (size_t i = 0; i < groups * blocks * group_bytes; ++i) w->q[i] = (uint8_t)((i * 2654435761u) >> 13);
+    for (size_t i = 0; i < groups * blocks * group_bytes; ++i)
+      w->q[i] = (uint8_t)((i * 2654435761u) >> 13);
     for (size_t i = 0; i < groups * blocks * 16; ++i) {
       w->d[i] = 0x2000 + i % 97;  // small positive f16 scales
       w->m[i] = 0xA000 + i % 89;  // small negative f16 offsets
