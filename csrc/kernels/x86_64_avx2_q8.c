@@ -51,8 +51,9 @@ INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
 // x for each multiply: a Zen 3 core ran about 4 vector operations a cycle
 // whatever their mix, so the broadcasts saved outweigh the spills of the 16
 // accumulators (scripts/q8-product-ab.sh --head, 2 threads, B/A against one
-// half a pass: 0.931 at 8 rows, 0.940 at 16, 0.954-0.990 at 24; docs/
-// performance.md, fifty-fifth session).
+// half a pass: 0.931 and 0.969 at 8 rows, where A/A runs gave 1.036-1.049;
+// at 24 rows 0.954-0.990, within the A/A spread; docs/performance.md,
+// fifty-fifth session).
 #define ROWS_AT_ONCE 4
 
 // The low and high nibbles of one 32-byte word of a half: 8 weight rows, 4
