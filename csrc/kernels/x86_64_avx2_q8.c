@@ -96,7 +96,6 @@ INLINE void block(const int R, const int format, const uint8_t* qb, int r0,
     // two pairs', so each product widens to int32 at once. Word pw (part
     // pw / 4 of the block) holds values 4pw .. 4pw + 3 of each row.
     const __m256i flip = _mm256_set1_epi8((char)0x80);
-    __m256i s32[2][ROWS_AT_ONCE];
 #pragma GCC unroll 8
     for (int pw = 0; pw < 8; ++pw) {
       __m256i w[2], a[2];
@@ -112,14 +111,11 @@ INLINE void block(const int R, const int format, const uint8_t* qb, int r0,
         for (int e = 0; e < 2; ++e) {
           const __m256i p =
               _mm256_madd_epi16(_mm256_maddubs_epi16(a[e], _mm256_sign_epi8(xw, w[e])), ones);
-          s32[e][r] = pw ? _mm256_add_epi32(s32[e][r], p) : p;
-          PIN(s32[e][r]);
+          s[e][r] = pw ? _mm256_add_epi32(s[e][r], p) : p;
+          PIN(s[e][r]);
         }
       }
     }
-    for (int e = 0; e < 2; ++e)
-#pragma GCC unroll 4
-      for (int r = 0; r < R; ++r) s[e][r] = s32[e][r];
   } else {
     // Word w's low nibbles are values 4w .. 4w + 3 of each row, its high
     // nibbles values 16 + 4w .. 16 + 4w + 3.
