@@ -230,7 +230,7 @@ int main(int argc, char** argv) {
       w->d[i] = 0x2000 + i % 97;  // small positive f16 scales
       w->m[i] = 0xA000 + i % 89;  // small negative f16 offsets
     }
-    // src/emit/kernels/mod.rs: blocks_vnni_packed and quantize_rows.
+    // src/emit/kernels/blocks.rs: blocks_vnni_packed and quantize_rows.
     w->per = w->n % 32 == 0 ? 32 * balanced_units(w->n / 32, 1) : 16 * balanced_units(groups, 2);
     w->workgroups = (w->n + w->per - 1) / w->per;
     w->claim = claim_for(w->workgroups);

@@ -1,6 +1,6 @@
 // Hand-written x86-64 (AVX2 and FMA, or AVX-512) kernel linked into compiled
 // modules as a custom dispatch: one decode step's attention of one layer,
-// for every row of the step and every key/value head (src/emit/kernels/mod.rs
+// for every row of the step and every key/value head (src/emit/kernels/attention.rs
 // emits the call).
 //
 // Why it exists: the StableHLO form of a ragged step reads every row's whole

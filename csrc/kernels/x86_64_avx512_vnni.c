@@ -1,5 +1,5 @@
 // Hand-written x86-64 kernels for CPUs with AVX512-VNNI, linked into
-// compiled modules as custom dispatches (src/emit/kernels/mod.rs emits the
+// compiled modules as custom dispatches (src/emit/kernels/blocks.rs emits the
 // calls): the 8-bit activation form (`IREE_LLM_KERNELS=x86-64-q8`) of
 // `y = x . W^T` for several rows of x and a weight W in Q8_0, Q4_0 or Q4_1
 // blocks.

@@ -1,6 +1,6 @@
 // Hand-written x86-64 (AVX2, FMA, F16C) kernel linked into compiled modules
 // as a custom dispatch: `y = x . W^T` for a weight W kept in 32-element
-// blocks on the device (src/emit/kernels/mod.rs emits the calls).
+// blocks on the device (src/emit/kernels/blocks.rs and bf16.rs emit the calls).
 //
 // Why it exists: for a few rows of x (decode steps, a prompt's last token)
 // IREE 3.13's generated code for the same contraction reduces every block of
@@ -815,7 +815,7 @@ void iree_llm_blocks_matmul_workgroup(
 // step measured slower (docs/performance.md).
 
 // The most values of x (rows times k) a workgroup normalizes: 32 KB of a
-// worker's 128 KB stack (src/emit/kernels/mod.rs, FUSED_EXACT_VALUES).
+// worker's 128 KB stack (src/emit/kernels/blocks.rs, FUSED_EXACT_VALUES).
 #define FUSED_EXACT_VALUES 8192
 
 // x [rows, k] f32; norm [k] f32 (read if has_norm, epsilon eps_bits as f32
@@ -927,7 +927,7 @@ void iree_llm_bf16_matvec_workgroup(const float* restrict x, size_t x_offset,
 //
 // The same contraction for rows of x [rows, k] and a dense bf16 weight W
 // [n, k] (k a multiple of 32), exactly, for a batched decode step or a
-// prompt. x comes reordered (src/emit/kernels/mod.rs, `bf16_rows`): in every 16
+// prompt. x comes reordered (src/emit/kernels/bf16.rs, `bf16_rows`): in every 16
 // values of a row, the 8 at even positions, then the 8 at odd ones (the
 // AVX-512 build: in every 32, the 16 at even positions, then the 16 at
 // odd ones; its tile is described below). Why:

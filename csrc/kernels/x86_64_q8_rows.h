@@ -1,7 +1,7 @@
 // The 8-bit form's rows of x and block formats, shared by its two builds of
 // the packed product (x86_64_avx512_vnni.c and x86_64_avx2_q8.c), which
 // must agree on them byte for byte: the emitter sizes the buffer from them
-// (src/emit/kernels/mod.rs, `quantize_rows`) and either build may read it.
+// (src/emit/kernels/blocks.rs, `quantize_rows`) and either build may read it.
 //
 // The rows of x [rows, k] go out in groups of 8 (the product's register
 // tile), block by block: for group g and block j, GROUP_BLOCK_BYTES bytes

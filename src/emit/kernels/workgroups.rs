@@ -108,6 +108,22 @@ pub(super) fn rows_per_thread(n: i64, unit: i64, threads: i64) -> i64 {
     ((per + unit - 1) / unit).max(1) * unit
 }
 
+/// Weight rows per workgroup of a product of `rows` rows of x over `n`
+/// weight rows, in whole `unit`s and at least `least` of them: sized for the
+/// way IREE's CPU driver claims workgroups (above) where there are
+/// several rows of x. One row stays at `least` units: that product reads
+/// its weights at memory speed, and the driver's claims of 8 small
+/// workgroups give each worker long runs of consecutive rows for the
+/// hardware prefetcher, where balanced claims of larger ones gave short
+/// runs (SmolLM2 Q4_1, 8-bit B=1 step, 8 rounds: 6.75 ms median balanced
+/// against 6.18; docs/performance.md).
+pub(super) fn rows_per_workgroup(rows: i64, n: i64, unit: i64, least: i64) -> i64 {
+    if rows == 1 {
+        return unit * least;
+    }
+    unit * balanced_units((n + unit - 1) / unit, least, host_threads())
+}
+
 /// Prompt rows per workgroup of the AVX-512 prompt attention's tiles
 /// (`csrc/kernels/x86_64_prompt_tiles.h`): whole tiles of `tile` rows, as
 /// many workgroups as stay under a claim of 8 a worker. The kernel takes a

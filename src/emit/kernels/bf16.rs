@@ -1,0 +1,341 @@
+//! Products of dense bf16 weights: one row, several rows, and on AVX-512
+//! CPUs the panels of 16 weight rows, exact or with bf16 activations, the
+//! SiLU gate fused where the gate and up products share x.
+
+use super::exports::{EXPORTS, Export};
+use super::*;
+
+/// `x . W^T` [1, n] for one row `x` [1, k] and a dense bf16 weight W
+/// [n, k] (k a multiple of 16, see [`takes_bf16`]). The AVX2 build widens
+/// W's values in pairs, so x goes to it in that order ([`pairs_split`]);
+/// the AVX-512 build takes x as it is.
+pub fn bf16_matvec(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let (n, k) = (w.shape()[0], w.shape()[1]);
+    assert!(
+        takes_bf16(x, w),
+        "bf16 kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
+    let x = if Object::exact_for_host() == Object::Avx2 {
+        pairs_split(f, x, 16)
+    } else {
+        x.clone()
+    };
+    let per = rows_per_workgroup(1, n, ROWS_PER_WORKGROUP, 1);
+    f.dispatch_extern(
+        &EXPORTS[1].callee(),
+        &[n, per],
+        &[x, w.clone()],
+        &[n, k, per],
+        TensorType::new(&[1, n], DType::F32),
+    )
+}
+
+/// Whether graphs with `kernels` keep dense bf16 matrices in panels
+/// ([`crate::emit::panels`]): the exact kernels and the 8-bit form (whose dense
+/// products are the exact kernels') in the AVX-512 build, where the panel
+/// kernel replaces both the one-row and the several-row product, and the
+/// bf16-activation form (AVX512-BF16 CPUs only), whose every product of a
+/// dense bf16 weight takes its own panel kernel. The AVX2 build reads rows.
+pub fn packs_bf16_panels(kernels: Kernels) -> bool {
+    match kernels {
+        Kernels::X86_64 | Kernels::X86_64Q8 => Object::exact_for_host() == Object::Avx512,
+        Kernels::X86_64Bf16 => true,
+        Kernels::Portable => false,
+    }
+}
+
+/// `x . W^T` [rows, n] for rows `x` [rows, k] (any number) and a dense bf16
+/// weight W [n, k] laid out in panels, `w` [n/16, k/2, 16, 2]
+/// ([`crate::emit::panels`]), exactly, in the AVX-512 build's kernel.
+///
+/// With `live` (an i32 [1], see [`live_operands`]) only that many leading
+/// rows are multiplied and the rest of the result is zero.
+pub fn bf16_panels(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<&Value>) -> Value {
+    let export = if live.is_some() {
+        &EXPORTS[15]
+    } else {
+        &EXPORTS[9]
+    };
+    panels_product(f, export, x.clone(), w, live)
+}
+
+/// The same product with the rows of `x` rounded to bf16 here, through the
+/// AVX512-BF16 panel kernel ([`Kernels::X86_64Bf16`]).
+pub fn bf16_panels_bf16(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<&Value>) -> Value {
+    let xb = f.convert(x, DType::BF16);
+    if takes_tall(&xb) {
+        let export = if live.is_some() {
+            &EXPORTS[20]
+        } else {
+            &EXPORTS[19]
+        };
+        let xt = interleave_pairs(f, &xb);
+        return panels_product_of(f, export, xt, xb.shape(), w, live);
+    }
+    let export = if live.is_some() {
+        &EXPORTS[16]
+    } else {
+        &EXPORTS[10]
+    };
+    panels_product(f, export, xb, w, live)
+}
+
+/// The most rows of x the bf16 panel products take through their tall
+/// tiles (csrc/kernels/x86_64_avx512_bf16_tall.h: one panel by up to 24
+/// rows, each weight vector meeting every row as it streams in). A B=8
+/// decode step carrying a chunk of 8 to 32 prompt tokens has 16 to 40 rows;
+/// a prompt's larger chunks stay with the 8-row tiles, which keep x's span
+/// in L1.
+const TALL_ROWS: i64 = 48;
+
+/// Whether a bf16 panel product of rows `x` [rows, k] goes through the tall
+/// tiles: more rows than one 8-row tile, up to [`TALL_ROWS`], on CPUs
+/// without AMX (its tiles take x as it is, 16 rows at a time, and meet each
+/// weight tile with 16 or 32 rows at once already).
+fn takes_tall(x: &Value) -> bool {
+    (9..=TALL_ROWS).contains(&x.shape()[0]) && Object::bf16_for_host() != Object::AmxBf16
+}
+
+/// `x` [rows, k] bf16 as the tall tiles read it: [k/2, rows, 2], the rows'
+/// pairs (x[r, 2j], x[r, 2j + 1]) for one j side by side.
+fn interleave_pairs(f: &mut FuncBuilder, x: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    assert!(k % 2 == 0, "pairs of k: {k}");
+    let pairs = f.reshape(x, &[rows, k / 2, 2]);
+    f.transpose(&pairs, &[1, 0, 2])
+}
+
+/// The MLP's activation `silu(x . Wg^T) * (x . Wu^T)` [rows, m] in bf16
+/// for rows `x` [rows, k] rounded to bf16 here and the stacked gate and up
+/// matrix `w` in panels (gate rows 0..m, up rows m..2m; m a multiple of
+/// 16), in one pass of the AVX512-BF16 panel kernel
+/// ([`Kernels::X86_64Bf16`]): the two f32 products are never written out,
+/// and the down projection takes the bf16 values as they are.
+pub fn bf16_panels_silu_bf16(
+    f: &mut FuncBuilder,
+    x: &Value,
+    w: &Value,
+    live: Option<&Value>,
+) -> Value {
+    let xb = f.convert(x, DType::BF16);
+    if takes_tall(&xb) {
+        let export = if live.is_some() {
+            &EXPORTS[22]
+        } else {
+            &EXPORTS[21]
+        };
+        let xt = interleave_pairs(f, &xb);
+        return gated_product_of(f, export, xt, xb.shape(), w, DType::BF16, live);
+    }
+    let export = if live.is_some() {
+        &EXPORTS[17]
+    } else {
+        &EXPORTS[13]
+    };
+    gated_product(f, export, xb, w, DType::BF16, live)
+}
+
+/// The same activation exactly, in f32, through the exact panel kernel
+/// (the AVX-512 build's [`Kernels::X86_64`] and [`Kernels::X86_64Q8`]).
+pub fn bf16_panels_silu(f: &mut FuncBuilder, x: &Value, w: &Value, live: Option<&Value>) -> Value {
+    let export = if live.is_some() {
+        &EXPORTS[18]
+    } else {
+        &EXPORTS[14]
+    };
+    gated_product(f, export, x.clone(), w, DType::F32, live)
+}
+
+/// A panel kernel's operands: `x`, `w`, then the live rows where given (an
+/// i32 [1]: the rows of x that are real; the kernel computes only those).
+fn live_operands(x: Value, w: &Value, live: Option<&Value>) -> Vec<Value> {
+    let mut ops = vec![x, w.clone()];
+    if let Some(live) = live {
+        assert!(
+            live.shape() == [1] && live.elem() == DType::I32,
+            "live rows as an i32 [1], not {:?} {:?}",
+            live.shape(),
+            live.elem()
+        );
+        ops.push(live.clone());
+    }
+    ops
+}
+
+/// The activation through the gated panel kernel `export`, which takes x
+/// as given and writes `out` values.
+fn gated_product(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: Value,
+    w: &Value,
+    out: DType,
+    live: Option<&Value>,
+) -> Value {
+    let shape = x.shape().to_vec();
+    gated_product_of(f, export, x, &shape, w, out, live)
+}
+
+/// [`gated_product`] of x laid out as the export reads it, `shape` its
+/// [rows, k].
+fn gated_product_of(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: Value,
+    shape: &[i64],
+    w: &Value,
+    out: DType,
+    live: Option<&Value>,
+) -> Value {
+    let panel = crate::emit::panels::PANEL as i64;
+    let (rows, k) = (shape[0], shape[1]);
+    let m = w.shape()[0] * panel / 2;
+    assert!(
+        w.elem() == DType::BF16 && w.shape().len() == 4 && w.shape()[1] * 2 == k && m % panel == 0,
+        "gated bf16 panels kernel on x {shape:?}, weight {:?}",
+        w.shape()
+    );
+    let per = rows_per_workgroup(rows, m, ROWS_PER_WORKGROUP, 1);
+    f.dispatch_extern(
+        &export.callee(),
+        &[m, per],
+        &live_operands(x, w, live),
+        &[rows, m, k, per],
+        TensorType::new(&[rows, m], out),
+    )
+}
+
+/// `x . W^T` through a panel kernel `export`, which takes x as given.
+fn panels_product(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: Value,
+    w: &Value,
+    live: Option<&Value>,
+) -> Value {
+    let shape = x.shape().to_vec();
+    panels_product_of(f, export, x, &shape, w, live)
+}
+
+/// [`panels_product`] of x laid out as the export reads it, `shape` its
+/// [rows, k].
+fn panels_product_of(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: Value,
+    shape: &[i64],
+    w: &Value,
+    live: Option<&Value>,
+) -> Value {
+    let panel = crate::emit::panels::PANEL as i64;
+    let (rows, k) = (shape[0], shape[1]);
+    let n = w.shape()[0] * panel;
+    assert!(
+        w.elem() == DType::BF16 && w.shape().len() == 4 && w.shape()[1] * 2 == k,
+        "bf16 panels kernel on x {shape:?}, weight {:?}",
+        w.shape()
+    );
+    // Whole panels per workgroup: the unit is a multiple of the panel.
+    const _: () = assert!(ROWS_PER_WORKGROUP % crate::emit::panels::PANEL as i64 == 0);
+    let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
+    f.dispatch_extern(
+        &export.callee(),
+        &[n, per],
+        &live_operands(x, w, live),
+        &[rows, n, k, per],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+/// `x . W^T` [rows, n] for rows `x` [rows, k] rounded to bf16 here and a
+/// dense bf16 weight W [n, k], through the AVX512-BF16 kernel
+/// ([`Kernels::X86_64Bf16`]).
+pub fn bf16_matmul(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0];
+    assert!(
+        w.elem() == DType::BF16 && w.shape()[1] == k,
+        "bf16 kernel on x {:?}, weight {:?} {:?}",
+        x.shape(),
+        w.shape(),
+        w.elem()
+    );
+    let xb = f.convert(x, DType::BF16);
+    let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
+    f.dispatch_extern(
+        &EXPORTS[2].callee(),
+        &[n, per],
+        &[xb, w.clone()],
+        &[rows, n, k, per],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+/// Whether the bf16 kernel takes `x` [rows, k] times `w` [n, k]: one row,
+/// bf16 weights, k in whole pairs of 8 ([`pairs_split`]). More rows go to
+/// [`bf16_rows`] where it takes them, else to IREE's own code.
+pub fn takes_bf16(x: &Value, w: &Value) -> bool {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    w.elem() == DType::BF16 && rows == 1 && k % 16 == 0 && w.shape()[1] == k
+}
+
+/// Whether [`bf16_rows`] takes `x` [rows, k] times `w` [n, k]: two rows or
+/// more, bf16 weights, k in whole groups of 32. On the 1B preset (Zen 1,
+/// docs/performance.md) the AVX2 build ran B=2 and B=4 steps 1.4x, B=8
+/// steps 1.3x and prompts of 16 and 256 tokens 1.5x and 1.7x faster than
+/// IREE 3.13's code; the AVX-512 build's figures are there too.
+pub fn takes_bf16_rows(x: &Value, w: &Value) -> bool {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    w.elem() == DType::BF16 && rows >= 2 && k % 32 == 0 && w.shape()[1] == k
+}
+
+/// `x . W^T` [rows, n] for rows `x` [rows, k] and a dense bf16 weight W
+/// [n, k] ([`takes_bf16_rows`]), exactly: `x86_64_matmul.c` widens W's
+/// values in pairs, so x goes to it in that order ([`pairs_split`]).
+pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0];
+    assert!(
+        takes_bf16_rows(x, w),
+        "bf16 rows kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
+    let x = pairs_split(f, x, pairs_group());
+    let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
+    f.dispatch_extern(
+        &EXPORTS[8].callee(),
+        &[n, per],
+        &[x, w.clone()],
+        &[rows, n, k, per],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+/// Values of x [`bf16_rows`] splits into even and odd halves: a register
+/// of weights, 16 of them in the AVX2 build and 32 in the AVX-512 one.
+fn pairs_group() -> i64 {
+    if Object::exact_for_host() == Object::Avx512 {
+        32
+    } else {
+        16
+    }
+}
+
+/// `x` [rows, k] (k a multiple of `group`) with every `group` values of a
+/// row reordered: the half at even positions, then the half at odd ones,
+/// the order in which the bf16 kernels meet them (a register of 32-bit
+/// lanes of weights holds the pairs, widened by a shift and by a mask). A
+/// permutation of the product's terms, so the sums are the same products
+/// in another order. IREE fuses it into the norms and the SiLU product that
+/// make most x's; the attention's output, a kernel's, takes a transpose of
+/// its own (the 1B preset's B=8 step compiled to 282 dispatches, 200
+/// before, all of it inside the step times of docs/performance.md).
+fn pairs_split(f: &mut FuncBuilder, x: &Value, group: i64) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let pairs = f.reshape(x, &[rows, k / group, group / 2, 2]);
+    let split = f.transpose(&pairs, &[0, 1, 3, 2]);
+    f.reshape(&split, &[rows, k])
+}
