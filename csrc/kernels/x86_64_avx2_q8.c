@@ -48,9 +48,10 @@ INLINE void quantize_block(const float* xb, int8_t* xq, float* xf) {
 // meeting both halves, so 8 rows of x take two passes over the group, the
 // second reading the weights from L1 or L2. Taking one half a pass (4 passes
 // for 8 rows) kept every accumulator in a register but paid a broadcast of
-// x for each multiply: a Zen 3 core ran about 4 vector operations a cycle
-// whatever their mix, so the broadcasts saved outweigh the spills of the 16
-// accumulators (scripts/q8-product-ab.sh --head, 2 threads, B/A against one
+// x for each multiply: a Zen 3 core issues about three integer vector
+// operations a cycle when multiplies and adds mix (docs/performance.md,
+// fifty-sixth session), so the broadcasts saved outweigh the spills of the
+// 16 accumulators (scripts/q8-product-ab.sh --head, 2 threads, B/A against one
 // half a pass: 0.931 and 0.969 at 8 rows, where A/A runs gave 1.036-1.049;
 // at 24 rows 0.954-0.990, within the A/A spread; docs/performance.md,
 // fifty-fifth session).
