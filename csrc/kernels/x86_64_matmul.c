@@ -1307,6 +1307,77 @@ void iree_llm_bf16_rows_workgroup(const float* restrict x, size_t x_offset,
 #endif
 }
 
+// ---- The same with the norm before it and the residual after -------------
+//
+// A decode step's products each took three dispatches around the one
+// above: the RMSNorm's sum of squares, the normalizing (fused with the pair
+// reorder), and the residual's add (the attention's output a transpose of
+// its own). Every dispatch costs a step its hand-out to the workers and a
+// wait for all of them. Here each workgroup normalizes (when `has_norm`)
+// and reorders the few rows of x into its stack itself, as the 8-bit
+// form's rows kernel does, multiplies, and adds the residual to its share
+// of y (when `has_res`). The norm is summed as rms_inverse sums it (within
+// f32 rounding of the graph's RMSNorm, as the one-row fused block product);
+// the products and the residual's add are the unfused path's.
+
+// The most values of x (rows times k) a workgroup holds on its worker's
+// stack (src/emit/kernels/bf16.rs, FUSED_ROWS_VALUES): 48 KB of the 128 KB.
+#define FUSED_ROWS_VALUES 12288
+
+// Values a, b (2 * VLEN in a row) stored as bf16.rs's pairs_split orders
+// them: the VLEN at even positions, then the odd ones.
+INLINE void pairs_split_store(vec a, vec b, float* out) {
+#if VLEN == 16
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  _mm512_storeu_ps(out, _mm512_permutex2var_ps(a, even, b));
+  _mm512_storeu_ps(out + VLEN, _mm512_permutex2var_ps(a, odd, b));
+#else
+  // Each half's evens, then its odds; then the two halves' evens, and odds.
+  const __m256i order = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  const __m256 ap = _mm256_permutevar8x32_ps(a, order), bp = _mm256_permutevar8x32_ps(b, order);
+  _mm256_storeu_ps(out, _mm256_permute2f128_ps(ap, bp, 0x20));
+  _mm256_storeu_ps(out + VLEN, _mm256_permute2f128_ps(ap, bp, 0x31));
+#endif
+}
+
+// x [rows, k] f32 in its own order; norm [k] f32 (read if has_norm, epsilon
+// eps_bits as f32 bits); w [n, k] bf16; res [rows, n] f32 (read if
+// has_res); y [rows, n] f32. rows * k <= FUSED_ROWS_VALUES, k a multiple
+// of 32.
+void iree_llm_bf16_rows_fused_workgroup(const float* restrict x, size_t x_offset,
+                                        const float* restrict norm, size_t norm_offset,
+                                        const uint16_t* restrict w, size_t w_offset,
+                                        const float* restrict res, size_t res_offset,
+                                        float* restrict y, size_t y_offset, size_t rows,
+                                        size_t n, size_t k, size_t eps_bits, size_t has_norm,
+                                        size_t has_res, size_t first, size_t count) {
+  if (rows * k > FUSED_ROWS_VALUES || k % 32 != 0) __builtin_trap();
+  float xs[FUSED_ROWS_VALUES] __attribute__((aligned(VEC_ALIGN)));
+  x += x_offset;
+  norm += norm_offset;
+  const float eps = float_from_bits(eps_bits);
+  for (size_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * k;
+    const float inv = has_norm ? rms_inverse(xr, k, eps) : 1.0f;
+    for (size_t g = 0; g < k; g += 2 * VLEN) {
+      vec a = v_load(xr + g), b = v_load(xr + g + VLEN);
+      if (has_norm) {
+        a = v_mul(v_mul(a, v_set1(inv)), v_load(norm + g));
+        b = v_mul(v_mul(b, v_set1(inv)), v_load(norm + g + VLEN));
+      }
+      pairs_split_store(a, b, xs + r * k + g);
+    }
+  }
+  // The loops above write every value the product reads, which GCC cannot
+  // see through them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  iree_llm_bf16_rows_workgroup(xs, 0, w, w_offset, y, y_offset, rows, n, k, first, count);
+#pragma GCC diagnostic pop
+  if (has_res) add_residual(y + y_offset, res + res_offset, rows, n, first, count);
+}
+
 #if VLEN == 16
 #include "x86_64_avx512_panels.h"
 #endif

@@ -2,6 +2,7 @@
 //! CPUs the panels of 16 weight rows, exact or with bf16 activations, the
 //! SiLU gate fused where the gate and up products share x.
 
+use super::blocks::{norm_operand, residual_operand};
 use super::exports::{EXPORTS, Export};
 use super::*;
 
@@ -310,6 +311,60 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
         &[n, per],
         &[x, w.clone()],
         &[rows, n, k, per],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+/// The most values of x (rows times k) [`bf16_rows_fused`] takes
+/// (`FUSED_ROWS_VALUES` in csrc/kernels/x86_64_matmul.c: each workgroup
+/// holds the rows, normalized and reordered, on its worker's stack).
+const FUSED_ROWS_VALUES: i64 = 12288;
+
+/// Whether [`bf16_rows_fused`] takes `x` [rows, k] times `w` [n, k]: as
+/// [`bf16_rows`] does, in the exact form, for a decode step's rows (at
+/// most 8; prompts keep the unfused form) fitting a workgroup's stack (8
+/// rows up to k = 1536).
+pub fn takes_bf16_rows_fused(kernels: Kernels, x: &Value, w: &Value) -> bool {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    kernels == Kernels::X86_64
+        && takes_bf16_rows(x, w)
+        && rows <= 8
+        && rows * k <= FUSED_ROWS_VALUES
+}
+
+/// `residual + rms_norm(x) . W^T`, either part optional, for a few rows and
+/// a dense bf16 W in one dispatch ([`takes_bf16_rows_fused`]), where the
+/// unfused form takes three or four: the same products as [`bf16_rows`],
+/// the norm summed in another order than the graph's RMSNorm (within f32
+/// rounding of it, as [`blocks_matmul_fused`] sums it) and the residual
+/// added as the graph adds it. x goes in its own order: each workgroup
+/// reorders its copy.
+pub fn bf16_rows_fused(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    w: &Value,
+    residual: Option<&Value>,
+) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0];
+    assert!(
+        takes_bf16_rows_fused(Kernels::X86_64, x, w),
+        "fused bf16 rows kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
+    let (res, has_res) = residual_operand(x, residual, n);
+    let (weight, eps, has_norm) = norm_operand(f, x, norm);
+    // Every workgroup prepares all of x, so one a thread (as the 8-bit
+    // form's rows kernel): SmolLM2's gate and up product in 96 workgroups
+    // made its B=8 step slower than the unfused one.
+    let per = rows_per_thread(n, ROWS_PER_WORKGROUP, host_threads());
+    f.dispatch_extern(
+        &EXPORTS[31].callee(),
+        &[n, per],
+        &[x.clone(), weight, w.clone(), res],
+        &[rows, n, k, eps, has_norm, has_res, per],
         TensorType::new(&[rows, n], DType::F32),
     )
 }

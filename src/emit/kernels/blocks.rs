@@ -198,7 +198,11 @@ pub struct RmsNorm {
 
 /// The norm's weight as f32, its epsilon as f32 bits and 1, or `x` (not
 /// read), 0 and 0 without a norm.
-fn norm_operand(f: &mut FuncBuilder, x: &Value, norm: Option<&RmsNorm>) -> (Value, i64, i64) {
+pub(super) fn norm_operand(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+) -> (Value, i64, i64) {
     match norm {
         Some(n) => {
             assert_eq!(
@@ -219,7 +223,7 @@ fn norm_operand(f: &mut FuncBuilder, x: &Value, norm: Option<&RmsNorm>) -> (Valu
 
 /// The residual [rows, n] a fused product adds to its outputs and 1, or
 /// `x` (not read) and 0 without one.
-fn residual_operand(x: &Value, residual: Option<&Value>, n: i64) -> (Value, i64) {
+pub(super) fn residual_operand(x: &Value, residual: Option<&Value>, n: i64) -> (Value, i64) {
     match residual {
         Some(r) => {
             assert_eq!(r.shape(), &[x.shape()[0], n], "a residual per output");

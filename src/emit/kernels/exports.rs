@@ -64,7 +64,7 @@ const PROMPT_WRITE_INDICES: &[&str] = &[
     "n", "layer", "slots", "hkv", "capacity", "d", "kv_row", "k_at", "v_at",
 ];
 
-pub(super) const EXPORTS: [Export; 31] = [
+pub(super) const EXPORTS: [Export; 32] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -348,6 +348,16 @@ pub(super) const EXPORTS: [Export; 31] = [
         symbol: "iree_llm_prompt_kv_write_f16_workgroup",
         bindings: &["f32", "f16", "i32"],
         indices: PROMPT_WRITE_INDICES,
+    },
+    // `bf16_rows` with the RMSNorm before it and the residual after, either
+    // optional, for a few rows (rows x k at most FUSED_ROWS_VALUES): x in
+    // its own order, the norm, w, res, y; rows, n, k, eps, has_norm, has_res.
+    Export {
+        name: "bf16_rows_fused",
+        source: Source::Exact,
+        symbol: "iree_llm_bf16_rows_fused_workgroup",
+        bindings: &["f32", "f32", "bf16", "f32", "f32"],
+        indices: &["rows", "n", "k", "eps", "has_norm", "has_res"],
     },
 ];
 

@@ -309,6 +309,9 @@ pub(super) fn linear_fused(
     w: &Weight,
     residual: Option<&Value>,
 ) -> Value {
+    if let Some(y) = dense_fused(f, x, norm, w, residual) {
+        return y;
+    }
     let Weight::Blocks {
         format,
         q,
@@ -362,6 +365,60 @@ pub(super) fn linear_fused(
 /// `residual + linear(rms_norm(x), w)` with the norm and the add as
 /// operations of their own, the product by `linear` (`linear_plain`, or
 /// `linear_rows` for rows already split off).
+/// [`linear_fused`] for a dense bf16 weight in one dispatch of
+/// [`kernels::bf16_rows_fused`] where it takes the rows (a decode step's),
+/// else `None`. With rows split off (`Rows::split`: a step carrying a
+/// chunk), the split-off decode rows take it as a plain step's do and the
+/// chunk's rows the unfused path.
+fn dense_fused(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    w: &Weight,
+    residual: Option<&Value>,
+) -> Option<Value> {
+    let Weight::Dense(wv, rows) = w else {
+        return None;
+    };
+    if norm.is_none() && residual.is_none() {
+        return None;
+    }
+    let (n, cols) = (x.shape()[0], x.shape()[1]);
+    let split = rows.split.filter(|&s| 0 < s && s < n);
+    let top = match split {
+        Some(s) => f.slice(x, &[0, 0], &[s, cols]),
+        None if rows.live.is_none() => x.clone(),
+        None => return None,
+    };
+    if !kernels::takes_bf16_rows_fused(rows.kernels, &top, wv) {
+        return None;
+    }
+    let Some(s) = split else {
+        return Some(kernels::bf16_rows_fused(f, x, norm, wv, residual));
+    };
+    let bottom = f.slice(x, &[s, 0], &[n, cols]);
+    let (r_top, r_bottom) = match residual {
+        Some(r) => {
+            let width = r.shape()[1];
+            let t = f.slice(r, &[0, 0], &[s, width]);
+            let b = f.slice(r, &[s, 0], &[n, width]);
+            (Some(t), Some(b))
+        }
+        None => (None, None),
+    };
+    let live = bottom_live(f, rows, s);
+    let top = kernels::bf16_rows_fused(f, &top, norm, wv, r_top.as_ref());
+    let bottom = unfused(
+        f,
+        &bottom,
+        norm,
+        &w.clone().live_as(live),
+        r_bottom.as_ref(),
+        linear_rows,
+    );
+    Some(f.concatenate(&[top, bottom], 0))
+}
+
 fn unfused(
     f: &mut FuncBuilder,
     x: &Value,
