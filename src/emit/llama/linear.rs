@@ -344,15 +344,7 @@ pub(super) fn linear_fused(
         Some(split) if 0 < split && split < n => {
             let top = f.slice(x, &[0, 0], &[split, cols]);
             let bottom = f.slice(x, &[split, 0], &[n, cols]);
-            let (r_top, r_bottom) = match residual {
-                Some(r) => {
-                    let width = r.shape()[1];
-                    let t = f.slice(r, &[0, 0], &[split, width]);
-                    let b = f.slice(r, &[split, 0], &[n, width]);
-                    (Some(t), Some(b))
-                }
-                None => (None, None),
-            };
+            let (r_top, r_bottom) = residual_parts(f, residual, split);
             let live = bottom_live(f, rows, split);
             let top = product(f, &top, r_top.as_ref(), None);
             let bottom = product(f, &bottom, r_bottom.as_ref(), live.as_ref());
@@ -397,15 +389,7 @@ fn dense_fused(
         return Some(kernels::bf16_rows_fused(f, x, norm, wv, residual));
     };
     let bottom = f.slice(x, &[s, 0], &[n, cols]);
-    let (r_top, r_bottom) = match residual {
-        Some(r) => {
-            let width = r.shape()[1];
-            let t = f.slice(r, &[0, 0], &[s, width]);
-            let b = f.slice(r, &[s, 0], &[n, width]);
-            (Some(t), Some(b))
-        }
-        None => (None, None),
-    };
+    let (r_top, r_bottom) = residual_parts(f, residual, s);
     let live = bottom_live(f, rows, s);
     let top = kernels::bf16_rows_fused(f, &top, norm, wv, r_top.as_ref());
     let bottom = unfused(
@@ -417,6 +401,22 @@ fn dense_fused(
         linear_rows,
     );
     Some(f.concatenate(&[top, bottom], 0))
+}
+
+/// A residual's rows before `split` and from it on, for products that
+/// split their rows there (`Rows::split`); `None`s without one.
+fn residual_parts(
+    f: &mut FuncBuilder,
+    residual: Option<&Value>,
+    split: i64,
+) -> (Option<Value>, Option<Value>) {
+    let Some(r) = residual else {
+        return (None, None);
+    };
+    let (n, width) = (r.shape()[0], r.shape()[1]);
+    let top = f.slice(r, &[0, 0], &[split, width]);
+    let bottom = f.slice(r, &[split, 0], &[n, width]);
+    (Some(top), Some(bottom))
 }
 
 fn unfused(
