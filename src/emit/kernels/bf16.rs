@@ -288,7 +288,11 @@ pub fn takes_bf16(x: &Value, w: &Value) -> bool {
 /// steps 1.3x and prompts of 16 and 256 tokens 1.5x and 1.7x faster than
 /// IREE 3.13's code; the AVX-512 build's figures are there too.
 pub fn takes_bf16_rows(x: &Value, w: &Value) -> bool {
-    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    rows_kernel_takes(x.shape()[0], x.shape()[1], w)
+}
+
+/// [`takes_bf16_rows`] for `rows` rows of `k` values.
+fn rows_kernel_takes(rows: i64, k: i64, w: &Value) -> bool {
     w.elem() == DType::BF16 && rows >= 2 && k % 32 == 0 && w.shape()[1] == k
 }
 
@@ -320,14 +324,15 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 /// holds the rows, normalized and reordered, on its worker's stack).
 const FUSED_ROWS_VALUES: i64 = 12288;
 
-/// Whether [`bf16_rows_fused`] takes `x` [rows, k] times `w` [n, k]: as
-/// [`bf16_rows`] does, in the exact form, for a decode step's rows (at
-/// most 8; prompts keep the unfused form) fitting a workgroup's stack (8
-/// rows up to k = 1536).
-pub fn takes_bf16_rows_fused(kernels: Kernels, x: &Value, w: &Value) -> bool {
-    let (rows, k) = (x.shape()[0], x.shape()[1]);
+/// Whether [`bf16_rows_fused`] takes `rows` rows of x times `w` [n, k]
+/// (x has k columns): as [`bf16_rows`] does, in the exact form, for a
+/// decode step's rows (at most 8; prompts keep the unfused form) fitting a
+/// workgroup's stack (8 rows up to k = 1536). By the count, so that a
+/// caller splitting rows off asks before it slices them.
+pub fn takes_bf16_rows_fused(kernels: Kernels, rows: i64, w: &Value) -> bool {
+    let k = w.shape()[1];
     kernels == Kernels::X86_64
-        && takes_bf16_rows(x, w)
+        && rows_kernel_takes(rows, k, w)
         && rows <= 8
         && rows * k <= FUSED_ROWS_VALUES
 }
@@ -349,7 +354,7 @@ pub fn bf16_rows_fused(
     let (rows, k) = (x.shape()[0], x.shape()[1]);
     let n = w.shape()[0];
     assert!(
-        takes_bf16_rows_fused(Kernels::X86_64, x, w),
+        k == w.shape()[1] && takes_bf16_rows_fused(Kernels::X86_64, rows, w),
         "fused bf16 rows kernel on x {:?}, weight {:?}",
         x.shape(),
         w.shape()

@@ -377,17 +377,17 @@ fn dense_fused(
     }
     let (n, cols) = (x.shape()[0], x.shape()[1]);
     let split = rows.split.filter(|&s| 0 < s && s < n);
-    let top = match split {
-        Some(s) => f.slice(x, &[0, 0], &[s, cols]),
-        None if rows.live.is_none() => x.clone(),
-        None => return None,
-    };
-    if !kernels::takes_bf16_rows_fused(rows.kernels, &top, wv) {
+    // A chunk's padded rows (live, no split) keep the unfused form.
+    if split.is_none() && rows.live.is_some() {
+        return None;
+    }
+    if !kernels::takes_bf16_rows_fused(rows.kernels, split.unwrap_or(n), wv) {
         return None;
     }
     let Some(s) = split else {
         return Some(kernels::bf16_rows_fused(f, x, norm, wv, residual));
     };
+    let top = f.slice(x, &[0, 0], &[s, cols]);
     let bottom = f.slice(x, &[s, 0], &[n, cols]);
     let (r_top, r_bottom) = residual_parts(f, residual, s);
     let live = bottom_live(f, rows, s);
