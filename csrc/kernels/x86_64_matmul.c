@@ -811,8 +811,10 @@ void iree_llm_blocks_matmul_workgroup(
 // for bit). The norm repeats in every workgroup: for SmolLM2's products at
 // one row, about 3% of a workgroup's arithmetic by instruction count (an
 // estimate, not measured). The emitter calls it for
-// one row (a single sequence's step, a prompt's head): at B=4 the fused
-// step measured slower (docs/performance.md).
+// one row (a single sequence's step, a prompt's head) and for a decode
+// step's rows, those in one workgroup a thread: split into the usual
+// balanced workgroups, a fused B=4 step measured slower than an unfused
+// one (docs/performance.md).
 
 // The most values of x (rows times k) a workgroup normalizes: 32 KB of a
 // worker's 128 KB stack (src/emit/kernels/blocks.rs, FUSED_EXACT_VALUES).

@@ -70,14 +70,18 @@ pub fn blocks_matmul(
 
 /// Whether an exact product of block weights ([`blocks_matmul`]) of `x`
 /// can take the norm before it and the residual after it into its own
-/// workgroups ([`blocks_matmul_fused`]): a single row (several measured
-/// slower at B=4, docs/performance.md) in the exact kernels (the exact form,
-/// and the bf16 form, whose single rows stay exact; not the 8-bit form's
-/// rounded rows) and, with a norm, one that fits the workgroups' stack.
+/// workgroups ([`blocks_matmul_fused`]): a decode step's rows (up to 8) in
+/// the exact form, one row in the bf16 form (whose single rows stay exact;
+/// not the 8-bit form's rounded rows) and, with a norm, rows that fit the
+/// workgroups' stack.
 pub fn takes_blocks_matmul_fused(kernels: Kernels, x: &Value, norm: bool) -> bool {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
-    let exact = matches!(kernels, Kernels::X86_64 | Kernels::X86_64Bf16);
-    exact && rows == 1 && (!norm || rows * k <= FUSED_EXACT_VALUES)
+    let exact = match kernels {
+        Kernels::X86_64 => rows <= 8,
+        Kernels::X86_64Bf16 => rows == 1,
+        _ => false,
+    };
+    exact && (!norm || rows * k <= FUSED_EXACT_VALUES)
 }
 
 /// `residual + rms_norm(x) . W^T`, either part optional, for a block weight
@@ -105,7 +109,14 @@ pub fn blocks_matmul_fused(
     );
     let (res, has_res) = residual_operand(x, residual, n);
     let (weight, eps, has_norm) = norm_operand(f, x, norm);
-    let per = rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1);
+    // Several rows in one workgroup a thread, as the rows kernels: every
+    // workgroup normalizes all rows, and the usual balanced workgroups
+    // made a B=4 step slower than the unfused one (docs/performance.md).
+    let per = if rows == 1 {
+        rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1)
+    } else {
+        rows_per_thread(n, ROWS_PER_WORKGROUP, host_threads())
+    };
     let operands = [
         x.clone(),
         weight,

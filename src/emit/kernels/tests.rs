@@ -73,9 +73,9 @@ fn with_the_kernels_every_block_matrix_of_a_decode_step_calls_the_kernel() {
         window: None,
         spare: 0,
     };
+    // The plain call, or the one that takes a norm and a residual.
     let calls = |mlir: &str| {
-        mlir.matches("flow.dispatch @iree_llm_kernels_blocks_matmul::@blocks_matmul")
-            .count()
+        kernel_calls(mlir, "blocks_matmul") + kernel_calls(mlir, "blocks_matmul_fused")
     };
     let with = tiny_graph(Kernels::X86_64, decode);
     // Every product of each layer, and the tied embedding as the output head.
@@ -149,7 +149,7 @@ fn with_eight_bit_activations_every_product_goes_through_the_vnni_kernel_where_t
 /// before the q/k/v, gate/up and head products (no `rsqrt` left in the
 /// graph) and the residual after the o and down products (no add of a
 /// [rows, hidden] f32 left), in decode steps and prompts alike. The
-/// exact kernels keep both as operations of their own.
+/// exact kernels keep both as operations of their own in a prompt.
 #[cfg(iree_llm_x86_64_kernels)]
 #[test]
 fn the_eight_bit_products_normalize_their_rows_and_add_their_residuals() {
@@ -181,24 +181,23 @@ fn the_eight_bit_products_normalize_their_rows_and_add_their_residuals() {
         let q8 = tiny_graph(Kernels::X86_64Q8, kind);
         assert_eq!(norms(&q8), 0, "{kind:?}");
         assert_eq!(residuals(&q8, rows), 0, "{kind:?}");
+        // The exact kernels fuse a decode step's rows too (below), not a
+        // prompt's, whose head takes its last row only.
         let exact = tiny_graph(Kernels::X86_64, kind);
-        // A prompt's head takes its last row only, which the exact
-        // fused product normalizes itself.
-        let head = usize::from(rows == 8);
-        assert_eq!(norms(&exact), 2 * layers + head, "{kind:?}");
-        assert_eq!(residuals(&exact, rows), 2 * layers, "{kind:?}");
+        let layered = if rows == 8 { 0 } else { 2 * layers };
+        assert_eq!(norms(&exact), layered, "{kind:?}");
+        assert_eq!(residuals(&exact, rows), layered, "{kind:?}");
     }
 }
 
-/// The exact form's products of one row (a single sequence's decode
-/// step) take the norm before them and the residual after them into
-/// their own workgroups: no RMSNorm and no residual add is left in the
-/// graph, and every block product is the fused call. Several rows keep
-/// both as operations of their own (fusing them measured slower at
-/// B=4; docs/performance.md).
+/// The exact form's products of a decode step's rows (up to 8) take the
+/// norm before them and the residual after them into their own
+/// workgroups: no RMSNorm and no residual add is left in the graph, and
+/// every block product is the fused call. The bf16 form does so for one
+/// row, which it keeps exact.
 #[cfg(iree_llm_x86_64_kernels)]
 #[test]
-fn the_exact_products_of_one_row_normalize_it_and_add_their_residuals() {
+fn the_exact_products_of_decode_rows_normalize_them_and_add_their_residuals() {
     use crate::emit::{GraphKind, Output};
     let cfg = crate::preset::Preset::Tiny.config();
     let (layers, hidden) = (cfg.num_hidden_layers, cfg.hidden_size);
@@ -215,14 +214,20 @@ fn the_exact_products_of_one_row_normalize_it_and_add_their_residuals() {
         window: None,
         spare: 0,
     };
-    for kernels in [Kernels::X86_64, Kernels::X86_64Bf16] {
-        let one = tiny_graph(kernels, decode(1));
-        assert_eq!(norms(&one), 0, "{kernels:?}");
-        assert_eq!(residuals(&one, 1), 0, "{kernels:?}");
-        assert_eq!(kernel_calls(&one, "blocks_matmul_fused"), 4 * layers + 1);
-        assert_eq!(kernel_calls(&one, "blocks_matmul"), 0);
+    for (kernels, batch) in [
+        (Kernels::X86_64, 1),
+        (Kernels::X86_64, 4),
+        (Kernels::X86_64, 8),
+        (Kernels::X86_64Bf16, 1),
+    ] {
+        let step = tiny_graph(kernels, decode(batch));
+        assert_eq!(norms(&step), 0, "{kernels:?} B={batch}");
+        assert_eq!(residuals(&step, batch as usize), 0, "{kernels:?} B={batch}");
+        assert_eq!(kernel_calls(&step, "blocks_matmul_fused"), 4 * layers + 1);
+        assert_eq!(kernel_calls(&step, "blocks_matmul"), 0);
     }
-    let four = tiny_graph(Kernels::X86_64, decode(4));
+    // The bf16 form rounds several rows to bf16 for its own product.
+    let four = tiny_graph(Kernels::X86_64Bf16, decode(4));
     assert_eq!(norms(&four), 2 * layers + 1);
     assert_eq!(residuals(&four, 4), 2 * layers);
     assert_eq!(kernel_calls(&four, "blocks_matmul_fused"), 0);
