@@ -354,9 +354,6 @@ pub(super) fn linear_fused(
     }
 }
 
-/// `residual + linear(rms_norm(x), w)` with the norm and the add as
-/// operations of their own, the product by `linear` (`linear_plain`, or
-/// `linear_rows` for rows already split off).
 /// [`linear_fused`] for a dense bf16 weight in one dispatch of
 /// [`kernels::bf16_rows_fused`] where it takes the rows (a decode step's),
 /// else `None`. With rows split off (`Rows::split`: a step carrying a
@@ -419,6 +416,9 @@ fn residual_parts(
     (Some(top), Some(bottom))
 }
 
+/// `residual + linear(rms_norm(x), w)` with the norm and the add as
+/// operations of their own, the product by `linear` (`linear_plain`, or
+/// `linear_rows` for rows already split off).
 fn unfused(
     f: &mut FuncBuilder,
     x: &Value,
