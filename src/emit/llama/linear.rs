@@ -300,8 +300,10 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
 /// they round them and add the residual to their sums, and so do the exact
 /// products of block weights where their rows fit
 /// ([`kernels::blocks_matmul_fused`]), sparing a step the norm's two
-/// dispatches and the add's one (per layer: two norms, two residuals);
-/// other products have them as operations of their own.
+/// dispatches and the add's one (per layer: two norms, two residuals), and
+/// so do dense bf16 weights' decode rows where their fused kernel takes
+/// them (`dense_fused`); other products have them as operations of their
+/// own.
 pub(super) fn linear_fused(
     f: &mut FuncBuilder,
     x: &Value,
@@ -328,7 +330,7 @@ pub(super) fn linear_fused(
     if !*vnni_layout && kernels.is_portable() {
         return unfused(f, x, norm, w, residual, linear_plain);
     }
-    let (n, cols) = (x.shape()[0], x.shape()[1]);
+    let n = x.shape()[0];
     let product = |f: &mut FuncBuilder, x: &Value, r: Option<&Value>, live: Option<&Value>| {
         if *vnni_layout {
             kernels::blocks_vnni_packed(f, x, norm, *format, q, d, m.as_ref(), r, live)
@@ -342,8 +344,7 @@ pub(super) fn linear_fused(
         // Rows before `split` (a decode step's, carrying a chunk) in a
         // product of their own, as `linear_plain` splits them.
         Some(split) if 0 < split && split < n => {
-            let top = f.slice(x, &[0, 0], &[split, cols]);
-            let bottom = f.slice(x, &[split, 0], &[n, cols]);
+            let (top, bottom) = rows_split_at(f, x, split);
             let (r_top, r_bottom) = residual_parts(f, residual, split);
             let live = bottom_live(f, rows, split);
             let top = product(f, &top, r_top.as_ref(), None);
@@ -372,7 +373,7 @@ fn dense_fused(
     if norm.is_none() && residual.is_none() {
         return None;
     }
-    let (n, cols) = (x.shape()[0], x.shape()[1]);
+    let n = x.shape()[0];
     let split = rows.split.filter(|&s| 0 < s && s < n);
     // A chunk's padded rows (live, no split) keep the unfused form.
     if split.is_none() && rows.live.is_some() {
@@ -384,8 +385,7 @@ fn dense_fused(
     let Some(s) = split else {
         return Some(kernels::bf16_rows_fused(f, x, norm, wv, residual));
     };
-    let top = f.slice(x, &[0, 0], &[s, cols]);
-    let bottom = f.slice(x, &[s, 0], &[n, cols]);
+    let (top, bottom) = rows_split_at(f, x, s);
     let (r_top, r_bottom) = residual_parts(f, residual, s);
     let live = bottom_live(f, rows, s);
     let top = kernels::bf16_rows_fused(f, &top, norm, wv, r_top.as_ref());
@@ -410,10 +410,16 @@ fn residual_parts(
     let Some(r) = residual else {
         return (None, None);
     };
-    let (n, width) = (r.shape()[0], r.shape()[1]);
-    let top = f.slice(r, &[0, 0], &[split, width]);
-    let bottom = f.slice(r, &[split, 0], &[n, width]);
+    let (top, bottom) = rows_split_at(f, r, split);
     (Some(top), Some(bottom))
+}
+
+/// The rows of `v` [n, width] before `split` and from it on.
+fn rows_split_at(f: &mut FuncBuilder, v: &Value, split: i64) -> (Value, Value) {
+    let (n, width) = (v.shape()[0], v.shape()[1]);
+    let top = f.slice(v, &[0, 0], &[split, width]);
+    let bottom = f.slice(v, &[split, 0], &[n, width]);
+    (top, bottom)
 }
 
 /// `residual + linear(rms_norm(x), w)` with the norm and the add as
@@ -440,11 +446,10 @@ fn unfused(
 
 /// `linear` of a weight that takes no norm or residual into its product.
 fn linear_plain(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
-    let (n, cols) = (x.shape()[0], x.shape()[1]);
+    let n = x.shape()[0];
     match w.rows().split {
         Some(split) if 0 < split && split < n => {
-            let top = f.slice(x, &[0, 0], &[split, cols]);
-            let bottom = f.slice(x, &[split, 0], &[n, cols]);
+            let (top, bottom) = rows_split_at(f, x, split);
             let live = bottom_live(f, &w.rows(), split);
             let top = linear_rows(f, &top, &w.clone().without_live());
             let bottom = linear_rows(f, &bottom, &w.clone().live_as(live));
