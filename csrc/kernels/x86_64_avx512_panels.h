@@ -84,24 +84,18 @@ PANELS_TILE_FNS(1) PANELS_TILE_FNS(2) PANELS_TILE_FNS(4)
 // Panels a tile takes for R rows of x: 16 accumulators at most.
 INLINE int panels_for_rows(int rows) { return rows <= 4 ? 4 : 2; }
 
-// One workgroup: y = x . W^T for weight rows [first, first + count), first
-// and n multiples of 16. x [rows, k] f32, w the panels, y [rows, n] f32.
-// k is taken a span (ROWS_SPAN values) at a time, as the row-major tile
-// does: within a span one tile of x rows at a time, every panel of the
-// workgroup over it, so the span of x stays in L1 and, for a prompt's later
-// tiles of x rows, the span's panels in L2.
-void iree_llm_bf16_panels_workgroup(const float* restrict x, size_t x_offset,
-                                    const uint32_t* restrict w, size_t w_offset,
-                                    float* restrict y, size_t y_offset, size_t rows, size_t n,
-                                    size_t k, size_t first, size_t count) {
-  x += x_offset;
-  // The binding is bf16: its offset counts halves of a lane.
-  w = (const uint32_t*)((const uint16_t*)w + w_offset);
-  y += y_offset;
+// y = x . W^T for weight rows [first, first + count), first and n
+// multiples of 16. x [rows, k] f32, w the panels, y [rows, n] f32. k is
+// taken `span` values (even) at a time: within a span one tile of x rows
+// at a time, every panel of the workgroup over it. A span's sums are added
+// to the last span's, so a row's bits depend on the span, and every call
+// that must give a row the same bits passes the same one.
+static void panels_in_spans(const float* restrict x, const uint32_t* restrict w,
+                            float* restrict y, size_t rows, size_t n, size_t k, size_t first,
+                            size_t count, size_t span) {
   size_t last = first + count;
   if (last > n) last = n;
   const size_t pk = k / 2 * PANEL;
-  const size_t span = k < ROWS_SPAN ? k : ROWS_SPAN;
   for (size_t c = 0; c < k; c += span) {
     const size_t len = k - c < span ? k - c : span;
     const size_t j0 = c / 2, j1 = (c + len) / 2;
@@ -121,6 +115,19 @@ void iree_llm_bf16_panels_workgroup(const float* restrict x, size_t x_offset,
       }
     }
   }
+}
+
+// One workgroup, in spans of ROWS_SPAN values as the row-major tile takes
+// them: the span of x stays in L1 and, for a prompt's later tiles of x
+// rows, the span's panels in L2.
+void iree_llm_bf16_panels_workgroup(const float* restrict x, size_t x_offset,
+                                    const uint32_t* restrict w, size_t w_offset,
+                                    float* restrict y, size_t y_offset, size_t rows, size_t n,
+                                    size_t k, size_t first, size_t count) {
+  // The binding is bf16: its offset counts halves of a lane.
+  w = (const uint32_t*)((const uint16_t*)w + w_offset);
+  panels_in_spans(x + x_offset, w, y + y_offset, rows, n, k, first, count,
+                  k < ROWS_SPAN ? k : ROWS_SPAN);
 }
 
 #include "x86_64_avx512_live_rows.h"
@@ -229,4 +236,83 @@ void iree_llm_bf16_panels_silu_live_workgroup(const float* restrict x, size_t x_
   iree_llm_bf16_panels_silu_workgroup(x, x_offset, w, w_offset, act, act_offset, used, m, k,
                                       first, count);
   zero_rows_f32(act + act_offset, used, rows, m, first, count);
+}
+
+// ---- A decode step's rows with the norm before and the residual after -----
+//
+// The exact panel products of a step's rows (q/k/v and gate/up after an
+// RMSNorm, o and down before a residual add) otherwise wait on the norm's
+// dispatches and are followed by the add's, as the row-major fused product
+// above (iree_llm_bf16_rows_fused_workgroup) found. Each workgroup here
+// normalizes all rows onto its worker's stack (the same sums and products
+// as iree_llm_blocks_matmul_fused_workgroup's norm), multiplies them with
+// the panel tiles, and adds the residual to its share of y. With a norm
+// the emitter runs one workgroup a thread: an earlier version that
+// normalized in each of the plain product's balanced workgroups ran the 1B
+// preset's B=8 step slower, with 2-16 ms more CPU (docs/performance.md).
+
+// The most values of x (rows times k) a workgroup normalizes: 48 KB of a
+// worker's 128 KB stack (src/emit/kernels/bf16.rs, FUSED_PANELS_VALUES).
+#define FUSED_PANELS_VALUES 12288
+
+// x [rows, k] f32 normalized into out [rows, k]: (x * inv) * norm, inv
+// from rms_inverse. k a multiple of 32.
+INLINE void normalize_rows(const float* x, const float* norm, size_t rows, size_t k, float eps,
+                           float* out) {
+  for (size_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * k;
+    const __m512 inv = _mm512_set1_ps(rms_inverse(xr, k, eps));
+    for (size_t i = 0; i < k; i += 16) {
+      const __m512 v = _mm512_mul_ps(_mm512_loadu_ps(xr + i), inv);
+      _mm512_store_ps(out + r * k + i, _mm512_mul_ps(v, _mm512_loadu_ps(norm + i)));
+    }
+  }
+}
+
+// x [rows, k] f32; norm [k] f32 (read if has_norm, epsilon eps_bits as f32
+// bits); w the panels; res [rows, n] f32 (read if has_res); y [rows, n].
+// With a norm, rows * k <= FUSED_PANELS_VALUES.
+void iree_llm_bf16_panels_fused_workgroup(const float* restrict x, size_t x_offset,
+                                          const float* restrict norm, size_t norm_offset,
+                                          const uint32_t* restrict w, size_t w_offset,
+                                          const float* restrict res, size_t res_offset,
+                                          float* restrict y, size_t y_offset, size_t rows,
+                                          size_t n, size_t k, size_t eps_bits, size_t has_norm,
+                                          size_t has_res, size_t first, size_t count) {
+  w = (const uint32_t*)((const uint16_t*)w + w_offset);
+  if (has_norm) {
+    if (rows * k > FUSED_PANELS_VALUES || k % 32 != 0) __builtin_trap();
+    float xs[FUSED_PANELS_VALUES] __attribute__((aligned(64)));
+    normalize_rows(x + x_offset, norm + norm_offset, rows, k, float_from_bits(eps_bits), xs);
+    // All of k in one span: the normalized rows are few enough for L1 or
+    // L2, and one workgroup a thread then reads each of its panels once,
+    // start to end (in spans of ROWS_SPAN it read every panel's first span,
+    // then every panel's second).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    panels_in_spans(xs, w, y + y_offset, rows, n, k, first, count, k);
+#pragma GCC diagnostic pop
+  } else {
+    iree_llm_bf16_panels_workgroup(x, x_offset, w, 0, y, y_offset, rows, n, k, first, count);
+  }
+  if (has_res) add_residual(y + y_offset, res + res_offset, rows, n, first, count);
+}
+
+// act = silu(h . Wg^T) * (h . Wu^T) for h = rms_norm(x), as
+// iree_llm_bf16_panels_silu_workgroup over rows normalized as above; rows
+// * k <= FUSED_PANELS_VALUES.
+void iree_llm_bf16_panels_silu_fused_workgroup(const float* restrict x, size_t x_offset,
+                                               const float* restrict norm, size_t norm_offset,
+                                               const uint32_t* restrict w, size_t w_offset,
+                                               float* restrict act, size_t act_offset,
+                                               size_t rows, size_t m, size_t k, size_t eps_bits,
+                                               size_t first, size_t count) {
+  if (rows * k > FUSED_PANELS_VALUES || k % 32 != 0) __builtin_trap();
+  float xs[FUSED_PANELS_VALUES] __attribute__((aligned(64)));
+  normalize_rows(x + x_offset, norm + norm_offset, rows, k, float_from_bits(eps_bits), xs);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  iree_llm_bf16_panels_silu_workgroup(xs, 0, w, w_offset, act, act_offset, rows, m, k, first,
+                                      count);
+#pragma GCC diagnostic pop
 }

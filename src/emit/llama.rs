@@ -245,8 +245,10 @@ fn mlp_block(f: &mut FuncBuilder, m: &LlamaShape, x: &Value, w: &Layer) -> Value
 /// ([`kernels::bf16_panels_silu`]), or with bf16 activations rounded to bf16
 /// ([`kernels::bf16_panels_silu_bf16`]) where the down projection is in
 /// panels too (it takes those values as its rounded input); `None` where
-/// that is not so. Rows split off (`Rows::split`) share the call: the
-/// kernels sum each row alike whatever rows share it.
+/// that is not so. A decode step's rows in the exact form take the norm
+/// into the kernel ([`linear::gated_panels_fused`]); otherwise rows split
+/// off (`Rows::split`) share the call: the kernels sum each row alike
+/// whatever rows share it.
 fn gated_in_one_pass(f: &mut FuncBuilder, x: &Value, norm: &RmsNorm, w: &Layer) -> Option<Value> {
     let Stacked::One(gate_up) = &w.gate_up else {
         return None;
@@ -261,6 +263,9 @@ fn gated_in_one_pass(f: &mut FuncBuilder, x: &Value, norm: &RmsNorm, w: &Layer) 
     let bf16 = rows.kernels.bf16_activations();
     if bf16 && !matches!(w.down, Weight::Panels(..)) {
         return None;
+    }
+    if !bf16 && let Some(act) = linear::gated_panels_fused(f, x, norm, gate_up) {
+        return Some(act);
     }
     let live = rows.live.as_ref();
     let h = &rms_norm(f, x, &norm.weight, norm.eps);

@@ -374,6 +374,100 @@ pub fn bf16_rows_fused(
     )
 }
 
+/// The most values of x (rows times k) the fused panel products normalize
+/// (`FUSED_PANELS_VALUES` in csrc/kernels/x86_64_avx512_panels.h: each
+/// workgroup holds the normalized rows on its worker's stack).
+const FUSED_PANELS_VALUES: i64 = 12288;
+
+/// Whether [`bf16_panels_fused`] (and, with a norm,
+/// [`bf16_panels_silu_fused`]) take `rows` rows of `k` values: the exact
+/// form in the AVX-512 build (which keeps dense bf16 weights in panels), a
+/// decode step's rows (at most 8; prompts keep the unfused form) and, with
+/// a norm, rows that fit a workgroup's stack (8 rows up to k = 1536, 4 up
+/// to 3072). By the count, so that a caller splitting rows off asks before
+/// it slices them.
+pub fn takes_bf16_panels_fused(kernels: Kernels, rows: i64, k: i64, norm: bool) -> bool {
+    kernels == Kernels::X86_64
+        && packs_bf16_panels(kernels)
+        && rows <= 8
+        && k % 32 == 0
+        && (!norm || rows * k <= FUSED_PANELS_VALUES)
+}
+
+/// `residual + rms_norm(x) . W^T`, either part optional, for a decode
+/// step's rows and a dense bf16 W in panels, in one dispatch
+/// ([`takes_bf16_panels_fused`]): the same products as [`bf16_panels`], the
+/// norm summed as [`bf16_rows_fused`] sums it, the residual added as the
+/// graph adds it.
+pub fn bf16_panels_fused(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    w: &Value,
+    residual: Option<&Value>,
+) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let n = w.shape()[0] * crate::emit::panels::PANEL as i64;
+    assert!(
+        w.elem() == DType::BF16
+            && w.shape()[1] * 2 == k
+            && takes_bf16_panels_fused(Kernels::X86_64, rows, k, norm.is_some()),
+        "fused bf16 panels kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
+    let (res, has_res) = residual_operand(x, residual, n);
+    let (weight, eps, has_norm) = norm_operand(f, x, norm);
+    let per = fused_panels_per(rows, n, has_norm == 1);
+    f.dispatch_extern(
+        &EXPORTS[32].callee(),
+        &[n, per],
+        &[x.clone(), weight, w.clone(), res],
+        &[rows, n, k, eps, has_norm, has_res, per],
+        TensorType::new(&[rows, n], DType::F32),
+    )
+}
+
+/// `silu(gate(h)) * up(h)` for `h = rms_norm(x)`, as [`bf16_panels_silu`]
+/// over rows the kernel normalizes first (a decode step's,
+/// [`takes_bf16_panels_fused`] with a norm), in one dispatch.
+pub fn bf16_panels_silu_fused(f: &mut FuncBuilder, x: &Value, norm: &RmsNorm, w: &Value) -> Value {
+    let panel = crate::emit::panels::PANEL as i64;
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let m = w.shape()[0] * panel / 2;
+    assert!(
+        w.elem() == DType::BF16
+            && w.shape()[1] * 2 == k
+            && m % panel == 0
+            && takes_bf16_panels_fused(Kernels::X86_64, rows, k, true),
+        "fused gated bf16 panels kernel on x {:?}, weight {:?}",
+        x.shape(),
+        w.shape()
+    );
+    let (weight, eps, _) = norm_operand(f, x, Some(norm));
+    let per = fused_panels_per(rows, m, true);
+    f.dispatch_extern(
+        &EXPORTS[33].callee(),
+        &[m, per],
+        &[x.clone(), weight, w.clone()],
+        &[rows, m, k, eps, per],
+        TensorType::new(&[rows, m], DType::F32),
+    )
+}
+
+/// Weight rows per workgroup of a fused panel product of `rows` rows of x
+/// over `n` weight rows: one workgroup a thread where each normalizes all
+/// of x (an earlier version normalizing in each of the plain product's
+/// balanced workgroups made the 1B preset's B=8 step slower,
+/// docs/performance.md), else the plain product's.
+fn fused_panels_per(rows: i64, n: i64, has_norm: bool) -> i64 {
+    if has_norm {
+        rows_per_thread(n, ROWS_PER_WORKGROUP, host_threads())
+    } else {
+        rows_per_workgroup(rows, n, ROWS_PER_WORKGROUP, 1)
+    }
+}
+
 /// Values of x [`bf16_rows`] splits into even and odd halves: a register
 /// of weights, 16 of them in the AVX2 build and 32 in the AVX-512 one.
 fn pairs_group() -> i64 {

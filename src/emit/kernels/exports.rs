@@ -64,7 +64,7 @@ const PROMPT_WRITE_INDICES: &[&str] = &[
     "n", "layer", "slots", "hkv", "capacity", "d", "kv_row", "k_at", "v_at",
 ];
 
-pub(super) const EXPORTS: [Export; 32] = [
+pub(super) const EXPORTS: [Export; 34] = [
     // y = x . W^T for W in blocks: x, q, d, m (d again without offsets), y;
     // rows of x, weight rows n, columns k, the format's code
     // (BlockFormat::kernel_code), whether activations are rounded to 8 bits;
@@ -358,6 +358,25 @@ pub(super) const EXPORTS: [Export; 32] = [
         symbol: "iree_llm_bf16_rows_fused_workgroup",
         bindings: &["f32", "f32", "bf16", "f32", "f32"],
         indices: &["rows", "n", "k", "eps", "has_norm", "has_res"],
+    },
+    // `bf16_panels` the same way, for a decode step's rows (with a norm,
+    // rows x k at most FUSED_PANELS_VALUES): x, the norm, the panels, res,
+    // y; rows, n, k, eps, has_norm, has_res (AVX-512 build).
+    Export {
+        name: "bf16_panels_fused",
+        source: Source::Exact,
+        symbol: "iree_llm_bf16_panels_fused_workgroup",
+        bindings: &["f32", "f32", "bf16", "f32", "f32"],
+        indices: &["rows", "n", "k", "eps", "has_norm", "has_res"],
+    },
+    // `bf16_panels_silu` of rows it normalizes first: x, the norm, the
+    // stacked gate and up panels, act; rows, m, k, eps.
+    Export {
+        name: "bf16_panels_silu_fused",
+        source: Source::Exact,
+        symbol: "iree_llm_bf16_panels_silu_fused_workgroup",
+        bindings: &["f32", "f32", "bf16", "f32"],
+        indices: &["rows", "n", "k", "eps"],
     },
 ];
 

@@ -67,9 +67,9 @@ pub use attention::{
     takes_decode_attention,
 };
 pub use bf16::{
-    bf16_matmul, bf16_matvec, bf16_panels, bf16_panels_bf16, bf16_panels_silu,
-    bf16_panels_silu_bf16, bf16_rows, bf16_rows_fused, packs_bf16_panels, takes_bf16,
-    takes_bf16_rows, takes_bf16_rows_fused,
+    bf16_matmul, bf16_matvec, bf16_panels, bf16_panels_bf16, bf16_panels_fused, bf16_panels_silu,
+    bf16_panels_silu_bf16, bf16_panels_silu_fused, bf16_rows, bf16_rows_fused, packs_bf16_panels,
+    takes_bf16, takes_bf16_panels_fused, takes_bf16_rows, takes_bf16_rows_fused,
 };
 pub use blocks::{
     RmsNorm, blocks_matmul, blocks_matmul_fused, blocks_vnni_packed, packs_for_vnni,

@@ -670,6 +670,20 @@ fn exact_bf16_export(rows: i64) -> &'static str {
     }
 }
 
+/// The exact kernels' export for a decode step's `rows` rows times a bf16
+/// weight, where each product has a norm before it or a residual after it:
+/// the fused panel kernel where the weights are in panels, the fused rows
+/// kernel for several rows in rows, else the one-row kernel (the norm and
+/// the add apart).
+#[cfg(iree_llm_x86_64_kernels)]
+fn exact_bf16_step_export(rows: i64) -> &'static str {
+    match rows {
+        _ if packs_bf16_panels(Kernels::X86_64) => "bf16_panels_fused",
+        1 => "bf16_matvec",
+        _ => "bf16_rows_fused",
+    }
+}
+
 /// Products a layer takes through the gated panel kernel instead of
 /// [`exact_bf16_export`]: gate and up with their SiLU, where the
 /// weights are in panels.
@@ -692,16 +706,17 @@ fn one_row_of_bf16_weights_calls_the_bf16_kernel_and_only_its_executable_is_decl
         };
         tiny_bf16_graph(Kernels::X86_64, &[4], decode)
     };
-    let export = exact_bf16_export(1);
+    let export = exact_bf16_step_export(1);
     let (layers, gated) = (cfg.num_hidden_layers, exact_gated_products());
     // One row: every product of each layer and the output head (gate
-    // and up through the gated kernel where the weights are in panels).
+    // and up through the gated kernel where the weights are in panels,
+    // which then also take the norms and residuals).
     let one = graph(1);
     assert_eq!(
         kernel_calls(&one, export),
         (PRODUCTS_PER_LAYER - gated) * layers + 1
     );
-    assert_eq!(kernel_calls(&one, "bf16_panels_silu"), gated * layers);
+    assert_eq!(kernel_calls(&one, "bf16_panels_silu_fused"), gated * layers);
     for declared in EXPORTS.iter().map(|e| e.name) {
         assert_eq!(
             one.contains(&format!(
@@ -709,7 +724,7 @@ fn one_row_of_bf16_weights_calls_the_bf16_kernel_and_only_its_executable_is_decl
             )),
             declared == export
                 || declared == "decode_attention_writes"
-                || (declared == "bf16_panels_silu" && gated == 1),
+                || (declared == "bf16_panels_silu_fused" && gated == 1),
             "{declared} is declared only if called"
         );
     }
@@ -742,21 +757,18 @@ fn several_rows_of_bf16_weights_call_the_rows_kernel() {
     // same kernel (gate and up in the gated kernel, where in panels).
     // The panel kernels take a prompt's layers in their live-rows form,
     // which multiplies only the prompt's real rows, not the bucket's
-    // padding.
+    // padding, and its head's row with its norm, as a step's rows.
+    // Each of a step's products has a norm before it or a residual after
+    // it, so each takes its kernel with them fused.
     let step = graph(Kernels::X86_64, decode(4));
-    if export == "bf16_rows" {
-        // Each of a step's products has a norm before it or a residual
-        // after it, so each takes the rows kernel with them fused.
-        assert_eq!(calls(&step), 0);
-        assert_eq!(kernel_calls(&step, "bf16_rows_fused"), layers + 1);
-    } else {
-        assert_eq!(calls(&step), layers + 1);
-    }
+    assert_eq!(calls(&step), 0);
+    assert_eq!(kernel_calls(&step, exact_bf16_step_export(4)), layers + 1);
     let head = usize::from(export == exact_bf16_export(1));
     let prompt = graph(Kernels::X86_64, prefill);
     if packs_bf16_panels(Kernels::X86_64) {
         assert_eq!(kernel_calls(&prompt, "bf16_panels_live"), layers);
-        assert_eq!(calls(&prompt), head);
+        assert_eq!(calls(&prompt), 0);
+        assert_eq!(kernel_calls(&prompt, "bf16_panels_fused"), 1);
     } else {
         assert_eq!(calls(&prompt), layers + head);
     }
@@ -770,6 +782,35 @@ fn several_rows_of_bf16_weights_call_the_rows_kernel() {
     assert!(mlir.contains(&format!(
         "stream.executable private @iree_llm_kernels_{export}"
     )));
+}
+
+#[cfg(iree_llm_x86_64_kernels)]
+#[test]
+fn a_carrying_steps_decode_rows_take_their_norms_into_the_kernel_as_a_plain_steps_do() {
+    use crate::emit::GraphKind;
+    let cfg = crate::preset::Preset::Tiny.config();
+    let layers = cfg.num_hidden_layers;
+    let carrying = GraphKind::DecodeChunk {
+        batch: 4,
+        window: Some(64),
+        tokens: 16,
+        spare: 0,
+    };
+    let mlir = tiny_bf16_graph(Kernels::X86_64, &[4], carrying);
+    let fused = exact_bf16_step_export(4);
+    if packs_bf16_panels(Kernels::X86_64) {
+        // The kernel normalizes the 4 decode rows of q/k/v, gate and up
+        // and the head, as in a plain step; the chunk's rows take the
+        // graph's norm. A residual alone is added as the graph adds it, so
+        // o and down multiply all rows in one product.
+        assert_eq!(kernel_calls(&mlir, fused), layers + 1);
+        assert_eq!(kernel_calls(&mlir, "bf16_panels_silu_fused"), layers);
+        assert_eq!(kernel_calls(&mlir, "bf16_panels_silu_live"), layers);
+        assert_eq!(kernel_calls(&mlir, "bf16_panels_live"), 3 * layers + 1);
+    } else {
+        // Every product of the decode rows takes the fused rows kernel.
+        assert_eq!(kernel_calls(&mlir, fused), PRODUCTS_PER_LAYER * layers + 1);
+    }
 }
 
 #[cfg(iree_llm_x86_64_kernels)]

@@ -78,9 +78,12 @@ impl Weight {
     }
 
     /// The same weight with rows before `split` multiplied on their own,
-    /// where which rows share a product would change their sums.
+    /// where which rows share a product would change their sums: a weight
+    /// whose products sum rows alike only where its decode rows take the
+    /// norm into their product and the other rows do not
+    /// ([`panels_norm_fused`]).
     pub(super) fn split_at(mut self, split: i64) -> Self {
-        if self.sums_rows_alike() {
+        if self.sums_rows_alike() && !panels_norm_fused(&self, split) {
             return self;
         }
         match &mut self {
@@ -301,9 +304,9 @@ fn linear(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
 /// products of block weights where their rows fit
 /// ([`kernels::blocks_matmul_fused`]), sparing a step the norm's two
 /// dispatches and the add's one (per layer: two norms, two residuals), and
-/// so do dense bf16 weights' decode rows where their fused kernel takes
-/// them (`dense_fused`); other products have them as operations of their
-/// own.
+/// so do dense bf16 weights' decode rows, in rows or in panels, where their
+/// fused kernel takes them (`dense_fused`); other products have them as
+/// operations of their own.
 pub(super) fn linear_fused(
     f: &mut FuncBuilder,
     x: &Value,
@@ -355,9 +358,23 @@ pub(super) fn linear_fused(
     }
 }
 
+/// Whether a decode step's `rows` rows take the norm before a product of
+/// `w` into the exact panel kernel ([`kernels::bf16_panels_fused`]). The
+/// kernel normalizes in another order than the graph's RMSNorm, so a step
+/// carrying a chunk multiplies its decode rows apart from the chunk's
+/// (`Rows::split`) to give them a plain step's bits.
+fn panels_norm_fused(w: &Weight, rows: i64) -> bool {
+    match w {
+        Weight::Panels(v, form) => {
+            kernels::takes_bf16_panels_fused(form.kernels, rows, v.shape()[1] * 2, true)
+        }
+        _ => false,
+    }
+}
+
 /// [`linear_fused`] for a dense bf16 weight in one dispatch of
-/// [`kernels::bf16_rows_fused`] where it takes the rows (a decode step's),
-/// else `None`. With rows split off (`Rows::split`: a step carrying a
+/// [`kernels::bf16_rows_fused`] where it takes the rows (a decode step's;
+/// in panels, `panels_fused`), else `None`. With rows split off (`Rows::split`: a step carrying a
 /// chunk), the split-off decode rows take it as a plain step's do and the
 /// chunk's rows the unfused path.
 fn dense_fused(
@@ -367,6 +384,9 @@ fn dense_fused(
     w: &Weight,
     residual: Option<&Value>,
 ) -> Option<Value> {
+    if let Weight::Panels(..) = w {
+        return panels_fused(f, x, norm, w, residual);
+    }
     let Weight::Dense(wv, rows) = w else {
         return None;
     };
@@ -398,6 +418,81 @@ fn dense_fused(
         linear_rows,
     );
     Some(f.concatenate(&[top, bottom], 0))
+}
+
+/// [`dense_fused`] for a weight in panels, through
+/// [`kernels::bf16_panels_fused`]. A step carrying a chunk multiplies its
+/// decode rows apart only where they take the norm (`panels_norm_fused`);
+/// a residual alone is added as the graph adds it, so there all rows share
+/// one unfused product.
+fn panels_fused(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    w: &Weight,
+    residual: Option<&Value>,
+) -> Option<Value> {
+    let Weight::Panels(wv, rows) = w else {
+        return None;
+    };
+    if norm.is_none() && residual.is_none() {
+        return None;
+    }
+    let (n, k) = (x.shape()[0], x.shape()[1]);
+    match rows.split.filter(|&s| 0 < s && s < n) {
+        None if rows.live.is_none()
+            && kernels::takes_bf16_panels_fused(rows.kernels, n, k, norm.is_some()) =>
+        {
+            Some(kernels::bf16_panels_fused(f, x, norm, wv, residual))
+        }
+        Some(s) if norm.is_some() && panels_norm_fused(w, s) => {
+            let (top, bottom) = rows_split_at(f, x, s);
+            let (r_top, r_bottom) = residual_parts(f, residual, s);
+            let live = bottom_live(f, rows, s);
+            let top = kernels::bf16_panels_fused(f, &top, norm, wv, r_top.as_ref());
+            let bottom = unfused(
+                f,
+                &bottom,
+                norm,
+                &w.clone().live_as(live),
+                r_bottom.as_ref(),
+                linear_rows,
+            );
+            Some(f.concatenate(&[top, bottom], 0))
+        }
+        _ => None,
+    }
+}
+
+/// `silu(gate(h)) * up(h)` for `h = rms_norm(x)` and a stacked gate and
+/// up matrix in panels, where a decode step's rows take the norm into the
+/// exact gated kernel ([`kernels::bf16_panels_silu_fused`]; a step carrying
+/// a chunk: its decode rows, the chunk's through the graph's norm), else
+/// `None`.
+pub(super) fn gated_panels_fused(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: &RmsNorm,
+    w: &Weight,
+) -> Option<Value> {
+    let Weight::Panels(wv, rows) = w else {
+        return None;
+    };
+    let n = x.shape()[0];
+    match rows.split.filter(|&s| 0 < s && s < n) {
+        None if rows.live.is_none() && panels_norm_fused(w, n) => {
+            Some(kernels::bf16_panels_silu_fused(f, x, norm, wv))
+        }
+        Some(s) if panels_norm_fused(w, s) => {
+            let (top, bottom) = rows_split_at(f, x, s);
+            let live = bottom_live(f, rows, s);
+            let top = kernels::bf16_panels_silu_fused(f, &top, norm, wv);
+            let h = rms_norm(f, &bottom, &norm.weight, norm.eps);
+            let bottom = kernels::bf16_panels_silu(f, &h, wv, live.as_ref());
+            Some(f.concatenate(&[top, bottom], 0))
+        }
+        _ => None,
+    }
 }
 
 /// A residual's rows before `split` and from it on, for products that
@@ -448,7 +543,7 @@ fn unfused(
 fn linear_plain(f: &mut FuncBuilder, x: &Value, w: &Weight) -> Value {
     let n = x.shape()[0];
     match w.rows().split {
-        Some(split) if 0 < split && split < n => {
+        Some(split) if 0 < split && split < n && !w.sums_rows_alike() => {
             let (top, bottom) = rows_split_at(f, x, split);
             let live = bottom_live(f, &w.rows(), split);
             let top = linear_rows(f, &top, &w.clone().without_live());
