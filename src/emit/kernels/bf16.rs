@@ -359,14 +359,32 @@ pub fn bf16_rows_fused(
         x.shape(),
         w.shape()
     );
-    let (res, has_res) = residual_operand(x, residual, n);
-    let (weight, eps, has_norm) = norm_operand(f, x, norm);
     // Every workgroup prepares all of x, so one a thread (as the 8-bit
     // form's rows kernel): SmolLM2's gate and up product in 96 workgroups
     // made its B=8 step slower than the unfused one.
     let per = rows_per_thread(n, ROWS_PER_WORKGROUP, host_threads());
+    fused_product(f, &EXPORTS[31], x, norm, w, residual, n, per)
+}
+
+/// A fused product's dispatch of `export`, whose operands are x, the
+/// norm's weight, w and the residual, and whose indices are rows, n, k,
+/// the norm's epsilon and whether there are a norm and a residual.
+#[allow(clippy::too_many_arguments)]
+fn fused_product(
+    f: &mut FuncBuilder,
+    export: &Export,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    w: &Value,
+    residual: Option<&Value>,
+    n: i64,
+    per: i64,
+) -> Value {
+    let (rows, k) = (x.shape()[0], x.shape()[1]);
+    let (res, has_res) = residual_operand(x, residual, n);
+    let (weight, eps, has_norm) = norm_operand(f, x, norm);
     f.dispatch_extern(
-        &EXPORTS[31].callee(),
+        &export.callee(),
         &[n, per],
         &[x.clone(), weight, w.clone(), res],
         &[rows, n, k, eps, has_norm, has_res, per],
@@ -416,16 +434,8 @@ pub fn bf16_panels_fused(
         x.shape(),
         w.shape()
     );
-    let (res, has_res) = residual_operand(x, residual, n);
-    let (weight, eps, has_norm) = norm_operand(f, x, norm);
-    let per = fused_panels_per(rows, n, has_norm == 1);
-    f.dispatch_extern(
-        &EXPORTS[32].callee(),
-        &[n, per],
-        &[x.clone(), weight, w.clone(), res],
-        &[rows, n, k, eps, has_norm, has_res, per],
-        TensorType::new(&[rows, n], DType::F32),
-    )
+    let per = fused_panels_per(rows, n, norm.is_some());
+    fused_product(f, &EXPORTS[32], x, norm, w, residual, n, per)
 }
 
 /// `silu(gate(h)) * up(h)` for `h = rms_norm(x)`, as [`bf16_panels_silu`]

@@ -402,13 +402,31 @@ fn dense_fused(
     if !kernels::takes_bf16_rows_fused(rows.kernels, split.unwrap_or(n), wv) {
         return None;
     }
-    let Some(s) = split else {
-        return Some(kernels::bf16_rows_fused(f, x, norm, wv, residual));
+    let product = |f: &mut FuncBuilder, x: &Value, r: Option<&Value>| {
+        kernels::bf16_rows_fused(f, x, norm, wv, r)
     };
-    let (top, bottom) = rows_split_at(f, x, s);
-    let (r_top, r_bottom) = residual_parts(f, residual, s);
-    let live = bottom_live(f, rows, s);
-    let top = kernels::bf16_rows_fused(f, &top, norm, wv, r_top.as_ref());
+    Some(match split {
+        None => product(f, x, residual),
+        Some(s) => decode_rows_apart(f, x, norm, w, residual, s, product),
+    })
+}
+
+/// `residual + linear(rms_norm(x), w)` for a step carrying a chunk: the
+/// rows before `split` (its decode rows) through `fused`, as a plain
+/// step's rows, the chunk's rows through the unfused path.
+fn decode_rows_apart(
+    f: &mut FuncBuilder,
+    x: &Value,
+    norm: Option<&RmsNorm>,
+    w: &Weight,
+    residual: Option<&Value>,
+    split: i64,
+    fused: impl FnOnce(&mut FuncBuilder, &Value, Option<&Value>) -> Value,
+) -> Value {
+    let (top, bottom) = rows_split_at(f, x, split);
+    let (r_top, r_bottom) = residual_parts(f, residual, split);
+    let live = bottom_live(f, &w.rows(), split);
+    let top = fused(f, &top, r_top.as_ref());
     let bottom = unfused(
         f,
         &bottom,
@@ -417,7 +435,7 @@ fn dense_fused(
         r_bottom.as_ref(),
         linear_rows,
     );
-    Some(f.concatenate(&[top, bottom], 0))
+    f.concatenate(&[top, bottom], 0)
 }
 
 /// [`dense_fused`] for a weight in panels, through
@@ -439,26 +457,17 @@ fn panels_fused(
         return None;
     }
     let (n, k) = (x.shape()[0], x.shape()[1]);
+    let product = |f: &mut FuncBuilder, x: &Value, r: Option<&Value>| {
+        kernels::bf16_panels_fused(f, x, norm, wv, r)
+    };
     match rows.split.filter(|&s| 0 < s && s < n) {
         None if rows.live.is_none()
             && kernels::takes_bf16_panels_fused(rows.kernels, n, k, norm.is_some()) =>
         {
-            Some(kernels::bf16_panels_fused(f, x, norm, wv, residual))
+            Some(product(f, x, residual))
         }
         Some(s) if norm.is_some() && panels_norm_fused(w, s) => {
-            let (top, bottom) = rows_split_at(f, x, s);
-            let (r_top, r_bottom) = residual_parts(f, residual, s);
-            let live = bottom_live(f, rows, s);
-            let top = kernels::bf16_panels_fused(f, &top, norm, wv, r_top.as_ref());
-            let bottom = unfused(
-                f,
-                &bottom,
-                norm,
-                &w.clone().live_as(live),
-                r_bottom.as_ref(),
-                linear_rows,
-            );
-            Some(f.concatenate(&[top, bottom], 0))
+            Some(decode_rows_apart(f, x, norm, w, residual, s, product))
         }
         _ => None,
     }
