@@ -297,7 +297,7 @@ fn rows_kernel_takes(rows: i64, k: i64, w: &Value) -> bool {
 }
 
 /// `x . W^T` [rows, n] for rows `x` [rows, k] and a dense bf16 weight W
-/// [n, k] ([`takes_bf16_rows`]), exactly: `x86_64_matmul.c` widens W's
+/// [n, k] ([`takes_bf16_rows`]), exactly: `x86_64_bf16_rows.h` widens W's
 /// values in pairs, so x goes to it in that order ([`pairs_split`]).
 pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
     let (rows, k) = (x.shape()[0], x.shape()[1]);
@@ -320,7 +320,7 @@ pub fn bf16_rows(f: &mut FuncBuilder, x: &Value, w: &Value) -> Value {
 }
 
 /// The most values of x (rows times k) [`bf16_rows_fused`] takes
-/// (`FUSED_ROWS_VALUES` in csrc/kernels/x86_64_matmul.c: each workgroup
+/// (`FUSED_ROWS_VALUES` in csrc/kernels/x86_64_bf16_rows.h: each workgroup
 /// holds the rows, normalized and reordered, on its worker's stack).
 const FUSED_ROWS_VALUES: i64 = 12288;
 
