@@ -374,9 +374,9 @@ fn panels_norm_fused(w: &Weight, rows: i64) -> bool {
 
 /// [`linear_fused`] for a dense bf16 weight in one dispatch of
 /// [`kernels::bf16_rows_fused`] where it takes the rows (a decode step's;
-/// in panels, `panels_fused`), else `None`. With rows split off (`Rows::split`: a step carrying a
-/// chunk), the split-off decode rows take it as a plain step's do and the
-/// chunk's rows the unfused path.
+/// in panels, `panels_fused`), else `None`. With rows split off
+/// (`Rows::split`: a step carrying a chunk), the split-off decode rows take
+/// it as a plain step's do and the chunk's rows the unfused path.
 fn dense_fused(
     f: &mut FuncBuilder,
     x: &Value,
