@@ -243,13 +243,14 @@ void iree_llm_bf16_panels_silu_live_workgroup(const float* restrict x, size_t x_
 // The exact panel products of a step's rows (q/k/v and gate/up after an
 // RMSNorm, o and down before a residual add) otherwise wait on the norm's
 // dispatches and are followed by the add's, as the row-major fused product
-// above (iree_llm_bf16_rows_fused_workgroup) found. Each workgroup here
-// normalizes all rows onto its worker's stack (the same sums and products
-// as iree_llm_blocks_matmul_fused_workgroup's norm), multiplies them with
-// the panel tiles, and adds the residual to its share of y. With a norm
-// the emitter runs one workgroup a thread: an earlier version that
-// normalized in each of the plain product's balanced workgroups ran the 1B
-// preset's B=8 step slower, with 2-16 ms more CPU (docs/performance.md).
+// (iree_llm_bf16_rows_fused_workgroup, x86_64_bf16_rows.h) found. Each
+// workgroup here normalizes all rows onto its worker's stack (the same
+// sums and products as iree_llm_blocks_matmul_fused_workgroup's norm),
+// multiplies them with the panel tiles, and adds the residual to its share
+// of y. With a norm the emitter runs one workgroup a thread: an earlier
+// version that normalized in each of the plain product's balanced
+// workgroups ran the 1B preset's B=8 step slower, with 2-16 ms more CPU
+// (docs/performance.md).
 
 // The most values of x (rows times k) a workgroup normalizes: 48 KB of a
 // worker's 128 KB stack (src/emit/kernels/bf16.rs, FUSED_PANELS_VALUES).
