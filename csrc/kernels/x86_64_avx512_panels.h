@@ -244,8 +244,8 @@ void iree_llm_bf16_panels_silu_live_workgroup(const float* restrict x, size_t x_
 // RMSNorm, o and down before a residual add) otherwise wait on the norm's
 // dispatches and are followed by the add's, as the row-major fused product
 // (iree_llm_bf16_rows_fused_workgroup, x86_64_bf16_rows.h) found. Each
-// workgroup here normalizes all rows onto its worker's stack (the same
-// sums and products as iree_llm_blocks_matmul_fused_workgroup's norm),
+// workgroup here normalizes all rows onto its worker's stack
+// (normalize_rows, as iree_llm_blocks_matmul_fused_workgroup does),
 // multiplies them with the panel tiles, and adds the residual to its share
 // of y. With a norm the emitter runs one workgroup a thread: an earlier
 // version that normalized in each of the plain product's balanced
@@ -255,20 +255,6 @@ void iree_llm_bf16_panels_silu_live_workgroup(const float* restrict x, size_t x_
 // The most values of x (rows times k) a workgroup normalizes: 48 KB of a
 // worker's 128 KB stack (src/emit/kernels/bf16.rs, FUSED_PANELS_VALUES).
 #define FUSED_PANELS_VALUES 12288
-
-// x [rows, k] f32 normalized into out [rows, k]: (x * inv) * norm, inv
-// from rms_inverse. k a multiple of 32.
-INLINE void normalize_rows(const float* x, const float* norm, size_t rows, size_t k, float eps,
-                           float* out) {
-  for (size_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * k;
-    const __m512 inv = _mm512_set1_ps(rms_inverse(xr, k, eps));
-    for (size_t i = 0; i < k; i += 16) {
-      const __m512 v = _mm512_mul_ps(_mm512_loadu_ps(xr + i), inv);
-      _mm512_store_ps(out + r * k + i, _mm512_mul_ps(v, _mm512_loadu_ps(norm + i)));
-    }
-  }
-}
 
 // x [rows, k] f32; norm [k] f32 (read if has_norm, epsilon eps_bits as f32
 // bits); w the panels; res [rows, n] f32 (read if has_res); y [rows, n].

@@ -820,6 +820,19 @@ void iree_llm_blocks_matmul_workgroup(
 // worker's 128 KB stack (src/emit/kernels/blocks.rs, FUSED_EXACT_VALUES).
 #define FUSED_EXACT_VALUES 8192
 
+// x [rows, k] f32 normalized into out [rows, k] (aligned to VEC_ALIGN) as
+// the graph's RMSNorm computes it, (x * inv) * norm with inv from
+// rms_inverse: the fused products' norm. k a multiple of 32.
+INLINE void normalize_rows(const float* x, const float* norm, size_t rows, size_t k, float eps,
+                           float* out) {
+  for (size_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * k;
+    const vec inv = v_set1(rms_inverse(xr, k, eps));
+    for (size_t i = 0; i < k; i += VLEN)
+      v_store_aligned(out + r * k + i, v_mul(v_mul(v_load(xr + i), inv), v_load(norm + i)));
+  }
+}
+
 // x [rows, k] f32; norm [k] f32 (read if has_norm, epsilon eps_bits as f32
 // bits); q, d, m as for iree_llm_blocks_matmul_workgroup; res [rows, n] f32
 // (read if has_res); y [rows, n] f32.
@@ -832,13 +845,7 @@ void iree_llm_blocks_matmul_fused_workgroup(
   float normed[FUSED_EXACT_VALUES] __attribute__((aligned(VEC_ALIGN)));
   x += x_offset;
   if (has_norm && rows * k <= FUSED_EXACT_VALUES) {
-    norm += norm_offset;
-    const float eps = float_from_bits(eps_bits);
-    for (size_t r = 0; r < rows; ++r) {
-      const float* xr = x + r * k;
-      const float inv = rms_inverse(xr, k, eps);
-      for (size_t i = 0; i < k; ++i) normed[r * k + i] = (xr[i] * inv) * norm[i];
-    }
+    normalize_rows(x, norm + norm_offset, rows, k, float_from_bits(eps_bits), normed);
     iree_llm_blocks_matmul_workgroup(normed, 0, q_base, q_offset, d, d_offset, m, m_offset, y,
                                      y_offset, rows, n, k, format, 0, first, count);
   } else {
