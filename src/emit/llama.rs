@@ -429,6 +429,12 @@ fn qkv(
 /// rotated q, k, v to the heads' outputs `[N, heads * D]`, is `attend`;
 /// `in_place`: it reads [`Qkv::rows`] where there is one) with its
 /// residual, then the MLP with its residual.
+///
+/// With `only` (an i32 row index) just that row leaves the layer, [1,
+/// hidden]: every row's keys and values still reach the cache, but the
+/// output projection and the MLP run for that row alone. A prompt's last
+/// layer needs no more, since only its last real row goes on to the head:
+/// on the 1B preset that skips a sixteenth of a prompt's multiplies.
 #[allow(clippy::too_many_arguments)]
 fn layer(
     f: &mut FuncBuilder,
@@ -439,12 +445,21 @@ fn layer(
     rope_tables: (&Value, &Value),
     heading: &str,
     in_place: bool,
+    only: Option<&Value>,
     attend: impl FnOnce(&mut FuncBuilder, Qkv) -> Value,
 ) -> Value {
     f.comment(heading);
     let qkv = qkv(f, m, x, w, rope_tables, in_place);
-    let attn = attend(f, qkv);
-    let x = linear_fused(f, &attn, None, &w.wo, Some(x));
+    let mut attn = attend(f, qkv);
+    let mut x = x.clone();
+    if let Some(row) = only {
+        f.comment(&format!("layer {l}: only row `only` goes on"));
+        let zero = scalar_i32(f, 0);
+        let width = attn.shape()[1];
+        attn = f.dynamic_slice(&attn, &[row.clone(), zero.clone()], &[1, width]);
+        x = f.dynamic_slice(&x, &[row.clone(), zero], &[1, m.hidden]);
+    }
+    let x = linear_fused(f, &attn, None, &w.wo, Some(&x));
     f.comment(&format!("layer {l}: MLP"));
     mlp_block(f, m, &x, w)
 }
@@ -508,6 +523,9 @@ pub fn prefill(
     let kernel_att = kernels::takes_decode_attention(cfg.kernels, g, d)
         .then(|| chunk::ChunkAttention::new(&mut f, m, cfg, t, 0, &zero, &slot, [&zero, &one]));
 
+    f.comment("the last real token: row len - 1");
+    let last = f.sub(&len, &one);
+
     for (l, w) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: attention");
         x = layer(
@@ -519,6 +537,7 @@ pub fn prefill(
             (&cos, &sin),
             &heading,
             kernel_att.as_ref().is_some_and(|a| a.reads_rows_in_place()),
+            last_layer_row(l, p.layers.len(), &last),
             |f, qkv| {
                 if let Some(att) = &kernel_att {
                     // It writes the prompt's keys as it goes: none left to write.
@@ -569,28 +588,30 @@ pub fn prefill(
         );
     }
 
-    finish_prompt(f, m, &p, &x, [&len, &zero, &one], output, draw.as_ref(), kv)
+    finish_prompt(f, m, &p, &x, output, draw.as_ref(), kv)
 }
 
-/// The end of a prompt graph (whole prefill or chunk): the head on the last
-/// real row of `x` (row `len - 1`), returned as the graph's output form
-/// beside the updated cache `kv`. `zero` and `one` are the graph's i32
-/// scalars.
-#[allow(clippy::too_many_arguments)]
+/// The row a prompt graph's layer `l` of `layers` hands on alone
+/// ([`layer`]'s `only`): the last real one, `last`, from the last layer;
+/// every row from the others.
+fn last_layer_row(l: usize, layers: usize, last: &Value) -> Option<&Value> {
+    (l + 1 == layers).then_some(last)
+}
+
+/// The end of a prompt graph (whole prefill or chunk): the head on `last`,
+/// the last real row [1, hidden] as the last layer left it
+/// ([`last_layer_row`]), returned as the graph's output form beside the
+/// updated cache `kv`.
 fn finish_prompt(
     mut f: FuncBuilder,
     m: &LlamaShape,
     p: &Params,
-    x: &Value,
-    [len, zero, one]: [&Value; 3],
+    last: &Value,
     output: Output,
     draw: Option<&sample::SampleInputs>,
     kv: Value,
 ) -> String {
-    f.comment("the last real token: row len - 1");
-    let last_index = f.sub(len, one);
-    let last = f.dynamic_slice(x, &[last_index, zero.clone()], &[1, m.hidden]);
-    let logits = head(&mut f, m, p, &last);
+    let logits = head(&mut f, m, p, last);
     let (out, tail) = match output {
         Output::Logits => (f.reshape(&logits, &[m.vocab]), None),
         Output::Argmax => {
@@ -669,6 +690,7 @@ pub fn decode(
             (&cos, &sin),
             &heading,
             att.in_place(),
+            None,
             |f, qkv| att.attend(f, l, &mut kv, &qkv, &mut new_kv),
         );
     }

@@ -36,6 +36,11 @@ fn a_graph_that_calls_the_kernel_is_recognized_by_its_symbol() {
 /// up stacked, down (checkpoint::STACKS).
 const PRODUCTS_PER_LAYER: usize = 4;
 
+/// Products of a prompt's last layer that take its last real row alone:
+/// o, gate and up, down. The q/k/v product takes every row, whose keys
+/// and values the cache keeps.
+const LAST_ROW_PRODUCTS: usize = 3;
+
 /// The tiny preset's graphs with every matrix in Q4_1-style blocks.
 #[cfg(iree_llm_x86_64_kernels)]
 fn tiny_graph(kernels: Kernels, kind: crate::emit::GraphKind) -> String {
@@ -133,11 +138,14 @@ fn with_eight_bit_activations_every_product_goes_through_the_vnni_kernel_where_t
     };
     let mlir = tiny_graph(Kernels::X86_64Q8, prompt);
     if packs_for_vnni(Kernels::X86_64Q8) {
-        let layers_products = PRODUCTS_PER_LAYER * layers;
+        let layers_products = PRODUCTS_PER_LAYER * layers - LAST_ROW_PRODUCTS;
         assert_eq!(calls(&mlir, "blocks_vnni_packed_live"), layers_products);
         assert_eq!(calls(&mlir, "quantize_rows_live"), layers_products);
         assert_eq!(calls(&mlir, "blocks_vnni_packed"), 0);
         assert_eq!(calls(&mlir, "quantize_rows"), 0);
+        // The last layer's products of the last row, and the head's, as
+        // a decode row's.
+        assert_eq!(calls(&mlir, "blocks_vnni_rows"), LAST_ROW_PRODUCTS + 1);
     }
     // The exact set never calls them.
     let exact = tiny_graph(Kernels::X86_64, decode(8));
@@ -182,11 +190,16 @@ fn the_eight_bit_products_normalize_their_rows_and_add_their_residuals() {
         assert_eq!(norms(&q8), 0, "{kind:?}");
         assert_eq!(residuals(&q8, rows), 0, "{kind:?}");
         // The exact kernels fuse a decode step's rows too (below), not a
-        // prompt's, whose head takes its last row only.
+        // prompt's, but for its last row after the last layer's attention
+        // (o with its residual, the MLP's norm and residual) and the head.
         let exact = tiny_graph(Kernels::X86_64, kind);
-        let layered = if rows == 8 { 0 } else { 2 * layers };
-        assert_eq!(norms(&exact), layered, "{kind:?}");
-        assert_eq!(residuals(&exact, rows), layered, "{kind:?}");
+        let (norms_left, residuals_left) = if rows == 8 {
+            (0, 0)
+        } else {
+            (2 * layers - 1, 2 * layers - 2)
+        };
+        assert_eq!(norms(&exact), norms_left, "{kind:?}");
+        assert_eq!(residuals(&exact, rows), residuals_left, "{kind:?}");
     }
 }
 
@@ -857,27 +870,40 @@ fn with_bf16_activations_every_product_of_a_bf16_weight_calls_the_avx512_kernel(
         output: Output::Logits,
     };
     // A prompt's layers multiply only its real rows (the kernels' live
-    // form), the head its last row; 9 to 48 rows take the tall tiles,
-    // except on CPUs whose kernels take every row count in AMX tiles.
+    // form); 9 to 48 rows take the tall tiles, except on CPUs whose
+    // kernels take every row count in AMX tiles. The last layer's o, MLP
+    // and the head take its last row alone, in the 8-row tiles.
     let amx = Object::bf16_for_host() == Object::AmxBf16;
     for (tokens, tall) in [(16, !amx), (64, false)] {
         let mlir = graph(Kernels::X86_64Bf16, prefill(tokens));
-        let (product, gated_live) = if tall {
-            (
-                "bf16_panels_bf16_tall_live",
-                "bf16_panels_silu_bf16_tall_live",
-            )
-        } else {
-            ("bf16_panels_bf16_live", "bf16_panels_silu_bf16_live")
-        };
-        let case = format!("prompt of {tokens}");
-        assert_eq!(
-            kernel_calls(&mlir, product),
-            (PRODUCTS_PER_LAYER - 1) * layers,
-            "{case}"
+        let rows_calls =
+            |product: &str, gated: &str| (kernel_calls(&mlir, product), kernel_calls(&mlir, gated));
+        let tiles = rows_calls("bf16_panels_bf16_live", "bf16_panels_silu_bf16_live");
+        let tall_tiles = rows_calls(
+            "bf16_panels_bf16_tall_live",
+            "bf16_panels_silu_bf16_tall_live",
         );
+        // q/k/v, o and down: all rows in every layer but o and down of
+        // the last; gate and up likewise.
+        let all_rows = (
+            (PRODUCTS_PER_LAYER - 1) * layers - (LAST_ROW_PRODUCTS - 1),
+            layers - 1,
+        );
+        let last_row = (LAST_ROW_PRODUCTS - 1, 1);
+        let case = format!("prompt of {tokens}");
+        if tall {
+            assert_eq!(tall_tiles, all_rows, "{case}");
+            assert_eq!(tiles, last_row, "{case}");
+        } else {
+            assert_eq!(tall_tiles, (0, 0), "{case}");
+            assert_eq!(
+                tiles,
+                (all_rows.0 + last_row.0, all_rows.1 + last_row.1),
+                "{case}"
+            );
+        }
+        // The head, of the last row.
         assert_eq!(calls(&mlir), 1, "{case}");
-        assert_eq!(kernel_calls(&mlir, gated_live), layers, "{case}");
         assert_eq!(gated(&mlir), 0, "{case}");
         // The exact kernels take their own gated kernel, never this one.
         assert_eq!(gated(&graph(Kernels::X86_64, prefill(tokens))), 0);
@@ -956,9 +982,13 @@ fn a_prompts_rows_call_the_kernel_and_no_dense_copy_is_taken() {
     let mlir = tiny_graph(Kernels::X86_64, prefill);
     let calls = rows_per_call(&mlir);
     let rows = |n: i64| calls.iter().filter(|&&r| r == n).count();
-    // All 16 rows through every layer; the head takes the last token.
-    assert_eq!(rows(16), PRODUCTS_PER_LAYER * cfg.num_hidden_layers);
-    assert_eq!(rows(1), 1);
+    // All 16 rows through every layer until the last one's attention;
+    // from there on, and through the head, only the last token.
+    assert_eq!(
+        rows(16),
+        PRODUCTS_PER_LAYER * cfg.num_hidden_layers - LAST_ROW_PRODUCTS
+    );
+    assert_eq!(rows(1), LAST_ROW_PRODUCTS + 1);
     assert_eq!(calls.len(), rows(16) + rows(1));
     // The graph takes no f32 [out, in] matrix; portable graphs take one
     // per block matrix.

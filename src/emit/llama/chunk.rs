@@ -5,8 +5,8 @@
 
 use super::{
     Cmp, DType, FuncBuilder, LlamaShape, Output, Qkv, TensorType, Value, as_cached, declare_params,
-    embed_rows, finish_prompt, from_cache, kernels, layer, live_rows_only, masked_softmax, sample,
-    scalar_i32, to_cache,
+    embed_rows, finish_prompt, from_cache, kernels, last_layer_row, layer, live_rows_only,
+    masked_softmax, sample, scalar_i32, to_cache,
 };
 use crate::emit::GraphConfig;
 
@@ -64,6 +64,8 @@ pub fn prefill_chunk(
 
     let att = ChunkAttention::new(&mut f, m, cfg, t, window, &start, &slot, [&zero, &one]);
     let mut new_kv = Vec::new();
+    f.comment("the last real token: row len - 1");
+    let last = f.sub(&len, &one);
 
     for (l, wl) in p.layers.iter().enumerate() {
         let heading = format!("layer {l}: attention of the chunk");
@@ -76,6 +78,7 @@ pub fn prefill_chunk(
             (&cos, &sin),
             &heading,
             att.reads_rows_in_place(),
+            last_layer_row(l, p.layers.len(), &last),
             |f, qkv| att.attend(f, l, &mut kv, &qkv, &mut new_kv),
         );
     }
@@ -84,7 +87,7 @@ pub fn prefill_chunk(
         kv = att.write(&mut f, m, kv, &new_kv);
     }
 
-    finish_prompt(f, m, &p, &x, [&len, &zero, &one], output, draw.as_ref(), kv)
+    finish_prompt(f, m, &p, &x, output, draw.as_ref(), kv)
 }
 
 /// The attention of a chunk's `t` rows ([`prefill_chunk`]): query i sees

@@ -134,6 +134,7 @@ pub fn decode_with_chunk(
             (&cos, &sin),
             &heading,
             in_place,
+            None,
             |f, qkv| {
                 if in_place {
                     let step = qkv.rows_part(0, b);
