@@ -24,212 +24,224 @@ module @chunk_logits_t64_w64_s8 {
     %17 = stablehlo.constant dense<2.5e-1> : tensor<2x2x64x128xf32>
     %18 = stablehlo.constant dense<2> : tensor<i32>
     %19 = stablehlo.multiply %arg20, %18 : tensor<i32>
-    // layer 0: attention of the chunk
-    %20 = stablehlo.multiply %1, %1 : tensor<64x64xf32>
-    %21 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %22 = stablehlo.reduce(%20 init: %21) applies stablehlo.add across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
-    %23 = stablehlo.constant dense<6.4e1> : tensor<64xf32>
-    %24 = stablehlo.divide %22, %23 : tensor<64xf32>
-    %25 = stablehlo.constant dense<1.0e-5> : tensor<64xf32>
-    %26 = stablehlo.add %24, %25 : tensor<64xf32>
-    %27 = stablehlo.rsqrt %26 : tensor<64xf32>
-    %28 = stablehlo.broadcast_in_dim %27, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>
-    %29 = stablehlo.multiply %1, %28 : tensor<64x64xf32>
-    %30 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
-    %31 = stablehlo.multiply %29, %30 : tensor<64x64xf32>
-    %32 = stablehlo.dot_general %31, %arg2, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<128x64xf32>) -> tensor<64x128xf32>
-    %33 = stablehlo.reshape %32 : (tensor<64x128xf32>) -> tensor<64x8x16xf32>
-    %34 = stablehlo.slice %33 [0:64, 0:6, 0:16] : (tensor<64x8x16xf32>) -> tensor<64x6x16xf32>
-    %35 = stablehlo.reshape %34 : (tensor<64x6x16xf32>) -> tensor<64x6x2x8xf32>
-    %36 = "stablehlo.reverse"(%35) {dimensions = array<i64: 2>} : (tensor<64x6x2x8xf32>) -> tensor<64x6x2x8xf32>
-    %37 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<64x8xf32>) -> tensor<64x6x2x8xf32>
-    %38 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<64x8xf32>) -> tensor<64x6x2x8xf32>
-    %39 = stablehlo.iota dim = 2 : tensor<64x6x2x8xi32>
-    %40 = stablehlo.convert %39 : (tensor<64x6x2x8xi32>) -> tensor<64x6x2x8xf32>
-    %41 = stablehlo.constant dense<2.0e0> : tensor<64x6x2x8xf32>
-    %42 = stablehlo.constant dense<1.0e0> : tensor<64x6x2x8xf32>
-    %43 = stablehlo.multiply %40, %41 : tensor<64x6x2x8xf32>
-    %44 = stablehlo.subtract %43, %42 : tensor<64x6x2x8xf32>
-    %45 = stablehlo.multiply %38, %44 : tensor<64x6x2x8xf32>
-    %46 = stablehlo.multiply %35, %37 : tensor<64x6x2x8xf32>
-    %47 = stablehlo.multiply %36, %45 : tensor<64x6x2x8xf32>
-    %48 = stablehlo.add %46, %47 : tensor<64x6x2x8xf32>
-    %49 = stablehlo.reshape %48 : (tensor<64x6x2x8xf32>) -> tensor<64x6x16xf32>
-    %50 = stablehlo.slice %49 [0:64, 0:4, 0:16] : (tensor<64x6x16xf32>) -> tensor<64x4x16xf32>
-    %51 = stablehlo.slice %49 [0:64, 4:6, 0:16] : (tensor<64x6x16xf32>) -> tensor<64x2x16xf32>
-    %52 = stablehlo.slice %33 [0:64, 6:8, 0:16] : (tensor<64x8x16xf32>) -> tensor<64x2x16xf32>
-    %53 = stablehlo.transpose %51, dims = [1, 0, 2] : (tensor<64x2x16xf32>) -> tensor<2x64x16xf32>
-    %54 = stablehlo.transpose %52, dims = [1, 0, 2] : (tensor<64x2x16xf32>) -> tensor<2x64x16xf32>
-    // layer 0: the slot's cached keys and values, then the chunk's
-    %55 = stablehlo.constant dense<0> : tensor<i32>
-    %56 = stablehlo.dynamic_slice %arg17, %55, %2, %19, %2, %2, sizes = [1, 1, 2, 64, 16] : (tensor<2x2x16x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x64x16xf32>
-    %57 = stablehlo.reshape %56 : (tensor<1x1x2x64x16xf32>) -> tensor<2x64x16xf32>
-    %58 = stablehlo.dynamic_slice %arg17, %55, %3, %19, %2, %2, sizes = [1, 1, 2, 64, 16] : (tensor<2x2x16x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x64x16xf32>
-    %59 = stablehlo.reshape %58 : (tensor<1x1x2x64x16xf32>) -> tensor<2x64x16xf32>
-    %60 = stablehlo.concatenate %57, %53, dim = 1 : (tensor<2x64x16xf32>, tensor<2x64x16xf32>) -> tensor<2x128x16xf32>
-    %61 = stablehlo.concatenate %59, %54, dim = 1 : (tensor<2x64x16xf32>, tensor<2x64x16xf32>) -> tensor<2x128x16xf32>
-    %62 = stablehlo.reshape %50 : (tensor<64x4x16xf32>) -> tensor<64x2x2x16xf32>
-    %63 = stablehlo.transpose %62, dims = [1, 2, 0, 3] : (tensor<64x2x2x16xf32>) -> tensor<2x2x64x16xf32>
-    %64 = stablehlo.reshape %63 : (tensor<2x2x64x16xf32>) -> tensor<2x128x16xf32>
-    %65 = stablehlo.dot_general %64, %60, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x128x16xf32>, tensor<2x128x16xf32>) -> tensor<2x128x128xf32>
-    %66 = stablehlo.reshape %65 : (tensor<2x128x128xf32>) -> tensor<2x2x64x128xf32>
-    %67 = stablehlo.multiply %66, %17 : tensor<2x2x64x128xf32>
-    %68 = stablehlo.constant dense<0xFF800000> : tensor<2x2x64x128xf32>
-    %69 = stablehlo.select %16, %67, %68 : tensor<2x2x64x128xi1>, tensor<2x2x64x128xf32>
-    %70 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %71 = stablehlo.reduce(%69 init: %70) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x64x128xf32>, tensor<f32>) -> tensor<2x2x64xf32>
-    %72 = stablehlo.broadcast_in_dim %71, dims = [0, 1, 2] : (tensor<2x2x64xf32>) -> tensor<2x2x64x128xf32>
-    %73 = stablehlo.subtract %69, %72 : tensor<2x2x64x128xf32>
-    %74 = stablehlo.exponential %73 : tensor<2x2x64x128xf32>
-    %75 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %76 = stablehlo.reduce(%74 init: %75) applies stablehlo.add across dimensions = [3] : (tensor<2x2x64x128xf32>, tensor<f32>) -> tensor<2x2x64xf32>
-    %77 = stablehlo.broadcast_in_dim %76, dims = [0, 1, 2] : (tensor<2x2x64xf32>) -> tensor<2x2x64x128xf32>
-    %78 = stablehlo.divide %74, %77 : tensor<2x2x64x128xf32>
-    %79 = stablehlo.reshape %78 : (tensor<2x2x64x128xf32>) -> tensor<2x128x128xf32>
-    %80 = stablehlo.dot_general %79, %61, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x128x128xf32>, tensor<2x128x16xf32>) -> tensor<2x128x16xf32>
-    %81 = stablehlo.reshape %80 : (tensor<2x128x16xf32>) -> tensor<2x2x64x16xf32>
-    %82 = stablehlo.transpose %81, dims = [2, 0, 1, 3] : (tensor<2x2x64x16xf32>) -> tensor<64x2x2x16xf32>
-    %83 = stablehlo.reshape %53 : (tensor<2x64x16xf32>) -> tensor<1x1x2x64x16xf32>
-    %84 = stablehlo.reshape %54 : (tensor<2x64x16xf32>) -> tensor<1x1x2x64x16xf32>
-    %85 = stablehlo.reshape %82 : (tensor<64x2x2x16xf32>) -> tensor<64x64xf32>
-    %86 = stablehlo.dot_general %85, %arg3, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
-    %87 = stablehlo.add %1, %86 : tensor<64x64xf32>
-    // layer 0: MLP
-    %88 = stablehlo.multiply %87, %87 : tensor<64x64xf32>
-    %89 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %90 = stablehlo.reduce(%88 init: %89) applies stablehlo.add across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
-    %91 = stablehlo.constant dense<6.4e1> : tensor<64xf32>
-    %92 = stablehlo.divide %90, %91 : tensor<64xf32>
-    %93 = stablehlo.constant dense<1.0e-5> : tensor<64xf32>
-    %94 = stablehlo.add %92, %93 : tensor<64xf32>
-    %95 = stablehlo.rsqrt %94 : tensor<64xf32>
-    %96 = stablehlo.broadcast_in_dim %95, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>
-    %97 = stablehlo.multiply %87, %96 : tensor<64x64xf32>
-    %98 = stablehlo.broadcast_in_dim %arg4, dims = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
-    %99 = stablehlo.multiply %97, %98 : tensor<64x64xf32>
-    %100 = stablehlo.dot_general %99, %arg5, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<256x64xf32>) -> tensor<64x256xf32>
-    %101 = stablehlo.slice %100 [0:64, 0:128] : (tensor<64x256xf32>) -> tensor<64x128xf32>
-    %102 = stablehlo.slice %100 [0:64, 128:256] : (tensor<64x256xf32>) -> tensor<64x128xf32>
-    %103 = stablehlo.logistic %101 : tensor<64x128xf32>
-    %104 = stablehlo.multiply %101, %103 : tensor<64x128xf32>
-    %105 = stablehlo.multiply %104, %102 : tensor<64x128xf32>
-    %106 = stablehlo.dot_general %105, %arg6, contracting_dims = [1] x [1] : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x64xf32>
-    %107 = stablehlo.add %87, %106 : tensor<64x64xf32>
-    // layer 1: attention of the chunk
-    %108 = stablehlo.multiply %107, %107 : tensor<64x64xf32>
-    %109 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %110 = stablehlo.reduce(%108 init: %109) applies stablehlo.add across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
-    %111 = stablehlo.constant dense<6.4e1> : tensor<64xf32>
-    %112 = stablehlo.divide %110, %111 : tensor<64xf32>
-    %113 = stablehlo.constant dense<1.0e-5> : tensor<64xf32>
-    %114 = stablehlo.add %112, %113 : tensor<64xf32>
-    %115 = stablehlo.rsqrt %114 : tensor<64xf32>
-    %116 = stablehlo.broadcast_in_dim %115, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>
-    %117 = stablehlo.multiply %107, %116 : tensor<64x64xf32>
-    %118 = stablehlo.broadcast_in_dim %arg7, dims = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
-    %119 = stablehlo.multiply %117, %118 : tensor<64x64xf32>
-    %120 = stablehlo.dot_general %119, %arg8, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<128x64xf32>) -> tensor<64x128xf32>
-    %121 = stablehlo.reshape %120 : (tensor<64x128xf32>) -> tensor<64x8x16xf32>
-    %122 = stablehlo.slice %121 [0:64, 0:6, 0:16] : (tensor<64x8x16xf32>) -> tensor<64x6x16xf32>
-    %123 = stablehlo.reshape %122 : (tensor<64x6x16xf32>) -> tensor<64x6x2x8xf32>
-    %124 = "stablehlo.reverse"(%123) {dimensions = array<i64: 2>} : (tensor<64x6x2x8xf32>) -> tensor<64x6x2x8xf32>
-    %125 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<64x8xf32>) -> tensor<64x6x2x8xf32>
-    %126 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<64x8xf32>) -> tensor<64x6x2x8xf32>
-    %127 = stablehlo.iota dim = 2 : tensor<64x6x2x8xi32>
-    %128 = stablehlo.convert %127 : (tensor<64x6x2x8xi32>) -> tensor<64x6x2x8xf32>
-    %129 = stablehlo.constant dense<2.0e0> : tensor<64x6x2x8xf32>
-    %130 = stablehlo.constant dense<1.0e0> : tensor<64x6x2x8xf32>
-    %131 = stablehlo.multiply %128, %129 : tensor<64x6x2x8xf32>
-    %132 = stablehlo.subtract %131, %130 : tensor<64x6x2x8xf32>
-    %133 = stablehlo.multiply %126, %132 : tensor<64x6x2x8xf32>
-    %134 = stablehlo.multiply %123, %125 : tensor<64x6x2x8xf32>
-    %135 = stablehlo.multiply %124, %133 : tensor<64x6x2x8xf32>
-    %136 = stablehlo.add %134, %135 : tensor<64x6x2x8xf32>
-    %137 = stablehlo.reshape %136 : (tensor<64x6x2x8xf32>) -> tensor<64x6x16xf32>
-    %138 = stablehlo.slice %137 [0:64, 0:4, 0:16] : (tensor<64x6x16xf32>) -> tensor<64x4x16xf32>
-    %139 = stablehlo.slice %137 [0:64, 4:6, 0:16] : (tensor<64x6x16xf32>) -> tensor<64x2x16xf32>
-    %140 = stablehlo.slice %121 [0:64, 6:8, 0:16] : (tensor<64x8x16xf32>) -> tensor<64x2x16xf32>
-    %141 = stablehlo.transpose %139, dims = [1, 0, 2] : (tensor<64x2x16xf32>) -> tensor<2x64x16xf32>
-    %142 = stablehlo.transpose %140, dims = [1, 0, 2] : (tensor<64x2x16xf32>) -> tensor<2x64x16xf32>
-    // layer 1: the slot's cached keys and values, then the chunk's
-    %143 = stablehlo.constant dense<1> : tensor<i32>
-    %144 = stablehlo.dynamic_slice %arg17, %143, %2, %19, %2, %2, sizes = [1, 1, 2, 64, 16] : (tensor<2x2x16x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x64x16xf32>
-    %145 = stablehlo.reshape %144 : (tensor<1x1x2x64x16xf32>) -> tensor<2x64x16xf32>
-    %146 = stablehlo.dynamic_slice %arg17, %143, %3, %19, %2, %2, sizes = [1, 1, 2, 64, 16] : (tensor<2x2x16x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x64x16xf32>
-    %147 = stablehlo.reshape %146 : (tensor<1x1x2x64x16xf32>) -> tensor<2x64x16xf32>
-    %148 = stablehlo.concatenate %145, %141, dim = 1 : (tensor<2x64x16xf32>, tensor<2x64x16xf32>) -> tensor<2x128x16xf32>
-    %149 = stablehlo.concatenate %147, %142, dim = 1 : (tensor<2x64x16xf32>, tensor<2x64x16xf32>) -> tensor<2x128x16xf32>
-    %150 = stablehlo.reshape %138 : (tensor<64x4x16xf32>) -> tensor<64x2x2x16xf32>
-    %151 = stablehlo.transpose %150, dims = [1, 2, 0, 3] : (tensor<64x2x2x16xf32>) -> tensor<2x2x64x16xf32>
-    %152 = stablehlo.reshape %151 : (tensor<2x2x64x16xf32>) -> tensor<2x128x16xf32>
-    %153 = stablehlo.dot_general %152, %148, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x128x16xf32>, tensor<2x128x16xf32>) -> tensor<2x128x128xf32>
-    %154 = stablehlo.reshape %153 : (tensor<2x128x128xf32>) -> tensor<2x2x64x128xf32>
-    %155 = stablehlo.multiply %154, %17 : tensor<2x2x64x128xf32>
-    %156 = stablehlo.constant dense<0xFF800000> : tensor<2x2x64x128xf32>
-    %157 = stablehlo.select %16, %155, %156 : tensor<2x2x64x128xi1>, tensor<2x2x64x128xf32>
-    %158 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %159 = stablehlo.reduce(%157 init: %158) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x64x128xf32>, tensor<f32>) -> tensor<2x2x64xf32>
-    %160 = stablehlo.broadcast_in_dim %159, dims = [0, 1, 2] : (tensor<2x2x64xf32>) -> tensor<2x2x64x128xf32>
-    %161 = stablehlo.subtract %157, %160 : tensor<2x2x64x128xf32>
-    %162 = stablehlo.exponential %161 : tensor<2x2x64x128xf32>
-    %163 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %164 = stablehlo.reduce(%162 init: %163) applies stablehlo.add across dimensions = [3] : (tensor<2x2x64x128xf32>, tensor<f32>) -> tensor<2x2x64xf32>
-    %165 = stablehlo.broadcast_in_dim %164, dims = [0, 1, 2] : (tensor<2x2x64xf32>) -> tensor<2x2x64x128xf32>
-    %166 = stablehlo.divide %162, %165 : tensor<2x2x64x128xf32>
-    %167 = stablehlo.reshape %166 : (tensor<2x2x64x128xf32>) -> tensor<2x128x128xf32>
-    %168 = stablehlo.dot_general %167, %149, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x128x128xf32>, tensor<2x128x16xf32>) -> tensor<2x128x16xf32>
-    %169 = stablehlo.reshape %168 : (tensor<2x128x16xf32>) -> tensor<2x2x64x16xf32>
-    %170 = stablehlo.transpose %169, dims = [2, 0, 1, 3] : (tensor<2x2x64x16xf32>) -> tensor<64x2x2x16xf32>
-    %171 = stablehlo.reshape %141 : (tensor<2x64x16xf32>) -> tensor<1x1x2x64x16xf32>
-    %172 = stablehlo.reshape %142 : (tensor<2x64x16xf32>) -> tensor<1x1x2x64x16xf32>
-    %173 = stablehlo.reshape %170 : (tensor<64x2x2x16xf32>) -> tensor<64x64xf32>
-    %174 = stablehlo.dot_general %173, %arg9, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
-    %175 = stablehlo.add %107, %174 : tensor<64x64xf32>
-    // layer 1: MLP
-    %176 = stablehlo.multiply %175, %175 : tensor<64x64xf32>
-    %177 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %178 = stablehlo.reduce(%176 init: %177) applies stablehlo.add across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
-    %179 = stablehlo.constant dense<6.4e1> : tensor<64xf32>
-    %180 = stablehlo.divide %178, %179 : tensor<64xf32>
-    %181 = stablehlo.constant dense<1.0e-5> : tensor<64xf32>
-    %182 = stablehlo.add %180, %181 : tensor<64xf32>
-    %183 = stablehlo.rsqrt %182 : tensor<64xf32>
-    %184 = stablehlo.broadcast_in_dim %183, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>
-    %185 = stablehlo.multiply %175, %184 : tensor<64x64xf32>
-    %186 = stablehlo.broadcast_in_dim %arg10, dims = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
-    %187 = stablehlo.multiply %185, %186 : tensor<64x64xf32>
-    %188 = stablehlo.dot_general %187, %arg11, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<256x64xf32>) -> tensor<64x256xf32>
-    %189 = stablehlo.slice %188 [0:64, 0:128] : (tensor<64x256xf32>) -> tensor<64x128xf32>
-    %190 = stablehlo.slice %188 [0:64, 128:256] : (tensor<64x256xf32>) -> tensor<64x128xf32>
-    %191 = stablehlo.logistic %189 : tensor<64x128xf32>
-    %192 = stablehlo.multiply %189, %191 : tensor<64x128xf32>
-    %193 = stablehlo.multiply %192, %190 : tensor<64x128xf32>
-    %194 = stablehlo.dot_general %193, %arg12, contracting_dims = [1] x [1] : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x64xf32>
-    %195 = stablehlo.add %175, %194 : tensor<64x64xf32>
-    // write every layer's K/V of the chunk at start.. of the slot
-    %196 = stablehlo.concatenate %83, %84, %171, %172, dim = 0 : (tensor<1x1x2x64x16xf32>, tensor<1x1x2x64x16xf32>, tensor<1x1x2x64x16xf32>, tensor<1x1x2x64x16xf32>) -> tensor<4x1x2x64x16xf32>
-    %197 = stablehlo.reshape %196 : (tensor<4x1x2x64x16xf32>) -> tensor<2x2x2x64x16xf32>
-    %198 = stablehlo.dynamic_update_slice %arg17, %197, %2, %2, %19, %arg21, %2 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x64x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
     // the last real token: row len - 1
-    %199 = stablehlo.subtract %arg19, %3 : tensor<i32>
-    %200 = stablehlo.dynamic_slice %195, %199, %2, sizes = [1, 64] : (tensor<64x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
-    %201 = stablehlo.multiply %200, %200 : tensor<1x64xf32>
-    %202 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %203 = stablehlo.reduce(%201 init: %202) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
-    %204 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
-    %205 = stablehlo.divide %203, %204 : tensor<1xf32>
-    %206 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
-    %207 = stablehlo.add %205, %206 : tensor<1xf32>
-    %208 = stablehlo.rsqrt %207 : tensor<1xf32>
-    %209 = stablehlo.broadcast_in_dim %208, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
-    %210 = stablehlo.multiply %200, %209 : tensor<1x64xf32>
-    %211 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
-    %212 = stablehlo.multiply %210, %211 : tensor<1x64xf32>
-    %213 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
-    %214 = stablehlo.concatenate %212, %213, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
-    %215 = stablehlo.dot_general %214, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %216 = stablehlo.slice %215 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
-    %217 = stablehlo.reshape %216 : (tensor<1x512xf32>) -> tensor<512xf32>
-    return %217, %198 : tensor<512xf32>, tensor<2x2x16x256x16xf32>
+    %20 = stablehlo.subtract %arg19, %3 : tensor<i32>
+    // layer 0: attention of the chunk
+    %21 = stablehlo.multiply %1, %1 : tensor<64x64xf32>
+    %22 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %23 = stablehlo.reduce(%21 init: %22) applies stablehlo.add across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+    %24 = stablehlo.constant dense<6.4e1> : tensor<64xf32>
+    %25 = stablehlo.divide %23, %24 : tensor<64xf32>
+    %26 = stablehlo.constant dense<1.0e-5> : tensor<64xf32>
+    %27 = stablehlo.add %25, %26 : tensor<64xf32>
+    %28 = stablehlo.rsqrt %27 : tensor<64xf32>
+    %29 = stablehlo.broadcast_in_dim %28, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>
+    %30 = stablehlo.multiply %1, %29 : tensor<64x64xf32>
+    %31 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
+    %32 = stablehlo.multiply %30, %31 : tensor<64x64xf32>
+    %33 = stablehlo.dot_general %32, %arg2, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<128x64xf32>) -> tensor<64x128xf32>
+    %34 = stablehlo.reshape %33 : (tensor<64x128xf32>) -> tensor<64x8x16xf32>
+    %35 = stablehlo.slice %34 [0:64, 0:6, 0:16] : (tensor<64x8x16xf32>) -> tensor<64x6x16xf32>
+    %36 = stablehlo.reshape %35 : (tensor<64x6x16xf32>) -> tensor<64x6x2x8xf32>
+    %37 = "stablehlo.reverse"(%36) {dimensions = array<i64: 2>} : (tensor<64x6x2x8xf32>) -> tensor<64x6x2x8xf32>
+    %38 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<64x8xf32>) -> tensor<64x6x2x8xf32>
+    %39 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<64x8xf32>) -> tensor<64x6x2x8xf32>
+    %40 = stablehlo.iota dim = 2 : tensor<64x6x2x8xi32>
+    %41 = stablehlo.convert %40 : (tensor<64x6x2x8xi32>) -> tensor<64x6x2x8xf32>
+    %42 = stablehlo.constant dense<2.0e0> : tensor<64x6x2x8xf32>
+    %43 = stablehlo.constant dense<1.0e0> : tensor<64x6x2x8xf32>
+    %44 = stablehlo.multiply %41, %42 : tensor<64x6x2x8xf32>
+    %45 = stablehlo.subtract %44, %43 : tensor<64x6x2x8xf32>
+    %46 = stablehlo.multiply %39, %45 : tensor<64x6x2x8xf32>
+    %47 = stablehlo.multiply %36, %38 : tensor<64x6x2x8xf32>
+    %48 = stablehlo.multiply %37, %46 : tensor<64x6x2x8xf32>
+    %49 = stablehlo.add %47, %48 : tensor<64x6x2x8xf32>
+    %50 = stablehlo.reshape %49 : (tensor<64x6x2x8xf32>) -> tensor<64x6x16xf32>
+    %51 = stablehlo.slice %50 [0:64, 0:4, 0:16] : (tensor<64x6x16xf32>) -> tensor<64x4x16xf32>
+    %52 = stablehlo.slice %50 [0:64, 4:6, 0:16] : (tensor<64x6x16xf32>) -> tensor<64x2x16xf32>
+    %53 = stablehlo.slice %34 [0:64, 6:8, 0:16] : (tensor<64x8x16xf32>) -> tensor<64x2x16xf32>
+    %54 = stablehlo.transpose %52, dims = [1, 0, 2] : (tensor<64x2x16xf32>) -> tensor<2x64x16xf32>
+    %55 = stablehlo.transpose %53, dims = [1, 0, 2] : (tensor<64x2x16xf32>) -> tensor<2x64x16xf32>
+    // layer 0: the slot's cached keys and values, then the chunk's
+    %56 = stablehlo.constant dense<0> : tensor<i32>
+    %57 = stablehlo.dynamic_slice %arg17, %56, %2, %19, %2, %2, sizes = [1, 1, 2, 64, 16] : (tensor<2x2x16x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x64x16xf32>
+    %58 = stablehlo.reshape %57 : (tensor<1x1x2x64x16xf32>) -> tensor<2x64x16xf32>
+    %59 = stablehlo.dynamic_slice %arg17, %56, %3, %19, %2, %2, sizes = [1, 1, 2, 64, 16] : (tensor<2x2x16x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x64x16xf32>
+    %60 = stablehlo.reshape %59 : (tensor<1x1x2x64x16xf32>) -> tensor<2x64x16xf32>
+    %61 = stablehlo.concatenate %58, %54, dim = 1 : (tensor<2x64x16xf32>, tensor<2x64x16xf32>) -> tensor<2x128x16xf32>
+    %62 = stablehlo.concatenate %60, %55, dim = 1 : (tensor<2x64x16xf32>, tensor<2x64x16xf32>) -> tensor<2x128x16xf32>
+    %63 = stablehlo.reshape %51 : (tensor<64x4x16xf32>) -> tensor<64x2x2x16xf32>
+    %64 = stablehlo.transpose %63, dims = [1, 2, 0, 3] : (tensor<64x2x2x16xf32>) -> tensor<2x2x64x16xf32>
+    %65 = stablehlo.reshape %64 : (tensor<2x2x64x16xf32>) -> tensor<2x128x16xf32>
+    %66 = stablehlo.dot_general %65, %61, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x128x16xf32>, tensor<2x128x16xf32>) -> tensor<2x128x128xf32>
+    %67 = stablehlo.reshape %66 : (tensor<2x128x128xf32>) -> tensor<2x2x64x128xf32>
+    %68 = stablehlo.multiply %67, %17 : tensor<2x2x64x128xf32>
+    %69 = stablehlo.constant dense<0xFF800000> : tensor<2x2x64x128xf32>
+    %70 = stablehlo.select %16, %68, %69 : tensor<2x2x64x128xi1>, tensor<2x2x64x128xf32>
+    %71 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %72 = stablehlo.reduce(%70 init: %71) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x64x128xf32>, tensor<f32>) -> tensor<2x2x64xf32>
+    %73 = stablehlo.broadcast_in_dim %72, dims = [0, 1, 2] : (tensor<2x2x64xf32>) -> tensor<2x2x64x128xf32>
+    %74 = stablehlo.subtract %70, %73 : tensor<2x2x64x128xf32>
+    %75 = stablehlo.exponential %74 : tensor<2x2x64x128xf32>
+    %76 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %77 = stablehlo.reduce(%75 init: %76) applies stablehlo.add across dimensions = [3] : (tensor<2x2x64x128xf32>, tensor<f32>) -> tensor<2x2x64xf32>
+    %78 = stablehlo.broadcast_in_dim %77, dims = [0, 1, 2] : (tensor<2x2x64xf32>) -> tensor<2x2x64x128xf32>
+    %79 = stablehlo.divide %75, %78 : tensor<2x2x64x128xf32>
+    %80 = stablehlo.reshape %79 : (tensor<2x2x64x128xf32>) -> tensor<2x128x128xf32>
+    %81 = stablehlo.dot_general %80, %62, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x128x128xf32>, tensor<2x128x16xf32>) -> tensor<2x128x16xf32>
+    %82 = stablehlo.reshape %81 : (tensor<2x128x16xf32>) -> tensor<2x2x64x16xf32>
+    %83 = stablehlo.transpose %82, dims = [2, 0, 1, 3] : (tensor<2x2x64x16xf32>) -> tensor<64x2x2x16xf32>
+    %84 = stablehlo.reshape %54 : (tensor<2x64x16xf32>) -> tensor<1x1x2x64x16xf32>
+    %85 = stablehlo.reshape %55 : (tensor<2x64x16xf32>) -> tensor<1x1x2x64x16xf32>
+    %86 = stablehlo.reshape %83 : (tensor<64x2x2x16xf32>) -> tensor<64x64xf32>
+    %87 = stablehlo.dot_general %86, %arg3, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    %88 = stablehlo.add %1, %87 : tensor<64x64xf32>
+    // layer 0: MLP
+    %89 = stablehlo.multiply %88, %88 : tensor<64x64xf32>
+    %90 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %91 = stablehlo.reduce(%89 init: %90) applies stablehlo.add across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+    %92 = stablehlo.constant dense<6.4e1> : tensor<64xf32>
+    %93 = stablehlo.divide %91, %92 : tensor<64xf32>
+    %94 = stablehlo.constant dense<1.0e-5> : tensor<64xf32>
+    %95 = stablehlo.add %93, %94 : tensor<64xf32>
+    %96 = stablehlo.rsqrt %95 : tensor<64xf32>
+    %97 = stablehlo.broadcast_in_dim %96, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>
+    %98 = stablehlo.multiply %88, %97 : tensor<64x64xf32>
+    %99 = stablehlo.broadcast_in_dim %arg4, dims = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
+    %100 = stablehlo.multiply %98, %99 : tensor<64x64xf32>
+    %101 = stablehlo.dot_general %100, %arg5, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<256x64xf32>) -> tensor<64x256xf32>
+    %102 = stablehlo.slice %101 [0:64, 0:128] : (tensor<64x256xf32>) -> tensor<64x128xf32>
+    %103 = stablehlo.slice %101 [0:64, 128:256] : (tensor<64x256xf32>) -> tensor<64x128xf32>
+    %104 = stablehlo.logistic %102 : tensor<64x128xf32>
+    %105 = stablehlo.multiply %102, %104 : tensor<64x128xf32>
+    %106 = stablehlo.multiply %105, %103 : tensor<64x128xf32>
+    %107 = stablehlo.dot_general %106, %arg6, contracting_dims = [1] x [1] : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x64xf32>
+    %108 = stablehlo.add %88, %107 : tensor<64x64xf32>
+    // layer 1: attention of the chunk
+    %109 = stablehlo.multiply %108, %108 : tensor<64x64xf32>
+    %110 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %111 = stablehlo.reduce(%109 init: %110) applies stablehlo.add across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+    %112 = stablehlo.constant dense<6.4e1> : tensor<64xf32>
+    %113 = stablehlo.divide %111, %112 : tensor<64xf32>
+    %114 = stablehlo.constant dense<1.0e-5> : tensor<64xf32>
+    %115 = stablehlo.add %113, %114 : tensor<64xf32>
+    %116 = stablehlo.rsqrt %115 : tensor<64xf32>
+    %117 = stablehlo.broadcast_in_dim %116, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>
+    %118 = stablehlo.multiply %108, %117 : tensor<64x64xf32>
+    %119 = stablehlo.broadcast_in_dim %arg7, dims = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
+    %120 = stablehlo.multiply %118, %119 : tensor<64x64xf32>
+    %121 = stablehlo.dot_general %120, %arg8, contracting_dims = [1] x [1] : (tensor<64x64xf32>, tensor<128x64xf32>) -> tensor<64x128xf32>
+    %122 = stablehlo.reshape %121 : (tensor<64x128xf32>) -> tensor<64x8x16xf32>
+    %123 = stablehlo.slice %122 [0:64, 0:6, 0:16] : (tensor<64x8x16xf32>) -> tensor<64x6x16xf32>
+    %124 = stablehlo.reshape %123 : (tensor<64x6x16xf32>) -> tensor<64x6x2x8xf32>
+    %125 = "stablehlo.reverse"(%124) {dimensions = array<i64: 2>} : (tensor<64x6x2x8xf32>) -> tensor<64x6x2x8xf32>
+    %126 = stablehlo.broadcast_in_dim %4, dims = [0, 3] : (tensor<64x8xf32>) -> tensor<64x6x2x8xf32>
+    %127 = stablehlo.broadcast_in_dim %5, dims = [0, 3] : (tensor<64x8xf32>) -> tensor<64x6x2x8xf32>
+    %128 = stablehlo.iota dim = 2 : tensor<64x6x2x8xi32>
+    %129 = stablehlo.convert %128 : (tensor<64x6x2x8xi32>) -> tensor<64x6x2x8xf32>
+    %130 = stablehlo.constant dense<2.0e0> : tensor<64x6x2x8xf32>
+    %131 = stablehlo.constant dense<1.0e0> : tensor<64x6x2x8xf32>
+    %132 = stablehlo.multiply %129, %130 : tensor<64x6x2x8xf32>
+    %133 = stablehlo.subtract %132, %131 : tensor<64x6x2x8xf32>
+    %134 = stablehlo.multiply %127, %133 : tensor<64x6x2x8xf32>
+    %135 = stablehlo.multiply %124, %126 : tensor<64x6x2x8xf32>
+    %136 = stablehlo.multiply %125, %134 : tensor<64x6x2x8xf32>
+    %137 = stablehlo.add %135, %136 : tensor<64x6x2x8xf32>
+    %138 = stablehlo.reshape %137 : (tensor<64x6x2x8xf32>) -> tensor<64x6x16xf32>
+    %139 = stablehlo.slice %138 [0:64, 0:4, 0:16] : (tensor<64x6x16xf32>) -> tensor<64x4x16xf32>
+    %140 = stablehlo.slice %138 [0:64, 4:6, 0:16] : (tensor<64x6x16xf32>) -> tensor<64x2x16xf32>
+    %141 = stablehlo.slice %122 [0:64, 6:8, 0:16] : (tensor<64x8x16xf32>) -> tensor<64x2x16xf32>
+    %142 = stablehlo.transpose %140, dims = [1, 0, 2] : (tensor<64x2x16xf32>) -> tensor<2x64x16xf32>
+    %143 = stablehlo.transpose %141, dims = [1, 0, 2] : (tensor<64x2x16xf32>) -> tensor<2x64x16xf32>
+    // layer 1: the slot's cached keys and values, then the chunk's
+    %144 = stablehlo.constant dense<1> : tensor<i32>
+    %145 = stablehlo.dynamic_slice %arg17, %144, %2, %19, %2, %2, sizes = [1, 1, 2, 64, 16] : (tensor<2x2x16x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x64x16xf32>
+    %146 = stablehlo.reshape %145 : (tensor<1x1x2x64x16xf32>) -> tensor<2x64x16xf32>
+    %147 = stablehlo.dynamic_slice %arg17, %144, %3, %19, %2, %2, sizes = [1, 1, 2, 64, 16] : (tensor<2x2x16x256x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x1x2x64x16xf32>
+    %148 = stablehlo.reshape %147 : (tensor<1x1x2x64x16xf32>) -> tensor<2x64x16xf32>
+    %149 = stablehlo.concatenate %146, %142, dim = 1 : (tensor<2x64x16xf32>, tensor<2x64x16xf32>) -> tensor<2x128x16xf32>
+    %150 = stablehlo.concatenate %148, %143, dim = 1 : (tensor<2x64x16xf32>, tensor<2x64x16xf32>) -> tensor<2x128x16xf32>
+    %151 = stablehlo.reshape %139 : (tensor<64x4x16xf32>) -> tensor<64x2x2x16xf32>
+    %152 = stablehlo.transpose %151, dims = [1, 2, 0, 3] : (tensor<64x2x2x16xf32>) -> tensor<2x2x64x16xf32>
+    %153 = stablehlo.reshape %152 : (tensor<2x2x64x16xf32>) -> tensor<2x128x16xf32>
+    %154 = stablehlo.dot_general %153, %149, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x128x16xf32>, tensor<2x128x16xf32>) -> tensor<2x128x128xf32>
+    %155 = stablehlo.reshape %154 : (tensor<2x128x128xf32>) -> tensor<2x2x64x128xf32>
+    %156 = stablehlo.multiply %155, %17 : tensor<2x2x64x128xf32>
+    %157 = stablehlo.constant dense<0xFF800000> : tensor<2x2x64x128xf32>
+    %158 = stablehlo.select %16, %156, %157 : tensor<2x2x64x128xi1>, tensor<2x2x64x128xf32>
+    %159 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %160 = stablehlo.reduce(%158 init: %159) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x64x128xf32>, tensor<f32>) -> tensor<2x2x64xf32>
+    %161 = stablehlo.broadcast_in_dim %160, dims = [0, 1, 2] : (tensor<2x2x64xf32>) -> tensor<2x2x64x128xf32>
+    %162 = stablehlo.subtract %158, %161 : tensor<2x2x64x128xf32>
+    %163 = stablehlo.exponential %162 : tensor<2x2x64x128xf32>
+    %164 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %165 = stablehlo.reduce(%163 init: %164) applies stablehlo.add across dimensions = [3] : (tensor<2x2x64x128xf32>, tensor<f32>) -> tensor<2x2x64xf32>
+    %166 = stablehlo.broadcast_in_dim %165, dims = [0, 1, 2] : (tensor<2x2x64xf32>) -> tensor<2x2x64x128xf32>
+    %167 = stablehlo.divide %163, %166 : tensor<2x2x64x128xf32>
+    %168 = stablehlo.reshape %167 : (tensor<2x2x64x128xf32>) -> tensor<2x128x128xf32>
+    %169 = stablehlo.dot_general %168, %150, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x128x128xf32>, tensor<2x128x16xf32>) -> tensor<2x128x16xf32>
+    %170 = stablehlo.reshape %169 : (tensor<2x128x16xf32>) -> tensor<2x2x64x16xf32>
+    %171 = stablehlo.transpose %170, dims = [2, 0, 1, 3] : (tensor<2x2x64x16xf32>) -> tensor<64x2x2x16xf32>
+    %172 = stablehlo.reshape %142 : (tensor<2x64x16xf32>) -> tensor<1x1x2x64x16xf32>
+    %173 = stablehlo.reshape %143 : (tensor<2x64x16xf32>) -> tensor<1x1x2x64x16xf32>
+    %174 = stablehlo.reshape %171 : (tensor<64x2x2x16xf32>) -> tensor<64x64xf32>
+    // layer 1: one row goes on to o and the MLP
+    %175 = stablehlo.constant dense<0> : tensor<i32>
+    %176 = stablehlo.dynamic_slice %174, %20, %175, sizes = [1, 64] : (tensor<64x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
+    %177 = stablehlo.dynamic_slice %108, %20, %175, sizes = [1, 64] : (tensor<64x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
+    %178 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %179 = stablehlo.concatenate %176, %178, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %180 = stablehlo.dot_general %179, %arg9, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
+    %181 = stablehlo.slice %180 [0:1, 0:64] : (tensor<8x64xf32>) -> tensor<1x64xf32>
+    %182 = stablehlo.add %177, %181 : tensor<1x64xf32>
+    // layer 1: MLP
+    %183 = stablehlo.multiply %182, %182 : tensor<1x64xf32>
+    %184 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %185 = stablehlo.reduce(%183 init: %184) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
+    %186 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
+    %187 = stablehlo.divide %185, %186 : tensor<1xf32>
+    %188 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
+    %189 = stablehlo.add %187, %188 : tensor<1xf32>
+    %190 = stablehlo.rsqrt %189 : tensor<1xf32>
+    %191 = stablehlo.broadcast_in_dim %190, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
+    %192 = stablehlo.multiply %182, %191 : tensor<1x64xf32>
+    %193 = stablehlo.broadcast_in_dim %arg10, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+    %194 = stablehlo.multiply %192, %193 : tensor<1x64xf32>
+    %195 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %196 = stablehlo.concatenate %194, %195, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %197 = stablehlo.dot_general %196, %arg11, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<256x64xf32>) -> tensor<8x256xf32>
+    %198 = stablehlo.slice %197 [0:1, 0:256] : (tensor<8x256xf32>) -> tensor<1x256xf32>
+    %199 = stablehlo.slice %198 [0:1, 0:128] : (tensor<1x256xf32>) -> tensor<1x128xf32>
+    %200 = stablehlo.slice %198 [0:1, 128:256] : (tensor<1x256xf32>) -> tensor<1x128xf32>
+    %201 = stablehlo.logistic %199 : tensor<1x128xf32>
+    %202 = stablehlo.multiply %199, %201 : tensor<1x128xf32>
+    %203 = stablehlo.multiply %202, %200 : tensor<1x128xf32>
+    %204 = stablehlo.constant dense<0.0e0> : tensor<7x128xf32>
+    %205 = stablehlo.concatenate %203, %204, dim = 0 : (tensor<1x128xf32>, tensor<7x128xf32>) -> tensor<8x128xf32>
+    %206 = stablehlo.dot_general %205, %arg12, contracting_dims = [1] x [1] : (tensor<8x128xf32>, tensor<64x128xf32>) -> tensor<8x64xf32>
+    %207 = stablehlo.slice %206 [0:1, 0:64] : (tensor<8x64xf32>) -> tensor<1x64xf32>
+    %208 = stablehlo.add %182, %207 : tensor<1x64xf32>
+    // write every layer's K/V of the chunk at start.. of the slot
+    %209 = stablehlo.concatenate %84, %85, %172, %173, dim = 0 : (tensor<1x1x2x64x16xf32>, tensor<1x1x2x64x16xf32>, tensor<1x1x2x64x16xf32>, tensor<1x1x2x64x16xf32>) -> tensor<4x1x2x64x16xf32>
+    %210 = stablehlo.reshape %209 : (tensor<4x1x2x64x16xf32>) -> tensor<2x2x2x64x16xf32>
+    %211 = stablehlo.dynamic_update_slice %arg17, %210, %2, %2, %19, %arg21, %2 : (tensor<2x2x16x256x16xf32>, tensor<2x2x2x64x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x16x256x16xf32>
+    %212 = stablehlo.multiply %208, %208 : tensor<1x64xf32>
+    %213 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %214 = stablehlo.reduce(%212 init: %213) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
+    %215 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
+    %216 = stablehlo.divide %214, %215 : tensor<1xf32>
+    %217 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
+    %218 = stablehlo.add %216, %217 : tensor<1xf32>
+    %219 = stablehlo.rsqrt %218 : tensor<1xf32>
+    %220 = stablehlo.broadcast_in_dim %219, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
+    %221 = stablehlo.multiply %208, %220 : tensor<1x64xf32>
+    %222 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+    %223 = stablehlo.multiply %221, %222 : tensor<1x64xf32>
+    %224 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %225 = stablehlo.concatenate %223, %224, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %226 = stablehlo.dot_general %225, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %227 = stablehlo.slice %226 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %228 = stablehlo.reshape %227 : (tensor<1x512xf32>) -> tensor<512xf32>
+    return %228, %211 : tensor<512xf32>, tensor<2x2x16x256x16xf32>
   }
 }

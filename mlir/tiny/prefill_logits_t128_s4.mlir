@@ -17,202 +17,214 @@ module @prefill_logits_t128_s4 {
     %10 = stablehlo.constant dense<1> : tensor<i32>
     %11 = stablehlo.constant dense<2> : tensor<i32>
     %12 = stablehlo.multiply %arg20, %11 : tensor<i32>
-    // layer 0: attention
-    %13 = stablehlo.multiply %1, %1 : tensor<128x64xf32>
-    %14 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %15 = stablehlo.reduce(%13 init: %14) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
-    %16 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
-    %17 = stablehlo.divide %15, %16 : tensor<128xf32>
-    %18 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
-    %19 = stablehlo.add %17, %18 : tensor<128xf32>
-    %20 = stablehlo.rsqrt %19 : tensor<128xf32>
-    %21 = stablehlo.broadcast_in_dim %20, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
-    %22 = stablehlo.multiply %1, %21 : tensor<128x64xf32>
-    %23 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
-    %24 = stablehlo.multiply %22, %23 : tensor<128x64xf32>
-    %25 = stablehlo.dot_general %24, %arg2, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
-    %26 = stablehlo.reshape %25 : (tensor<128x128xf32>) -> tensor<128x8x16xf32>
-    %27 = stablehlo.slice %26 [0:128, 0:6, 0:16] : (tensor<128x8x16xf32>) -> tensor<128x6x16xf32>
-    %28 = stablehlo.reshape %27 : (tensor<128x6x16xf32>) -> tensor<128x6x2x8xf32>
-    %29 = "stablehlo.reverse"(%28) {dimensions = array<i64: 2>} : (tensor<128x6x2x8xf32>) -> tensor<128x6x2x8xf32>
-    %30 = stablehlo.broadcast_in_dim %2, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x6x2x8xf32>
-    %31 = stablehlo.broadcast_in_dim %3, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x6x2x8xf32>
-    %32 = stablehlo.iota dim = 2 : tensor<128x6x2x8xi32>
-    %33 = stablehlo.convert %32 : (tensor<128x6x2x8xi32>) -> tensor<128x6x2x8xf32>
-    %34 = stablehlo.constant dense<2.0e0> : tensor<128x6x2x8xf32>
-    %35 = stablehlo.constant dense<1.0e0> : tensor<128x6x2x8xf32>
-    %36 = stablehlo.multiply %33, %34 : tensor<128x6x2x8xf32>
-    %37 = stablehlo.subtract %36, %35 : tensor<128x6x2x8xf32>
-    %38 = stablehlo.multiply %31, %37 : tensor<128x6x2x8xf32>
-    %39 = stablehlo.multiply %28, %30 : tensor<128x6x2x8xf32>
-    %40 = stablehlo.multiply %29, %38 : tensor<128x6x2x8xf32>
-    %41 = stablehlo.add %39, %40 : tensor<128x6x2x8xf32>
-    %42 = stablehlo.reshape %41 : (tensor<128x6x2x8xf32>) -> tensor<128x6x16xf32>
-    %43 = stablehlo.slice %42 [0:128, 0:4, 0:16] : (tensor<128x6x16xf32>) -> tensor<128x4x16xf32>
-    %44 = stablehlo.slice %42 [0:128, 4:6, 0:16] : (tensor<128x6x16xf32>) -> tensor<128x2x16xf32>
-    %45 = stablehlo.slice %26 [0:128, 6:8, 0:16] : (tensor<128x8x16xf32>) -> tensor<128x2x16xf32>
-    // layer 0: write K/V of positions 0..t into the slot's cache
-    %46 = stablehlo.transpose %44, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
-    %47 = stablehlo.transpose %45, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
-    %48 = stablehlo.constant dense<0> : tensor<i32>
-    %49 = stablehlo.reshape %46 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
-    %50 = stablehlo.dynamic_update_slice %arg17, %49, %48, %9, %12, %9, %9 : (tensor<2x2x8x256x16xf32>, tensor<1x1x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %51 = stablehlo.reshape %47 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
-    %52 = stablehlo.dynamic_update_slice %50, %51, %48, %10, %12, %9, %9 : (tensor<2x2x8x256x16xf32>, tensor<1x1x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    // layer 0: grouped-query attention over the prompt
-    %53 = stablehlo.reshape %43 : (tensor<128x4x16xf32>) -> tensor<128x2x2x16xf32>
-    %54 = stablehlo.transpose %53, dims = [1, 2, 0, 3] : (tensor<128x2x2x16xf32>) -> tensor<2x2x128x16xf32>
-    %55 = stablehlo.reshape %54 : (tensor<2x2x128x16xf32>) -> tensor<2x256x16xf32>
-    %56 = stablehlo.dot_general %55, %46, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x256x128xf32>
-    %57 = stablehlo.reshape %56 : (tensor<2x256x128xf32>) -> tensor<2x2x128x128xf32>
-    %58 = stablehlo.multiply %57, %8 : tensor<2x2x128x128xf32>
-    %59 = stablehlo.constant dense<0xFF800000> : tensor<2x2x128x128xf32>
-    %60 = stablehlo.select %7, %58, %59 : tensor<2x2x128x128xi1>, tensor<2x2x128x128xf32>
-    %61 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %62 = stablehlo.reduce(%60 init: %61) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x128x128xf32>, tensor<f32>) -> tensor<2x2x128xf32>
-    %63 = stablehlo.broadcast_in_dim %62, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x128xf32>
-    %64 = stablehlo.subtract %60, %63 : tensor<2x2x128x128xf32>
-    %65 = stablehlo.exponential %64 : tensor<2x2x128x128xf32>
-    %66 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %67 = stablehlo.reduce(%65 init: %66) applies stablehlo.add across dimensions = [3] : (tensor<2x2x128x128xf32>, tensor<f32>) -> tensor<2x2x128xf32>
-    %68 = stablehlo.broadcast_in_dim %67, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x128xf32>
-    %69 = stablehlo.divide %65, %68 : tensor<2x2x128x128xf32>
-    %70 = stablehlo.reshape %69 : (tensor<2x2x128x128xf32>) -> tensor<2x256x128xf32>
-    %71 = stablehlo.dot_general %70, %47, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x256x128xf32>, tensor<2x128x16xf32>) -> tensor<2x256x16xf32>
-    %72 = stablehlo.reshape %71 : (tensor<2x256x16xf32>) -> tensor<2x2x128x16xf32>
-    %73 = stablehlo.transpose %72, dims = [2, 0, 1, 3] : (tensor<2x2x128x16xf32>) -> tensor<128x2x2x16xf32>
-    %74 = stablehlo.reshape %73 : (tensor<128x2x2x16xf32>) -> tensor<128x64xf32>
-    %75 = stablehlo.dot_general %74, %arg3, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
-    %76 = stablehlo.add %1, %75 : tensor<128x64xf32>
-    // layer 0: MLP
-    %77 = stablehlo.multiply %76, %76 : tensor<128x64xf32>
-    %78 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %79 = stablehlo.reduce(%77 init: %78) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
-    %80 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
-    %81 = stablehlo.divide %79, %80 : tensor<128xf32>
-    %82 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
-    %83 = stablehlo.add %81, %82 : tensor<128xf32>
-    %84 = stablehlo.rsqrt %83 : tensor<128xf32>
-    %85 = stablehlo.broadcast_in_dim %84, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
-    %86 = stablehlo.multiply %76, %85 : tensor<128x64xf32>
-    %87 = stablehlo.broadcast_in_dim %arg4, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
-    %88 = stablehlo.multiply %86, %87 : tensor<128x64xf32>
-    %89 = stablehlo.dot_general %88, %arg5, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<256x64xf32>) -> tensor<128x256xf32>
-    %90 = stablehlo.slice %89 [0:128, 0:128] : (tensor<128x256xf32>) -> tensor<128x128xf32>
-    %91 = stablehlo.slice %89 [0:128, 128:256] : (tensor<128x256xf32>) -> tensor<128x128xf32>
-    %92 = stablehlo.logistic %90 : tensor<128x128xf32>
-    %93 = stablehlo.multiply %90, %92 : tensor<128x128xf32>
-    %94 = stablehlo.multiply %93, %91 : tensor<128x128xf32>
-    %95 = stablehlo.dot_general %94, %arg6, contracting_dims = [1] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
-    %96 = stablehlo.add %76, %95 : tensor<128x64xf32>
-    // layer 1: attention
-    %97 = stablehlo.multiply %96, %96 : tensor<128x64xf32>
-    %98 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %99 = stablehlo.reduce(%97 init: %98) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
-    %100 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
-    %101 = stablehlo.divide %99, %100 : tensor<128xf32>
-    %102 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
-    %103 = stablehlo.add %101, %102 : tensor<128xf32>
-    %104 = stablehlo.rsqrt %103 : tensor<128xf32>
-    %105 = stablehlo.broadcast_in_dim %104, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
-    %106 = stablehlo.multiply %96, %105 : tensor<128x64xf32>
-    %107 = stablehlo.broadcast_in_dim %arg7, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
-    %108 = stablehlo.multiply %106, %107 : tensor<128x64xf32>
-    %109 = stablehlo.dot_general %108, %arg8, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
-    %110 = stablehlo.reshape %109 : (tensor<128x128xf32>) -> tensor<128x8x16xf32>
-    %111 = stablehlo.slice %110 [0:128, 0:6, 0:16] : (tensor<128x8x16xf32>) -> tensor<128x6x16xf32>
-    %112 = stablehlo.reshape %111 : (tensor<128x6x16xf32>) -> tensor<128x6x2x8xf32>
-    %113 = "stablehlo.reverse"(%112) {dimensions = array<i64: 2>} : (tensor<128x6x2x8xf32>) -> tensor<128x6x2x8xf32>
-    %114 = stablehlo.broadcast_in_dim %2, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x6x2x8xf32>
-    %115 = stablehlo.broadcast_in_dim %3, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x6x2x8xf32>
-    %116 = stablehlo.iota dim = 2 : tensor<128x6x2x8xi32>
-    %117 = stablehlo.convert %116 : (tensor<128x6x2x8xi32>) -> tensor<128x6x2x8xf32>
-    %118 = stablehlo.constant dense<2.0e0> : tensor<128x6x2x8xf32>
-    %119 = stablehlo.constant dense<1.0e0> : tensor<128x6x2x8xf32>
-    %120 = stablehlo.multiply %117, %118 : tensor<128x6x2x8xf32>
-    %121 = stablehlo.subtract %120, %119 : tensor<128x6x2x8xf32>
-    %122 = stablehlo.multiply %115, %121 : tensor<128x6x2x8xf32>
-    %123 = stablehlo.multiply %112, %114 : tensor<128x6x2x8xf32>
-    %124 = stablehlo.multiply %113, %122 : tensor<128x6x2x8xf32>
-    %125 = stablehlo.add %123, %124 : tensor<128x6x2x8xf32>
-    %126 = stablehlo.reshape %125 : (tensor<128x6x2x8xf32>) -> tensor<128x6x16xf32>
-    %127 = stablehlo.slice %126 [0:128, 0:4, 0:16] : (tensor<128x6x16xf32>) -> tensor<128x4x16xf32>
-    %128 = stablehlo.slice %126 [0:128, 4:6, 0:16] : (tensor<128x6x16xf32>) -> tensor<128x2x16xf32>
-    %129 = stablehlo.slice %110 [0:128, 6:8, 0:16] : (tensor<128x8x16xf32>) -> tensor<128x2x16xf32>
-    // layer 1: write K/V of positions 0..t into the slot's cache
-    %130 = stablehlo.transpose %128, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
-    %131 = stablehlo.transpose %129, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
-    %132 = stablehlo.constant dense<1> : tensor<i32>
-    %133 = stablehlo.reshape %130 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
-    %134 = stablehlo.dynamic_update_slice %52, %133, %132, %9, %12, %9, %9 : (tensor<2x2x8x256x16xf32>, tensor<1x1x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    %135 = stablehlo.reshape %131 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
-    %136 = stablehlo.dynamic_update_slice %134, %135, %132, %10, %12, %9, %9 : (tensor<2x2x8x256x16xf32>, tensor<1x1x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
-    // layer 1: grouped-query attention over the prompt
-    %137 = stablehlo.reshape %127 : (tensor<128x4x16xf32>) -> tensor<128x2x2x16xf32>
-    %138 = stablehlo.transpose %137, dims = [1, 2, 0, 3] : (tensor<128x2x2x16xf32>) -> tensor<2x2x128x16xf32>
-    %139 = stablehlo.reshape %138 : (tensor<2x2x128x16xf32>) -> tensor<2x256x16xf32>
-    %140 = stablehlo.dot_general %139, %130, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x256x128xf32>
-    %141 = stablehlo.reshape %140 : (tensor<2x256x128xf32>) -> tensor<2x2x128x128xf32>
-    %142 = stablehlo.multiply %141, %8 : tensor<2x2x128x128xf32>
-    %143 = stablehlo.constant dense<0xFF800000> : tensor<2x2x128x128xf32>
-    %144 = stablehlo.select %7, %142, %143 : tensor<2x2x128x128xi1>, tensor<2x2x128x128xf32>
-    %145 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %146 = stablehlo.reduce(%144 init: %145) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x128x128xf32>, tensor<f32>) -> tensor<2x2x128xf32>
-    %147 = stablehlo.broadcast_in_dim %146, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x128xf32>
-    %148 = stablehlo.subtract %144, %147 : tensor<2x2x128x128xf32>
-    %149 = stablehlo.exponential %148 : tensor<2x2x128x128xf32>
-    %150 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %151 = stablehlo.reduce(%149 init: %150) applies stablehlo.add across dimensions = [3] : (tensor<2x2x128x128xf32>, tensor<f32>) -> tensor<2x2x128xf32>
-    %152 = stablehlo.broadcast_in_dim %151, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x128xf32>
-    %153 = stablehlo.divide %149, %152 : tensor<2x2x128x128xf32>
-    %154 = stablehlo.reshape %153 : (tensor<2x2x128x128xf32>) -> tensor<2x256x128xf32>
-    %155 = stablehlo.dot_general %154, %131, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x256x128xf32>, tensor<2x128x16xf32>) -> tensor<2x256x16xf32>
-    %156 = stablehlo.reshape %155 : (tensor<2x256x16xf32>) -> tensor<2x2x128x16xf32>
-    %157 = stablehlo.transpose %156, dims = [2, 0, 1, 3] : (tensor<2x2x128x16xf32>) -> tensor<128x2x2x16xf32>
-    %158 = stablehlo.reshape %157 : (tensor<128x2x2x16xf32>) -> tensor<128x64xf32>
-    %159 = stablehlo.dot_general %158, %arg9, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
-    %160 = stablehlo.add %96, %159 : tensor<128x64xf32>
-    // layer 1: MLP
-    %161 = stablehlo.multiply %160, %160 : tensor<128x64xf32>
-    %162 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %163 = stablehlo.reduce(%161 init: %162) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
-    %164 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
-    %165 = stablehlo.divide %163, %164 : tensor<128xf32>
-    %166 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
-    %167 = stablehlo.add %165, %166 : tensor<128xf32>
-    %168 = stablehlo.rsqrt %167 : tensor<128xf32>
-    %169 = stablehlo.broadcast_in_dim %168, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
-    %170 = stablehlo.multiply %160, %169 : tensor<128x64xf32>
-    %171 = stablehlo.broadcast_in_dim %arg10, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
-    %172 = stablehlo.multiply %170, %171 : tensor<128x64xf32>
-    %173 = stablehlo.dot_general %172, %arg11, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<256x64xf32>) -> tensor<128x256xf32>
-    %174 = stablehlo.slice %173 [0:128, 0:128] : (tensor<128x256xf32>) -> tensor<128x128xf32>
-    %175 = stablehlo.slice %173 [0:128, 128:256] : (tensor<128x256xf32>) -> tensor<128x128xf32>
-    %176 = stablehlo.logistic %174 : tensor<128x128xf32>
-    %177 = stablehlo.multiply %174, %176 : tensor<128x128xf32>
-    %178 = stablehlo.multiply %177, %175 : tensor<128x128xf32>
-    %179 = stablehlo.dot_general %178, %arg12, contracting_dims = [1] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
-    %180 = stablehlo.add %160, %179 : tensor<128x64xf32>
     // the last real token: row len - 1
-    %181 = stablehlo.subtract %arg19, %10 : tensor<i32>
-    %182 = stablehlo.dynamic_slice %180, %181, %9, sizes = [1, 64] : (tensor<128x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
-    %183 = stablehlo.multiply %182, %182 : tensor<1x64xf32>
-    %184 = stablehlo.constant dense<0.0e0> : tensor<f32>
-    %185 = stablehlo.reduce(%183 init: %184) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
-    %186 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
-    %187 = stablehlo.divide %185, %186 : tensor<1xf32>
-    %188 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
-    %189 = stablehlo.add %187, %188 : tensor<1xf32>
-    %190 = stablehlo.rsqrt %189 : tensor<1xf32>
-    %191 = stablehlo.broadcast_in_dim %190, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
-    %192 = stablehlo.multiply %182, %191 : tensor<1x64xf32>
-    %193 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
-    %194 = stablehlo.multiply %192, %193 : tensor<1x64xf32>
-    %195 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
-    %196 = stablehlo.concatenate %194, %195, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
-    %197 = stablehlo.dot_general %196, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
-    %198 = stablehlo.slice %197 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
-    %199 = stablehlo.reshape %198 : (tensor<1x512xf32>) -> tensor<512xf32>
-    return %199, %136 : tensor<512xf32>, tensor<2x2x8x256x16xf32>
+    %13 = stablehlo.subtract %arg19, %10 : tensor<i32>
+    // layer 0: attention
+    %14 = stablehlo.multiply %1, %1 : tensor<128x64xf32>
+    %15 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %16 = stablehlo.reduce(%14 init: %15) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
+    %17 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
+    %18 = stablehlo.divide %16, %17 : tensor<128xf32>
+    %19 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
+    %20 = stablehlo.add %18, %19 : tensor<128xf32>
+    %21 = stablehlo.rsqrt %20 : tensor<128xf32>
+    %22 = stablehlo.broadcast_in_dim %21, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
+    %23 = stablehlo.multiply %1, %22 : tensor<128x64xf32>
+    %24 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
+    %25 = stablehlo.multiply %23, %24 : tensor<128x64xf32>
+    %26 = stablehlo.dot_general %25, %arg2, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
+    %27 = stablehlo.reshape %26 : (tensor<128x128xf32>) -> tensor<128x8x16xf32>
+    %28 = stablehlo.slice %27 [0:128, 0:6, 0:16] : (tensor<128x8x16xf32>) -> tensor<128x6x16xf32>
+    %29 = stablehlo.reshape %28 : (tensor<128x6x16xf32>) -> tensor<128x6x2x8xf32>
+    %30 = "stablehlo.reverse"(%29) {dimensions = array<i64: 2>} : (tensor<128x6x2x8xf32>) -> tensor<128x6x2x8xf32>
+    %31 = stablehlo.broadcast_in_dim %2, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x6x2x8xf32>
+    %32 = stablehlo.broadcast_in_dim %3, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x6x2x8xf32>
+    %33 = stablehlo.iota dim = 2 : tensor<128x6x2x8xi32>
+    %34 = stablehlo.convert %33 : (tensor<128x6x2x8xi32>) -> tensor<128x6x2x8xf32>
+    %35 = stablehlo.constant dense<2.0e0> : tensor<128x6x2x8xf32>
+    %36 = stablehlo.constant dense<1.0e0> : tensor<128x6x2x8xf32>
+    %37 = stablehlo.multiply %34, %35 : tensor<128x6x2x8xf32>
+    %38 = stablehlo.subtract %37, %36 : tensor<128x6x2x8xf32>
+    %39 = stablehlo.multiply %32, %38 : tensor<128x6x2x8xf32>
+    %40 = stablehlo.multiply %29, %31 : tensor<128x6x2x8xf32>
+    %41 = stablehlo.multiply %30, %39 : tensor<128x6x2x8xf32>
+    %42 = stablehlo.add %40, %41 : tensor<128x6x2x8xf32>
+    %43 = stablehlo.reshape %42 : (tensor<128x6x2x8xf32>) -> tensor<128x6x16xf32>
+    %44 = stablehlo.slice %43 [0:128, 0:4, 0:16] : (tensor<128x6x16xf32>) -> tensor<128x4x16xf32>
+    %45 = stablehlo.slice %43 [0:128, 4:6, 0:16] : (tensor<128x6x16xf32>) -> tensor<128x2x16xf32>
+    %46 = stablehlo.slice %27 [0:128, 6:8, 0:16] : (tensor<128x8x16xf32>) -> tensor<128x2x16xf32>
+    // layer 0: write K/V of positions 0..t into the slot's cache
+    %47 = stablehlo.transpose %45, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
+    %48 = stablehlo.transpose %46, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
+    %49 = stablehlo.constant dense<0> : tensor<i32>
+    %50 = stablehlo.reshape %47 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
+    %51 = stablehlo.dynamic_update_slice %arg17, %50, %49, %9, %12, %9, %9 : (tensor<2x2x8x256x16xf32>, tensor<1x1x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
+    %52 = stablehlo.reshape %48 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
+    %53 = stablehlo.dynamic_update_slice %51, %52, %49, %10, %12, %9, %9 : (tensor<2x2x8x256x16xf32>, tensor<1x1x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
+    // layer 0: grouped-query attention over the prompt
+    %54 = stablehlo.reshape %44 : (tensor<128x4x16xf32>) -> tensor<128x2x2x16xf32>
+    %55 = stablehlo.transpose %54, dims = [1, 2, 0, 3] : (tensor<128x2x2x16xf32>) -> tensor<2x2x128x16xf32>
+    %56 = stablehlo.reshape %55 : (tensor<2x2x128x16xf32>) -> tensor<2x256x16xf32>
+    %57 = stablehlo.dot_general %56, %47, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x256x128xf32>
+    %58 = stablehlo.reshape %57 : (tensor<2x256x128xf32>) -> tensor<2x2x128x128xf32>
+    %59 = stablehlo.multiply %58, %8 : tensor<2x2x128x128xf32>
+    %60 = stablehlo.constant dense<0xFF800000> : tensor<2x2x128x128xf32>
+    %61 = stablehlo.select %7, %59, %60 : tensor<2x2x128x128xi1>, tensor<2x2x128x128xf32>
+    %62 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %63 = stablehlo.reduce(%61 init: %62) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x128x128xf32>, tensor<f32>) -> tensor<2x2x128xf32>
+    %64 = stablehlo.broadcast_in_dim %63, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x128xf32>
+    %65 = stablehlo.subtract %61, %64 : tensor<2x2x128x128xf32>
+    %66 = stablehlo.exponential %65 : tensor<2x2x128x128xf32>
+    %67 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %68 = stablehlo.reduce(%66 init: %67) applies stablehlo.add across dimensions = [3] : (tensor<2x2x128x128xf32>, tensor<f32>) -> tensor<2x2x128xf32>
+    %69 = stablehlo.broadcast_in_dim %68, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x128xf32>
+    %70 = stablehlo.divide %66, %69 : tensor<2x2x128x128xf32>
+    %71 = stablehlo.reshape %70 : (tensor<2x2x128x128xf32>) -> tensor<2x256x128xf32>
+    %72 = stablehlo.dot_general %71, %48, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x256x128xf32>, tensor<2x128x16xf32>) -> tensor<2x256x16xf32>
+    %73 = stablehlo.reshape %72 : (tensor<2x256x16xf32>) -> tensor<2x2x128x16xf32>
+    %74 = stablehlo.transpose %73, dims = [2, 0, 1, 3] : (tensor<2x2x128x16xf32>) -> tensor<128x2x2x16xf32>
+    %75 = stablehlo.reshape %74 : (tensor<128x2x2x16xf32>) -> tensor<128x64xf32>
+    %76 = stablehlo.dot_general %75, %arg3, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<64x64xf32>) -> tensor<128x64xf32>
+    %77 = stablehlo.add %1, %76 : tensor<128x64xf32>
+    // layer 0: MLP
+    %78 = stablehlo.multiply %77, %77 : tensor<128x64xf32>
+    %79 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %80 = stablehlo.reduce(%78 init: %79) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
+    %81 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
+    %82 = stablehlo.divide %80, %81 : tensor<128xf32>
+    %83 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
+    %84 = stablehlo.add %82, %83 : tensor<128xf32>
+    %85 = stablehlo.rsqrt %84 : tensor<128xf32>
+    %86 = stablehlo.broadcast_in_dim %85, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
+    %87 = stablehlo.multiply %77, %86 : tensor<128x64xf32>
+    %88 = stablehlo.broadcast_in_dim %arg4, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
+    %89 = stablehlo.multiply %87, %88 : tensor<128x64xf32>
+    %90 = stablehlo.dot_general %89, %arg5, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<256x64xf32>) -> tensor<128x256xf32>
+    %91 = stablehlo.slice %90 [0:128, 0:128] : (tensor<128x256xf32>) -> tensor<128x128xf32>
+    %92 = stablehlo.slice %90 [0:128, 128:256] : (tensor<128x256xf32>) -> tensor<128x128xf32>
+    %93 = stablehlo.logistic %91 : tensor<128x128xf32>
+    %94 = stablehlo.multiply %91, %93 : tensor<128x128xf32>
+    %95 = stablehlo.multiply %94, %92 : tensor<128x128xf32>
+    %96 = stablehlo.dot_general %95, %arg6, contracting_dims = [1] x [1] : (tensor<128x128xf32>, tensor<64x128xf32>) -> tensor<128x64xf32>
+    %97 = stablehlo.add %77, %96 : tensor<128x64xf32>
+    // layer 1: attention
+    %98 = stablehlo.multiply %97, %97 : tensor<128x64xf32>
+    %99 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %100 = stablehlo.reduce(%98 init: %99) applies stablehlo.add across dimensions = [1] : (tensor<128x64xf32>, tensor<f32>) -> tensor<128xf32>
+    %101 = stablehlo.constant dense<6.4e1> : tensor<128xf32>
+    %102 = stablehlo.divide %100, %101 : tensor<128xf32>
+    %103 = stablehlo.constant dense<1.0e-5> : tensor<128xf32>
+    %104 = stablehlo.add %102, %103 : tensor<128xf32>
+    %105 = stablehlo.rsqrt %104 : tensor<128xf32>
+    %106 = stablehlo.broadcast_in_dim %105, dims = [0] : (tensor<128xf32>) -> tensor<128x64xf32>
+    %107 = stablehlo.multiply %97, %106 : tensor<128x64xf32>
+    %108 = stablehlo.broadcast_in_dim %arg7, dims = [1] : (tensor<64xf32>) -> tensor<128x64xf32>
+    %109 = stablehlo.multiply %107, %108 : tensor<128x64xf32>
+    %110 = stablehlo.dot_general %109, %arg8, contracting_dims = [1] x [1] : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x128xf32>
+    %111 = stablehlo.reshape %110 : (tensor<128x128xf32>) -> tensor<128x8x16xf32>
+    %112 = stablehlo.slice %111 [0:128, 0:6, 0:16] : (tensor<128x8x16xf32>) -> tensor<128x6x16xf32>
+    %113 = stablehlo.reshape %112 : (tensor<128x6x16xf32>) -> tensor<128x6x2x8xf32>
+    %114 = "stablehlo.reverse"(%113) {dimensions = array<i64: 2>} : (tensor<128x6x2x8xf32>) -> tensor<128x6x2x8xf32>
+    %115 = stablehlo.broadcast_in_dim %2, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x6x2x8xf32>
+    %116 = stablehlo.broadcast_in_dim %3, dims = [0, 3] : (tensor<128x8xf32>) -> tensor<128x6x2x8xf32>
+    %117 = stablehlo.iota dim = 2 : tensor<128x6x2x8xi32>
+    %118 = stablehlo.convert %117 : (tensor<128x6x2x8xi32>) -> tensor<128x6x2x8xf32>
+    %119 = stablehlo.constant dense<2.0e0> : tensor<128x6x2x8xf32>
+    %120 = stablehlo.constant dense<1.0e0> : tensor<128x6x2x8xf32>
+    %121 = stablehlo.multiply %118, %119 : tensor<128x6x2x8xf32>
+    %122 = stablehlo.subtract %121, %120 : tensor<128x6x2x8xf32>
+    %123 = stablehlo.multiply %116, %122 : tensor<128x6x2x8xf32>
+    %124 = stablehlo.multiply %113, %115 : tensor<128x6x2x8xf32>
+    %125 = stablehlo.multiply %114, %123 : tensor<128x6x2x8xf32>
+    %126 = stablehlo.add %124, %125 : tensor<128x6x2x8xf32>
+    %127 = stablehlo.reshape %126 : (tensor<128x6x2x8xf32>) -> tensor<128x6x16xf32>
+    %128 = stablehlo.slice %127 [0:128, 0:4, 0:16] : (tensor<128x6x16xf32>) -> tensor<128x4x16xf32>
+    %129 = stablehlo.slice %127 [0:128, 4:6, 0:16] : (tensor<128x6x16xf32>) -> tensor<128x2x16xf32>
+    %130 = stablehlo.slice %111 [0:128, 6:8, 0:16] : (tensor<128x8x16xf32>) -> tensor<128x2x16xf32>
+    // layer 1: write K/V of positions 0..t into the slot's cache
+    %131 = stablehlo.transpose %129, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
+    %132 = stablehlo.transpose %130, dims = [1, 0, 2] : (tensor<128x2x16xf32>) -> tensor<2x128x16xf32>
+    %133 = stablehlo.constant dense<1> : tensor<i32>
+    %134 = stablehlo.reshape %131 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
+    %135 = stablehlo.dynamic_update_slice %53, %134, %133, %9, %12, %9, %9 : (tensor<2x2x8x256x16xf32>, tensor<1x1x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
+    %136 = stablehlo.reshape %132 : (tensor<2x128x16xf32>) -> tensor<1x1x2x128x16xf32>
+    %137 = stablehlo.dynamic_update_slice %135, %136, %133, %10, %12, %9, %9 : (tensor<2x2x8x256x16xf32>, tensor<1x1x2x128x16xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x2x8x256x16xf32>
+    // layer 1: grouped-query attention over the prompt
+    %138 = stablehlo.reshape %128 : (tensor<128x4x16xf32>) -> tensor<128x2x2x16xf32>
+    %139 = stablehlo.transpose %138, dims = [1, 2, 0, 3] : (tensor<128x2x2x16xf32>) -> tensor<2x2x128x16xf32>
+    %140 = stablehlo.reshape %139 : (tensor<2x2x128x16xf32>) -> tensor<2x256x16xf32>
+    %141 = stablehlo.dot_general %140, %131, batching_dims = [0] x [0], contracting_dims = [2] x [2] : (tensor<2x256x16xf32>, tensor<2x128x16xf32>) -> tensor<2x256x128xf32>
+    %142 = stablehlo.reshape %141 : (tensor<2x256x128xf32>) -> tensor<2x2x128x128xf32>
+    %143 = stablehlo.multiply %142, %8 : tensor<2x2x128x128xf32>
+    %144 = stablehlo.constant dense<0xFF800000> : tensor<2x2x128x128xf32>
+    %145 = stablehlo.select %7, %143, %144 : tensor<2x2x128x128xi1>, tensor<2x2x128x128xf32>
+    %146 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %147 = stablehlo.reduce(%145 init: %146) applies stablehlo.maximum across dimensions = [3] : (tensor<2x2x128x128xf32>, tensor<f32>) -> tensor<2x2x128xf32>
+    %148 = stablehlo.broadcast_in_dim %147, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x128xf32>
+    %149 = stablehlo.subtract %145, %148 : tensor<2x2x128x128xf32>
+    %150 = stablehlo.exponential %149 : tensor<2x2x128x128xf32>
+    %151 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %152 = stablehlo.reduce(%150 init: %151) applies stablehlo.add across dimensions = [3] : (tensor<2x2x128x128xf32>, tensor<f32>) -> tensor<2x2x128xf32>
+    %153 = stablehlo.broadcast_in_dim %152, dims = [0, 1, 2] : (tensor<2x2x128xf32>) -> tensor<2x2x128x128xf32>
+    %154 = stablehlo.divide %150, %153 : tensor<2x2x128x128xf32>
+    %155 = stablehlo.reshape %154 : (tensor<2x2x128x128xf32>) -> tensor<2x256x128xf32>
+    %156 = stablehlo.dot_general %155, %132, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x256x128xf32>, tensor<2x128x16xf32>) -> tensor<2x256x16xf32>
+    %157 = stablehlo.reshape %156 : (tensor<2x256x16xf32>) -> tensor<2x2x128x16xf32>
+    %158 = stablehlo.transpose %157, dims = [2, 0, 1, 3] : (tensor<2x2x128x16xf32>) -> tensor<128x2x2x16xf32>
+    %159 = stablehlo.reshape %158 : (tensor<128x2x2x16xf32>) -> tensor<128x64xf32>
+    // layer 1: one row goes on to o and the MLP
+    %160 = stablehlo.constant dense<0> : tensor<i32>
+    %161 = stablehlo.dynamic_slice %159, %13, %160, sizes = [1, 64] : (tensor<128x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
+    %162 = stablehlo.dynamic_slice %97, %13, %160, sizes = [1, 64] : (tensor<128x64xf32>, tensor<i32>, tensor<i32>) -> tensor<1x64xf32>
+    %163 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %164 = stablehlo.concatenate %161, %163, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %165 = stablehlo.dot_general %164, %arg9, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
+    %166 = stablehlo.slice %165 [0:1, 0:64] : (tensor<8x64xf32>) -> tensor<1x64xf32>
+    %167 = stablehlo.add %162, %166 : tensor<1x64xf32>
+    // layer 1: MLP
+    %168 = stablehlo.multiply %167, %167 : tensor<1x64xf32>
+    %169 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %170 = stablehlo.reduce(%168 init: %169) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
+    %171 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
+    %172 = stablehlo.divide %170, %171 : tensor<1xf32>
+    %173 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
+    %174 = stablehlo.add %172, %173 : tensor<1xf32>
+    %175 = stablehlo.rsqrt %174 : tensor<1xf32>
+    %176 = stablehlo.broadcast_in_dim %175, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
+    %177 = stablehlo.multiply %167, %176 : tensor<1x64xf32>
+    %178 = stablehlo.broadcast_in_dim %arg10, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+    %179 = stablehlo.multiply %177, %178 : tensor<1x64xf32>
+    %180 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %181 = stablehlo.concatenate %179, %180, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %182 = stablehlo.dot_general %181, %arg11, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<256x64xf32>) -> tensor<8x256xf32>
+    %183 = stablehlo.slice %182 [0:1, 0:256] : (tensor<8x256xf32>) -> tensor<1x256xf32>
+    %184 = stablehlo.slice %183 [0:1, 0:128] : (tensor<1x256xf32>) -> tensor<1x128xf32>
+    %185 = stablehlo.slice %183 [0:1, 128:256] : (tensor<1x256xf32>) -> tensor<1x128xf32>
+    %186 = stablehlo.logistic %184 : tensor<1x128xf32>
+    %187 = stablehlo.multiply %184, %186 : tensor<1x128xf32>
+    %188 = stablehlo.multiply %187, %185 : tensor<1x128xf32>
+    %189 = stablehlo.constant dense<0.0e0> : tensor<7x128xf32>
+    %190 = stablehlo.concatenate %188, %189, dim = 0 : (tensor<1x128xf32>, tensor<7x128xf32>) -> tensor<8x128xf32>
+    %191 = stablehlo.dot_general %190, %arg12, contracting_dims = [1] x [1] : (tensor<8x128xf32>, tensor<64x128xf32>) -> tensor<8x64xf32>
+    %192 = stablehlo.slice %191 [0:1, 0:64] : (tensor<8x64xf32>) -> tensor<1x64xf32>
+    %193 = stablehlo.add %167, %192 : tensor<1x64xf32>
+    %194 = stablehlo.multiply %193, %193 : tensor<1x64xf32>
+    %195 = stablehlo.constant dense<0.0e0> : tensor<f32>
+    %196 = stablehlo.reduce(%194 init: %195) applies stablehlo.add across dimensions = [1] : (tensor<1x64xf32>, tensor<f32>) -> tensor<1xf32>
+    %197 = stablehlo.constant dense<6.4e1> : tensor<1xf32>
+    %198 = stablehlo.divide %196, %197 : tensor<1xf32>
+    %199 = stablehlo.constant dense<1.0e-5> : tensor<1xf32>
+    %200 = stablehlo.add %198, %199 : tensor<1xf32>
+    %201 = stablehlo.rsqrt %200 : tensor<1xf32>
+    %202 = stablehlo.broadcast_in_dim %201, dims = [0] : (tensor<1xf32>) -> tensor<1x64xf32>
+    %203 = stablehlo.multiply %193, %202 : tensor<1x64xf32>
+    %204 = stablehlo.broadcast_in_dim %arg13, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+    %205 = stablehlo.multiply %203, %204 : tensor<1x64xf32>
+    %206 = stablehlo.constant dense<0.0e0> : tensor<7x64xf32>
+    %207 = stablehlo.concatenate %205, %206, dim = 0 : (tensor<1x64xf32>, tensor<7x64xf32>) -> tensor<8x64xf32>
+    %208 = stablehlo.dot_general %207, %arg14, contracting_dims = [1] x [1] : (tensor<8x64xf32>, tensor<512x64xf32>) -> tensor<8x512xf32>
+    %209 = stablehlo.slice %208 [0:1, 0:512] : (tensor<8x512xf32>) -> tensor<1x512xf32>
+    %210 = stablehlo.reshape %209 : (tensor<1x512xf32>) -> tensor<512xf32>
+    return %210, %137 : tensor<512xf32>, tensor<2x2x8x256x16xf32>
   }
 }

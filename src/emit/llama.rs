@@ -453,7 +453,7 @@ fn layer(
     let mut attn = attend(f, qkv);
     let mut x = x.clone();
     if let Some(row) = only {
-        f.comment(&format!("layer {l}: only row `only` goes on"));
+        f.comment(&format!("layer {l}: one row goes on to o and the MLP"));
         let zero = scalar_i32(f, 0);
         let width = attn.shape()[1];
         attn = f.dynamic_slice(&attn, &[row.clone(), zero.clone()], &[1, width]);
