@@ -872,7 +872,7 @@ fn with_bf16_activations_every_product_of_a_bf16_weight_calls_the_avx512_kernel(
     // A prompt's layers multiply only its real rows (the kernels' live
     // form); 9 to 48 rows take the tall tiles, except on CPUs whose
     // kernels take every row count in AMX tiles. The last layer's o, MLP
-    // and the head take its last row alone, in the 8-row tiles.
+    // and the head take its last row alone, never in the tall tiles.
     let amx = Object::bf16_for_host() == Object::AmxBf16;
     for (tokens, tall) in [(16, !amx), (64, false)] {
         let mlir = graph(Kernels::X86_64Bf16, prefill(tokens));
