@@ -2,7 +2,8 @@
 //! step runs at most one prompt chunk and then the decode, so a running
 //! request gets a token every step however long the prompt being admitted;
 //! every chunk rides inside the decode call (one call for both) unless the
-//! engine runs separate chunks; prompts of several chunks give the
+//! engine runs separate chunks (or chooses, prompt by prompt, by what
+//! each way has cost); prompts of several chunks give the
 //! single-sequence engine's greedy tokens either way; `n` choices,
 //! cancellation and device errors work in the middle of a prompt's chunks.
 
@@ -37,6 +38,7 @@ fn engine_with(dir: &Path, batch: usize, decode_chunks: bool) -> BatchEngine {
             max_queue: 64,
             max_chunk: MAX_CHUNK,
             decode_chunks,
+            choose_carry: false,
             carried_chunk: CARRIED_CHUNK,
             spare_slot: false,
         },
@@ -164,6 +166,62 @@ fn when_every_running_request_ends_the_rest_of_a_carried_prompt_runs_in_large_ch
     assert_eq!(token_ids(&events, admitted), want[0].tokens);
 }
 
+/// An engine that chooses, prompt by prompt, whether a prompt admitted
+/// while others run is carried or runs alone (`choose_carry`), with the
+/// spare slot carrying gives.
+fn choosing_engine(dir: &Path, batch: usize) -> BatchEngine {
+    common::batch_engine_opts(
+        dir,
+        CAPACITY,
+        &[],
+        BatchOptions {
+            batch,
+            max_queue: 64,
+            max_chunk: MAX_CHUNK,
+            decode_chunks: true,
+            choose_carry: true,
+            carried_chunk: CARRIED_CHUNK,
+            spare_slot: true,
+        },
+    )
+}
+
+#[test]
+fn an_engine_choosing_the_way_measures_both_and_keeps_the_greedy_tokens() {
+    let dir = common::tiny_dir(WeightDType::F32);
+    let mut single = single_engine(&dir, CAPACITY);
+    let vocab = single.model().vocab();
+    let requests = common::varied_requests(24, vocab);
+    let want = run_all(&mut single, &requests);
+    let mut engine = choosing_engine(&dir, 4);
+    let got = run_all(&mut engine, &requests);
+    for (i, (b, s)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(b.tokens, s.tokens, "request {i}");
+        assert_eq!(b.reason, s.reason, "request {i}");
+    }
+    let stats = engine.stats();
+    assert_eq!(stats.prefills as usize, requests.len());
+    // Each way prefills prompts while others run before either is
+    // preferred, whatever the timings, and both have a cost a token.
+    assert!(stats.carried_prompts >= 2, "{stats:?}");
+    assert!(stats.alone_prompts >= 1, "{stats:?}");
+    assert!(stats.mixed_steps >= stats.carried_prompts, "{stats:?}");
+    let costs = engine.carry_costs();
+    assert_eq!(
+        costs.len(),
+        2,
+        "carried in chunks of 8, and alone: {costs:?}"
+    );
+    for (way, cost) in costs {
+        let least = if way.is_some() {
+            0.0
+        } else {
+            f64::MIN_POSITIVE
+        };
+        assert!(cost.is_some_and(|c| c >= least), "{way:?}: {cost:?}");
+    }
+}
+
 #[test]
 fn prompts_of_several_chunks_give_the_single_engines_greedy_tokens() {
     let dir = common::tiny_dir(WeightDType::F32);
@@ -201,6 +259,20 @@ fn prompts_of_several_chunks_give_the_single_engines_greedy_tokens() {
                 .sum()
         };
         let ran = stats.prefill_chunks as usize;
+        // Without the choice, one way for every prompt admitted while
+        // others run.
+        let (carried, alone) = (stats.carried_prompts, stats.alone_prompts);
+        if decode_chunks {
+            assert!(
+                carried > 0 && alone == 0,
+                "{carried} carried, {alone} alone"
+            );
+        } else {
+            assert!(
+                carried == 0 && alone > 0,
+                "{carried} carried, {alone} alone"
+            );
+        }
         if decode_chunks {
             // Carried chunks are smaller while others run.
             assert!(

@@ -28,6 +28,7 @@ fn engine(dir: &std::path::Path, carry: bool) -> BatchEngine {
             max_queue: 64,
             max_chunk: 16,
             decode_chunks: carry,
+            choose_carry: false,
             carried_chunk: 8,
             spare_slot: carry,
         },

@@ -30,6 +30,7 @@ fn engine(dir: &Path, spare_slot: bool) -> BatchEngine {
             max_queue: 64,
             max_chunk: 16,
             decode_chunks: true,
+            choose_carry: false,
             carried_chunk: 8,
             spare_slot,
         },

@@ -206,6 +206,7 @@ fn the_batch_engine_over_an_f16_cache_gives_each_sequences_own_greedy_tokens() {
         max_queue: 64,
         max_chunk: 16,
         decode_chunks: true,
+        choose_carry: false,
         carried_chunk: 8,
         spare_slot: false,
     };

@@ -49,6 +49,8 @@ pub struct EngineBenchOptions {
     pub max_chunk: usize,
     /// [`BatchOptions::decode_chunks`].
     pub decode_chunks: bool,
+    /// [`BatchOptions::choose_carry`].
+    pub choose_carry: bool,
     /// [`BatchOptions::carried_chunk`].
     pub carried_chunk: usize,
     /// [`BatchOptions::spare_slot`].
@@ -123,6 +125,10 @@ pub struct RunSummary {
     pub reused_tokens: u64,
     /// Of those, prompts whose prefix came from another slot's cache.
     pub prefix_copies: u64,
+    /// Prompts admitted while rows generated, carried and alone
+    /// ([`crate::engine::EngineStats::carried_prompts`]).
+    pub carried_prompts: u64,
+    pub alone_prompts: u64,
     /// Every wait between two consecutive tokens of one request, as the
     /// caller saw it (tokens of one step arrive together).
     pub gaps: Vec<Duration>,
@@ -352,6 +358,8 @@ pub fn run_engine(engine: &mut dyn Engine, requests: &[Request]) -> Result<RunSu
         reused_prompts: after.reused_prompts - before.reused_prompts,
         reused_tokens: after.reused_tokens - before.reused_tokens,
         prefix_copies: after.prefix_copies - before.prefix_copies,
+        carried_prompts: after.carried_prompts - before.carried_prompts,
+        alone_prompts: after.alone_prompts - before.alone_prompts,
         gaps,
         saturated,
         saturated_tokens,
@@ -473,6 +481,7 @@ pub fn engine_bench(
             max_queue: opts.requests.max(1),
             max_chunk: opts.max_chunk,
             decode_chunks: opts.decode_chunks,
+            choose_carry: opts.choose_carry,
             carried_chunk: opts.carried_chunk,
             spare_slot: opts.spare_slot,
         };
@@ -582,6 +591,24 @@ pub fn engine_bench(
             alone,
             run.prefill_time.as_secs_f64() * 1e3 / alone.max(1) as f64,
         ));
+        if opts.choose_carry {
+            let costs: Vec<String> = engine
+                .carry_costs()
+                .into_iter()
+                .map(|(way, cost)| {
+                    let way = way.map_or("alone".to_string(), |n| format!("carried up to {n}"));
+                    let cost = cost.map_or("not measured".to_string(), |c| format!("{c:.2} ms"));
+                    format!("{way} {cost}")
+                })
+                .collect();
+            log(&format!(
+                "{device}: the engine chose each prompt's way ({} prompts carried, {} alone while \
+                 slots generated); a prompt token's running cost to the running slots at the end: {}",
+                run.carried_prompts,
+                run.alone_prompts,
+                costs.join(", "),
+            ));
+        }
         if opts.decode_chunks && opts.spare_slot {
             log(&format!(
                 "{device}: {} prompts prefilled into the spare slot while every slot generated \
@@ -745,6 +772,8 @@ mod tests {
             reused_prompts: 0,
             reused_tokens: 0,
             prefix_copies: 0,
+            carried_prompts: 0,
+            alone_prompts: 0,
             gaps: Vec::new(),
             saturated: Duration::from_millis(wall_ms),
             saturated_tokens: tokens,

@@ -223,10 +223,13 @@ fn parse_drain_seconds(s: &str) -> Result<Duration, String> {
 pub struct CarryArgs {
     /// While slots generate, prefill prompts in small chunks that ride in
     /// the running slots' decode calls (one call for both) instead of in
-    /// calls of their own; compiles a decode+chunk graph per carried chunk
-    /// size and window at startup.
-    #[arg(long)]
-    pub carry_chunks: bool,
+    /// calls of their own: for every prompt (`always`, what the bare flag
+    /// means) or for those the engine sends that way because it has cost
+    /// the running slots less a prompt token lately (`auto`: it measures
+    /// both ways as it runs). Compiles a decode+chunk graph per carried
+    /// chunk size and window at startup.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "always")]
+    carry_chunks: Option<CarryWhen>,
     /// The largest chunk a decode call carries with --carry-chunks.
     #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
     pub carried_chunk: usize,
@@ -248,7 +251,26 @@ pub struct CarryArgs {
     pub no_prefix_reuse: bool,
 }
 
+/// Which prompts the running slots' decode calls carry (`--carry-chunks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CarryWhen {
+    /// Every prompt admitted while slots generate.
+    Always,
+    /// Each prompt the way that has cost the running slots less lately.
+    Auto,
+}
+
 impl CarryArgs {
+    /// Whether decode calls carry chunks at all (their graphs compiled).
+    pub fn decode_chunks(&self) -> bool {
+        self.carry_chunks.is_some()
+    }
+
+    /// Whether the engine chooses, prompt by prompt, whether to carry.
+    pub fn choose_carry(&self) -> bool {
+        self.carry_chunks == Some(CarryWhen::Auto)
+    }
+
     /// Whether the engine takes the spare slot (it uses one only when it
     /// carries chunks): unless `--no-spare-slot` was the last word.
     pub fn spare_slot(&self) -> bool {
@@ -428,6 +450,23 @@ mod tests {
             Command::Bench(args) => Ok(args),
             other => panic!("parsed as {other:?}"),
         }
+    }
+
+    #[test]
+    fn carry_chunks_alone_means_always_and_auto_lets_the_engine_choose() {
+        let carry = |flags: &[&str]| {
+            let c = bench_args(flags).unwrap().carry;
+            (c.decode_chunks(), c.choose_carry())
+        };
+        assert_eq!(carry(&[]), (false, false));
+        assert_eq!(carry(&["--carry-chunks"]), (true, false));
+        assert_eq!(carry(&["--carry-chunks", "always"]), (true, false));
+        assert_eq!(carry(&["--carry-chunks=auto"]), (true, true));
+        assert_eq!(
+            carry(&["--carry-chunks", "auto", "--no-spare-slot"]),
+            (true, true)
+        );
+        assert!(bench_args(&["--carry-chunks", "sometimes"]).is_err());
     }
 
     #[test]

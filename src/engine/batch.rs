@@ -39,6 +39,12 @@
 //!    next step. If every running slot ends first, the rest of the prompt
 //!    runs at once in chunks of the calls' own size. A chunk whose graph
 //!    was not compiled up front runs as a call of its own before the decode.
+//!    Which way costs the running rows less depends on the model, the
+//!    kernels and the host, so with [`BatchOptions::choose_carry`] each
+//!    prompt admitted while rows run goes the way (carried in chunks of
+//!    one of a few sizes, or in calls of its own) that has cost them least
+//!    a prompt token lately, measured as the engine runs
+//!    (`batch/carry_choice.rs`).
 //!    If a call carrying a chunk fails, the new prompt fails and the running
 //!    rows are decoded again in a plain call.
 //!
@@ -86,6 +92,7 @@
 //! the engine stays usable for the next requests.
 
 mod admission;
+mod carry_choice;
 mod resident;
 
 use std::time::Instant;
@@ -99,6 +106,7 @@ use crate::model::{DeviceModel, KvCache, ModelError, RowDraw};
 use crate::sampler::{Sampler, SlotState};
 use crate::types::{RequestId, SlotId, TokenId};
 use admission::{Admission, Ready};
+use carry_choice::CarryChoice;
 use resident::Resident;
 
 /// Settings of a [`BatchEngine`].
@@ -118,6 +126,13 @@ pub struct BatchOptions {
     /// their own. It compiles a decode+chunk graph per carried size and
     /// decode window at startup.
     pub decode_chunks: bool,
+    /// With `decode_chunks`: each prompt admitted while rows generate is
+    /// carried (in chunks of at most one of the powers of two up to
+    /// `carried_chunk`, or `carried_chunk`) or runs in calls of its own,
+    /// whichever has cost the running rows least a prompt token lately
+    /// (`batch/carry_choice.rs`); without it every such prompt is carried
+    /// in chunks of at most `carried_chunk`.
+    pub choose_carry: bool,
     /// The largest chunk a decode call carries (rounded up to 8): a decode
     /// step reads every weight anyway and leaves the CPU's multipliers
     /// partly idle, so a few more rows ride cheaply; smaller chunks keep
@@ -139,6 +154,7 @@ impl Default for BatchOptions {
             max_queue: 256,
             max_chunk: crate::emit::DEFAULT_MAX_CHUNK,
             decode_chunks: false,
+            choose_carry: false,
             carried_chunk: crate::emit::DEFAULT_CARRIED_CHUNK,
             spare_slot: true,
         }
@@ -188,6 +204,8 @@ pub struct BatchEngine {
     admission: Option<Admission>,
     max_chunk: usize,
     decode_chunks: bool,
+    /// With `choose_carry`: the running costs each way and the choice.
+    carry_choice: Option<CarryChoice>,
     carried_chunk: usize,
     /// The admission's next chunk runs inside this step's decode call.
     ride: bool,
@@ -251,6 +269,7 @@ impl BatchEngine {
             }
         }
         let kv = model.new_kv_with_spare(batch, spare)?;
+        let capacity = model.capacity();
         let vocab = model.vocab();
         Ok(BatchEngine {
             eos: model.config().eos_token_ids.clone(),
@@ -268,6 +287,9 @@ impl BatchEngine {
             admission: None,
             max_chunk: opts.max_chunk,
             decode_chunks: opts.decode_chunks,
+            carry_choice: (opts.decode_chunks && opts.choose_carry).then(|| {
+                CarryChoice::new(&carry_choice::carried_sizes(capacity, opts.carried_chunk))
+            }),
             carried_chunk: opts.carried_chunk,
             ride: false,
             device_sampling: true,
@@ -296,6 +318,23 @@ impl BatchEngine {
 
     pub fn device_sampling(&self) -> bool {
         self.device_sampling
+    }
+
+    /// With [`BatchOptions::choose_carry`]: each way a prompt admitted
+    /// while rows generate may go (carried in chunks of at most so many
+    /// tokens, or `None`: in calls of its own) and its running cost of a
+    /// prompt token, in ms the running rows waited (none until that way
+    /// has prefilled a prompt). Empty when the engine does not choose.
+    pub fn carry_costs(&self) -> Vec<(Option<usize>, Option<f64>)> {
+        self.carry_choice.as_ref().map_or_else(Vec::new, |c| {
+            c.costs()
+                .into_iter()
+                .map(|(way, cost)| match way {
+                    carry_choice::Way::Carried(size) => (Some(size), cost),
+                    carry_choice::Way::Alone => (None, cost),
+                })
+                .collect()
+        })
     }
 
     /// Turns prefix reuse on (the default) or off: with it, a prompt that
@@ -504,12 +543,15 @@ impl BatchEngine {
                     let result = self
                         .take_fault(Fault::NextDecode)
                         .and_then(|()| self.decode_call_with_chunk(host_rows, &adm));
+                    let took = start.elapsed();
                     self.stats.mixed_steps += 1;
-                    self.stats.mixed_time += start.elapsed();
+                    self.stats.mixed_time += took;
                     self.stats.mixed_rows += active;
                     self.stats.prefill_chunks += 1;
                     match result {
                         Ok(outcome) => {
+                            let mut adm = adm;
+                            adm.carried_step(took);
                             chunk = Some((adm, outcome.logits));
                             carried = Some(outcome.bytes);
                         }
@@ -532,8 +574,12 @@ impl BatchEngine {
                 let result = self
                     .take_fault(Fault::NextDecode)
                     .and_then(|()| self.decode_call(host_rows));
+                let took = start.elapsed();
                 self.stats.decode_steps += 1;
-                self.stats.decode_time += start.elapsed();
+                self.stats.decode_time += took;
+                if let Some(choice) = &mut self.carry_choice {
+                    choice.plain_step(took);
+                }
                 self.stats.decode_rows += active;
                 result
             }

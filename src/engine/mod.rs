@@ -199,6 +199,10 @@ pub struct EngineStats {
     /// Of those, prompts whose prefix was copied from another slot's cache
     /// ([`BatchEngine`]'s admission: a prefix another slot holds).
     pub prefix_copies: u64,
+    /// Prompts admitted while rows generated: carried in decode calls, and
+    /// prefilled in calls of their own.
+    pub carried_prompts: u64,
+    pub alone_prompts: u64,
 }
 
 /// A continuous-batching backend a server or CLI can drive.

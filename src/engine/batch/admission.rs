@@ -13,8 +13,9 @@
 //! step. A row that ends thus starts its next request at once instead of
 //! idling while that prompt is prefilled.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use super::carry_choice::Way;
 use super::{BatchEngine, Fault};
 use crate::emit::{ChunkCall, GraphKind};
 use crate::engine::{Event, FinishReason, Progress, error_message};
@@ -37,6 +38,23 @@ pub(super) struct Admission {
     carried: bool,
     /// Leading prompt tokens the slot held already (prefix reuse).
     reused: usize,
+    /// What its chunks have cost the running rows so far, for the choice
+    /// of the way (`carry_choice.rs`).
+    spent: Spent,
+}
+
+/// The chunks an admission has run each way and their time.
+#[derive(Debug)]
+struct Spent {
+    /// The way it was admitted.
+    way: Way,
+    /// Calls of their own.
+    alone: Duration,
+    /// Decode calls that carried a chunk, and how many.
+    carrying: Duration,
+    carrying_steps: u32,
+    /// Prompt tokens those chunks prefilled.
+    tokens: usize,
 }
 
 /// A request prefilled into the spare slot, its first token sampled, that
@@ -80,6 +98,13 @@ impl Admission {
         (self.slot, &self.prompt, self.plan[self.next])
     }
 
+    /// Its next chunk rode in a decode call that took `time`.
+    pub(super) fn carried_step(&mut self, time: Duration) {
+        self.spent.carrying += time;
+        self.spent.carrying_steps += 1;
+        self.spent.tokens += self.plan[self.next].len;
+    }
+
     /// Removes a choice; its cancellation event is the caller's to report.
     pub(super) fn remove(&mut self, id: RequestId) -> Option<Progress> {
         let i = self.members.iter().position(|(p, _)| p.id == id)?;
@@ -106,10 +131,14 @@ impl BatchEngine {
     }
 
     /// Starts admitting the head of the queue if its choices fit the free
-    /// slots (or, one choice while rows are running and chunks are
-    /// `carried`, the free spare slot), its prompt cut into chunks for
-    /// decode calls to carry when `carried`. False when nothing could start.
-    fn begin_admission(&mut self, carried: bool, events: &mut Vec<Event>) -> bool {
+    /// slots (or, one choice while rows are running and chunks are carried,
+    /// the free spare slot), its prompt cut into chunks for decode calls to
+    /// carry, of at most `carried` tokens, when that is given. False when
+    /// nothing could start.
+    fn begin_admission(&mut self, carried: Option<usize>, events: &mut Vec<Event>) -> bool {
+        let way = carried.map_or(Way::Alone, Way::Carried);
+        let size = carried.unwrap_or(self.max_chunk);
+        let carried = carried.is_some();
         let mut free = self.free_slots();
         let need = self.queue.head_len();
         if need == 1 && free.is_empty() && carried {
@@ -120,11 +149,6 @@ impl BatchEngine {
         }
         let group = self.queue.pop_head();
         let prompt = group[0].request.prompt.clone();
-        let size = if carried {
-            self.carried_chunk
-        } else {
-            self.max_chunk
-        };
         let plan = match self.model.chunk_plan(prompt.len(), size) {
             Ok(plan) => plan,
             Err(e) => {
@@ -160,6 +184,13 @@ impl BatchEngine {
             next: 0,
             carried,
             reused: from,
+            spent: Spent {
+                way,
+                alone: Duration::ZERO,
+                carrying: Duration::ZERO,
+                carrying_steps: 0,
+                tokens: 0,
+            },
         });
         true
     }
@@ -242,9 +273,20 @@ impl BatchEngine {
                 running = true;
                 budget = 1;
             }
-            let carried = running && self.decode_chunks;
-            if self.admission.is_none() && !self.begin_admission(carried, events) {
-                return;
+            if self.admission.is_none() {
+                let carried = if running && self.decode_chunks {
+                    self.carried_size()
+                } else {
+                    None
+                };
+                if !self.begin_admission(carried, events) {
+                    return;
+                }
+                match (running, carried) {
+                    (true, Some(_)) => self.stats.carried_prompts += 1,
+                    (true, None) => self.stats.alone_prompts += 1,
+                    _ => {}
+                }
             }
             let Some(adm) = self.admission.take() else {
                 continue;
@@ -284,16 +326,46 @@ impl BatchEngine {
         }
     }
 
+    /// The largest chunk of the next prompt admitted while rows generate
+    /// (decode calls carry chunks), or `None` for calls of its own:
+    /// `carried_chunk`, unless the engine chooses the way by cost.
+    fn carried_size(&self) -> Option<usize> {
+        match self.carry_choice.as_ref().map(|c| c.way()) {
+            None => Some(self.carried_chunk),
+            Some(Way::Carried(size)) => Some(size),
+            Some(Way::Alone) => None,
+        }
+    }
+
+    /// An admission's prompt has been prefilled: what its chunks cost the
+    /// running rows a token, if they all went one way, measures that way.
+    fn measure(&mut self, spent: &Spent) {
+        let Some(choice) = &mut self.carry_choice else {
+            return;
+        };
+        let (way, wait) = match (spent.alone.is_zero(), spent.carrying_steps) {
+            (false, 0) => (Way::Alone, Some(spent.alone)),
+            (true, steps) if steps > 0 => (spent.way, choice.carrying_wait(spent.carrying, steps)),
+            _ => return,
+        };
+        if let Some(wait) = wait {
+            choice.record(way, wait, spent.tokens);
+        }
+    }
+
     /// Runs the next chunk of `adm` as a call of its own.
-    pub(super) fn run_chunk(&mut self, adm: Admission, events: &mut Vec<Event>) {
+    pub(super) fn run_chunk(&mut self, mut adm: Admission, events: &mut Vec<Event>) {
         let call = adm.plan[adm.next];
         let start = Instant::now();
         let result = self.take_fault(Fault::NextPrefill).and_then(|()| {
             self.model
                 .prefill_chunk_at(&mut self.kv, adm.slot, &adm.prompt, call)
         });
+        let took = start.elapsed();
         self.stats.prefill_chunks += 1;
-        self.stats.prefill_time += start.elapsed();
+        self.stats.prefill_time += took;
+        adm.spent.alone += took;
+        adm.spent.tokens += call.len;
         self.chunk_done(adm, result.map_err(|e| error_message(&e)), events);
     }
 
@@ -327,6 +399,7 @@ impl BatchEngine {
             }
             Ok(Some(logits)) => {
                 self.stats.prefills += 1;
+                self.measure(&adm.spent);
                 self.start_decoding(adm, logits, events);
             }
         }
