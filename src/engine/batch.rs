@@ -288,7 +288,10 @@ impl BatchEngine {
             max_chunk: opts.max_chunk,
             decode_chunks: opts.decode_chunks,
             carry_choice: (opts.decode_chunks && opts.choose_carry).then(|| {
-                CarryChoice::new(&carry_choice::carried_sizes(capacity, opts.carried_chunk))
+                CarryChoice::new(
+                    &carry_choice::carried_sizes(capacity, opts.carried_chunk),
+                    batch,
+                )
             }),
             carried_chunk: opts.carried_chunk,
             ride: false,
@@ -551,7 +554,7 @@ impl BatchEngine {
                     match result {
                         Ok(outcome) => {
                             let mut adm = adm;
-                            adm.carried_step(took);
+                            adm.carried_step(took, self.batch, self.waiting_rows());
                             chunk = Some((adm, outcome.logits));
                             carried = Some(outcome.bytes);
                         }
@@ -579,6 +582,10 @@ impl BatchEngine {
                 self.stats.decode_time += took;
                 if let Some(choice) = &mut self.carry_choice {
                     choice.plain_step(took);
+                }
+                let waiting = self.waiting_rows();
+                if let Some(adm) = &mut self.admission {
+                    adm.idle_step(self.batch, waiting);
                 }
                 self.stats.decode_rows += active;
                 result

@@ -53,6 +53,8 @@ struct Spent {
     /// Decode calls that carried a chunk, and how many.
     carrying: Duration,
     carrying_steps: u32,
+    /// Decode rows of its own that stood idle, summed over the steps.
+    idle_rows: u32,
     /// Prompt tokens those chunks prefilled.
     tokens: usize,
 }
@@ -98,11 +100,21 @@ impl Admission {
         (self.slot, &self.prompt, self.plan[self.next])
     }
 
-    /// Its next chunk rode in a decode call that took `time`.
-    pub(super) fn carried_step(&mut self, time: Duration) {
+    /// Its next chunk rode in a decode call of `batch` rows that took
+    /// `time`, with `waiting` free rows that a queued request waited for.
+    pub(super) fn carried_step(&mut self, time: Duration, batch: usize, waiting: usize) {
         self.spent.carrying += time;
         self.spent.carrying_steps += 1;
         self.spent.tokens += self.plan[self.next].len;
+        self.idle_step(batch, waiting);
+    }
+
+    /// A decode call of `batch` rows ran while it was being prefilled: the
+    /// rows it holds (not the spare slot) stood idle, and `waiting` free
+    /// rows that queued requests wait to take once it is done.
+    pub(super) fn idle_step(&mut self, batch: usize, waiting: usize) {
+        let held = self.members.iter().filter(|&&(_, s)| s < batch).count();
+        self.spent.idle_rows += (held + waiting) as u32;
     }
 
     /// Removes a choice; its cancellation event is the caller's to report.
@@ -113,6 +125,16 @@ impl Admission {
 }
 
 impl BatchEngine {
+    /// Free rows that a queued request waits for: they stand idle behind
+    /// the admission in progress.
+    pub(super) fn waiting_rows(&self) -> usize {
+        if self.queue.is_empty() {
+            0
+        } else {
+            self.free_slots().len()
+        }
+    }
+
     fn free_slots(&self) -> Vec<usize> {
         (0..self.batch)
             .filter(|&i| self.slots[i].is_none())
@@ -189,6 +211,7 @@ impl BatchEngine {
                 alone: Duration::ZERO,
                 carrying: Duration::ZERO,
                 carrying_steps: 0,
+                idle_rows: 0,
                 tokens: 0,
             },
         });
@@ -343,12 +366,13 @@ impl BatchEngine {
         let Some(choice) = &mut self.carry_choice else {
             return;
         };
-        let (way, wait) = match (spent.alone.is_zero(), spent.carrying_steps) {
-            (false, 0) => (Way::Alone, Some(spent.alone)),
-            (true, steps) if steps > 0 => (spent.way, choice.carrying_wait(spent.carrying, steps)),
+        let way = match (spent.alone.is_zero(), spent.carrying_steps) {
+            (false, 0) => Way::Alone,
+            (true, steps) if steps > 0 => spent.way,
             _ => return,
         };
-        if let Some(wait) = wait {
+        let (alone, carrying, steps) = (spent.alone, spent.carrying, spent.carrying_steps);
+        if let Some(wait) = choice.waited(alone, carrying, steps, spent.idle_rows) {
             choice.record(way, wait, spent.tokens);
         }
     }
