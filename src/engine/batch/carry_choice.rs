@@ -6,8 +6,8 @@
 //! Why measure instead of deciding once: which way costs the running rows
 //! less depends on the model, the kernels and the host's phase. A decode
 //! step bound by reading the weights (the 1B preset in its bf16 form) takes
-//! a few more rows almost for free, so a carried prompt token costs under
-//! half what a call of its own costs, and less in smaller chunks; a step
+//! a few more rows almost for free, so a carried prompt token costs about
+//! half what a call of its own costs or less; a step
 //! bound by its multiplies (SmolLM2 in the 8-bit form) gains little from
 //! sharing the read (docs/performance.md, sixty-first session). So each
 //! way's recent cost of a prompt token is kept, the cheapest one taken, and
@@ -35,12 +35,11 @@ const FIRST: u32 = 2;
 /// prompt time, a point or less of the decode rate.
 const RECHECK: u32 = 12;
 /// Carrying is taken only where it costs less than this share of a call
-/// of its own. Its running cost leaves out part of what it costs: on
-/// SmolLM2 in the 8-bit form the two came within 10% of each other
-/// while carrying every prompt kept 1-4 points less of the decode rate
-/// than calls of their own (docs/performance.md, sixty-first session);
-/// where carrying pays (the 1B preset with bf16 activations) it costs
-/// about half.
+/// of its own: on SmolLM2 in the 8-bit form the two ways measure alike,
+/// crossing from run to run, while carrying most prompts kept up to 5
+/// points less of the decode rate than calls of their own
+/// (docs/performance.md, sixty-first session); where carrying pays (the
+/// 1B preset with bf16 activations) it costs about half or less.
 const CARRY_MARGIN: f64 = 0.8;
 /// Weight of the newest prompt in a way's running sums.
 const NEWEST: f64 = 0.3;
