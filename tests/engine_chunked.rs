@@ -29,20 +29,19 @@ fn engine(dir: &Path, batch: usize) -> BatchEngine {
 
 /// `decode_chunks`: whether chunks ride in the decode calls.
 fn engine_with(dir: &Path, batch: usize, decode_chunks: bool) -> BatchEngine {
-    common::batch_engine_opts(
-        dir,
-        CAPACITY,
-        &[],
-        BatchOptions {
-            batch,
-            max_queue: 64,
-            max_chunk: MAX_CHUNK,
-            decode_chunks,
-            choose_carry: false,
-            carried_chunk: CARRIED_CHUNK,
-            spare_slot: false,
-        },
-    )
+    common::batch_engine_opts(dir, CAPACITY, &[], options(batch, decode_chunks))
+}
+
+fn options(batch: usize, decode_chunks: bool) -> BatchOptions {
+    BatchOptions {
+        batch,
+        max_queue: 64,
+        max_chunk: MAX_CHUNK,
+        decode_chunks,
+        choose_carry: false,
+        carried_chunk: CARRIED_CHUNK,
+        spare_slot: false,
+    }
 }
 
 fn token_ids(events: &[Event], id: RequestId) -> Vec<TokenId> {
@@ -170,20 +169,12 @@ fn when_every_running_request_ends_the_rest_of_a_carried_prompt_runs_in_large_ch
 /// while others run is carried or runs alone (`choose_carry`), with the
 /// spare slot carrying gives.
 fn choosing_engine(dir: &Path, batch: usize) -> BatchEngine {
-    common::batch_engine_opts(
-        dir,
-        CAPACITY,
-        &[],
-        BatchOptions {
-            batch,
-            max_queue: 64,
-            max_chunk: MAX_CHUNK,
-            decode_chunks: true,
-            choose_carry: true,
-            carried_chunk: CARRIED_CHUNK,
-            spare_slot: true,
-        },
-    )
+    let opts = BatchOptions {
+        choose_carry: true,
+        spare_slot: true,
+        ..options(batch, true)
+    };
+    common::batch_engine_opts(dir, CAPACITY, &[], opts)
 }
 
 #[test]
