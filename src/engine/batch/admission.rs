@@ -126,9 +126,10 @@ impl Admission {
 
 impl BatchEngine {
     /// Free rows that a queued request waits for: they stand idle behind
-    /// the admission in progress.
+    /// the admission in progress. Counted only when the engine chooses the
+    /// way (its one use), so that other engines' steps skip the count.
     pub(super) fn waiting_rows(&self) -> usize {
-        if self.queue.is_empty() {
+        if self.carry_choice.is_none() || self.queue.is_empty() {
             0
         } else {
             self.free_slots().len()
