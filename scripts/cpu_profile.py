@@ -27,6 +27,7 @@ import collections
 import glob
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -145,6 +146,11 @@ def main():
             objects_dir = os.path.dirname(max(built, key=os.path.getmtime))
     objects = sorted(glob.glob(os.path.join(objects_dir, "*_kernels.o"))) if objects_dir else []
 
+    if shutil.which("perf") is None:
+        sys.exit("cpu_profile.py needs perf on the PATH (Debian: apt-get install linux-perf)")
+    if not objects:
+        print("no kernel objects found (build with cargo build --release, or pass --objects): "
+              "kernels' static helpers will not be named", file=sys.stderr)
     tmp = tempfile.mkdtemp(prefix="cpu-profile-")
     data = os.path.join(tmp, "perf.data")
     perf = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(args.freq),
