@@ -70,8 +70,7 @@ def sections(obj):
     """An object's function sections in file order: (name, size, align)."""
     out = subprocess.run(["objdump", "-h", obj], capture_output=True, text=True).stdout
     found = []
-    lines = out.splitlines()
-    for i, line in enumerate(lines):
+    for line in out.splitlines():
         parts = line.split()
         if len(parts) >= 7 and parts[1].startswith(".text."):
             align = int(parts[6].split("**")[1]) if "**" in parts[6] else 0
