@@ -26,12 +26,15 @@ use iree_llm::types::{DType, DeviceKind};
 
 /// (n, k): SmolLM2's k, a down projection's k of five 1,024-value spans
 /// (the last a partial one), the 1B's; n in whole panels, an even number
-/// of them (the gated kernel's gate and up halves).
-const SHAPES: [(i64, i64); 3] = [(64, 576), (64, 4608), (32, 2048)];
+/// of them (the gated kernel's gate and up halves). On two threads a
+/// workgroup takes 2, 2, 1 and 3 panels: tiles of two panels, of one, and
+/// both in one call.
+const SHAPES: [(i64, i64); 4] = [(64, 576), (64, 4608), (32, 2048), (96, 576)];
 
-/// Row counts through the tall tiles: one tile (9, 16, 24), two of 15 and
-/// 20, the most the emitter sends (48, two of 24).
-const TALL_ROWS: [i64; 6] = [9, 16, 24, 30, 40, 48];
+/// Row counts through the tall tiles: one tile of two panels at a time (9,
+/// 12) or of one (16, 24), two of 15 and 20, the most the emitter sends
+/// (48, two of 24).
+const TALL_ROWS: [i64; 7] = [9, 12, 16, 24, 30, 40, 48];
 
 /// One product of x [rows, k] f32 (rounded to bf16 by the kernel's caller)
 /// and a weight in panels: `x . W^T` [rows, n] f32, or with `gated` the
