@@ -194,14 +194,14 @@ fn an_engine_choosing_the_way_measures_both_and_keeps_the_greedy_tokens() {
     assert_eq!(stats.prefills as usize, requests.len());
     // Each way prefills prompts while others run before either is
     // preferred, whatever the timings, and both have a cost a token.
-    assert!(stats.carried_prompts >= 2, "{stats:?}");
+    assert!(stats.carried_prompts >= 4, "{stats:?}");
     assert!(stats.alone_prompts >= 1, "{stats:?}");
     assert!(stats.mixed_steps >= stats.carried_prompts, "{stats:?}");
     let costs = engine.carry_costs();
     assert_eq!(
         costs.len(),
-        2,
-        "carried in chunks of 8, and alone: {costs:?}"
+        3,
+        "carried in chunks of 4 and of 8, and alone: {costs:?}"
     );
     for (way, cost) in costs {
         let least = if way.is_some() {
@@ -407,29 +407,28 @@ fn a_carried_chunk_rides_in_the_decode_call_and_the_prompt_decodes_from_the_next
 }
 
 #[test]
-fn with_nothing_running_the_first_prompt_runs_alone_and_the_next_ride_in_its_decode_steps() {
+fn with_nothing_running_every_free_slot_is_filled_before_the_first_decode_step() {
     let dir = common::tiny_dir(WeightDType::F32);
     let mut engine = engine(&dir, 4);
     let vocab = engine.model().vocab();
-    let ids: Vec<RequestId> = (0..4)
+    let ids: Vec<RequestId> = (0..5)
         .map(|i| {
             engine
                 .submit(Request::greedy(prompt(CARRIED_CHUNK, 20 + i, vocab), 10))
                 .unwrap()
         })
         .collect();
-    // The first prompt alone, then its first decode step carrying the
-    // second prompt: two tokens for the first, one for the second.
+    // Decode calls carry chunks, yet the four free slots' prompts run in
+    // calls of their own first: a decode step costs as much with one row
+    // as with four. Each then has its first token and one decoded.
     let events = engine.step();
     let stats = engine.stats();
-    assert_eq!(stats.prefill_chunks, 2);
-    assert_eq!(stats.mixed_steps, 1, "the second prompt rode");
-    assert_eq!(tokens_of(&events, ids[0]), 2);
-    assert_eq!(tokens_of(&events, ids[1]), 1);
-    assert_eq!(tokens_of(&events, ids[2]), 0, "the third waits a step");
-    let events = engine.step();
-    assert_eq!(engine.stats().mixed_steps, 2);
-    assert_eq!(tokens_of(&events, ids[2]), 1);
+    assert_eq!(stats.prefill_chunks, 4);
+    assert_eq!(stats.mixed_steps, 0, "nothing rode");
+    for &id in &ids[..4] {
+        assert_eq!(tokens_of(&events, id), 2);
+    }
+    assert_eq!(tokens_of(&events, ids[4]), 0, "the fifth waits for a slot");
     drain(&mut engine);
 }
 
@@ -450,14 +449,20 @@ fn carried_and_separate_chunks_give_the_single_engines_greedy_tokens() {
             .map(|(i, &len)| Request::greedy(prompt(len, 60 + i as u32, vocab), 6 + i % 5))
             .collect();
         let want = run_all(&mut single, &requests);
-        for decode_chunks in [true, false] {
-            let mut engine = engine_with(&dir, 4, decode_chunks);
+        // Carried in chunks of the smallest graph, and of 4 tokens in it.
+        for (decode_chunks, carried_chunk) in [(true, CARRIED_CHUNK), (true, 4), (false, 8)] {
+            let opts = BatchOptions {
+                carried_chunk,
+                ..options(4, decode_chunks)
+            };
+            let mut engine = common::batch_engine_opts(&dir, CAPACITY, &[], opts);
             let got = run_all(&mut engine, &requests);
             for (i, (b, s)) in got.iter().zip(&want).enumerate() {
                 assert_eq!(
                     b.tokens,
                     s.tokens,
-                    "{} weights, prompt of {} tokens, decode chunks {decode_chunks}",
+                    "{} weights, prompt of {} tokens, decode chunks {decode_chunks} of \
+                     {carried_chunk}",
                     dtype.name(),
                     lengths[i]
                 );

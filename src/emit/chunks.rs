@@ -168,6 +168,57 @@ pub fn plan_cost(calls: &[ChunkCall], padding: Padding) -> usize {
         .sum()
 }
 
+/// The chunk calls that prefill positions `from..prompt` in chunks that
+/// decode calls carry, of at most `carried` tokens: [`chunk_plan_from`]'s
+/// from [`MIN_CHUNK`] tokens up; below it, calls of `carried` real tokens
+/// each in graphs of [`MIN_CHUNK`], whose padding rows the products skip
+/// where the kernels count live rows ([`Padding::Skipped`]).
+///
+/// Why smaller than the smallest graph: a decode step bound by reading the
+/// weights has multipliers to spare, and on the 1B preset's bf16 form a
+/// step carrying 4 tokens (12 rows of the bf16 products' two-panel tall
+/// tiles) cost 1-3 ms a token past a plain one, against about 3 ms a token
+/// carrying 8 or 16 (docs/performance.md, sixty-third session). A prompt
+/// then takes more steps to admit, so whether it pays is the engine's
+/// measured choice (`--carry-chunks auto`).
+pub fn carried_plan_from(
+    from: usize,
+    prompt: usize,
+    capacity: i64,
+    carried: usize,
+    padding: Padding,
+) -> Vec<ChunkCall> {
+    let size = MIN_CHUNK.min(capacity);
+    if carried >= size as usize {
+        return chunk_plan_from(from, prompt, capacity, carried, padding);
+    }
+    assert!(
+        from < prompt && prompt as i64 <= capacity,
+        "positions {from}..{prompt} of a prompt in a capacity of {capacity}"
+    );
+    let carried = carried.max(1);
+    let mut calls = Vec::new();
+    let mut at = from;
+    while at < prompt {
+        let begin = at.min((capacity - size) as usize);
+        // A call that had to start early to fit the cache takes the rest,
+        // which its graph holds.
+        let len = if begin < at {
+            prompt - begin
+        } else {
+            (prompt - begin).min(carried)
+        };
+        calls.push(ChunkCall {
+            start: begin,
+            len,
+            size,
+            window: chunk_window(capacity, begin),
+        });
+        at = begin + len;
+    }
+    calls
+}
+
 /// [`chunk_plan_from`] with only graphs that `loaded(size, window)` says are
 /// at hand: each call reads the smallest loaded window that holds its past
 /// (any window at least its start will do; the graph masks the rest).
@@ -276,6 +327,45 @@ mod tests {
         assert_eq!(chunk_sizes(2048, 100), [8, 16, 24, 32, 48, 64, 96, 100]);
         assert_eq!(chunk_sizes(40, 128), [8, 16, 24, 32, 40]);
         assert_eq!(chunk_sizes(5, 128), [5]);
+    }
+
+    #[test]
+    fn carried_chunks_below_the_smallest_graph_take_that_many_tokens_in_it() {
+        let calls = carried_plan_from(0, 10, 256, 4, Padding::Skipped);
+        let got: Vec<(usize, usize, i64)> =
+            calls.iter().map(|c| (c.start, c.len, c.size)).collect();
+        assert_eq!(got, [(0, 4, 8), (4, 4, 8), (8, 2, 8)]);
+        assert_eq!(calls[0].window, 0);
+        assert!(calls[2].window >= 8, "{calls:?}");
+        // From the smallest graph up, the plan is chunk_plan_from's.
+        for carried in [8, 16] {
+            assert_eq!(
+                carried_plan_from(3, 70, 256, carried, Padding::Skipped),
+                chunk_plan_from(3, 70, 256, carried, Padding::Skipped)
+            );
+        }
+    }
+
+    #[test]
+    fn small_carried_chunks_cover_every_position_up_to_the_cache_end() {
+        for capacity in [8i64, 20, 64] {
+            for carried in 1..8 {
+                for prompt in 2..=capacity as usize {
+                    for from in [0, 1, prompt / 2, prompt - 1] {
+                        let calls = carried_plan_from(from, prompt, capacity, carried, M);
+                        let mut covered = from;
+                        for c in &calls {
+                            assert!(c.start <= covered && c.start + c.len > covered, "{calls:?}");
+                            assert!(c.len <= c.size as usize, "{calls:?}");
+                            assert!(c.start + c.size as usize <= capacity as usize, "{calls:?}");
+                            assert!(c.start == 0 || c.window >= c.start as i64, "{calls:?}");
+                            covered = c.start + c.len;
+                        }
+                        assert_eq!(covered, prompt, "{calls:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

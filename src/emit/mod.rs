@@ -37,8 +37,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use chunks::{
-    ChunkCall, DEFAULT_CARRIED_CHUNK, DEFAULT_MAX_CHUNK, Padding, chunk_plan, chunk_plan_from,
-    loaded_plan_from, plan_cost,
+    ChunkCall, DEFAULT_CARRIED_CHUNK, DEFAULT_MAX_CHUNK, Padding, carried_plan_from, chunk_plan,
+    chunk_plan_from, loaded_plan_from, plan_cost,
 };
 pub use kernels::Kernels;
 pub use llama::{

@@ -10,9 +10,8 @@
 //!    decode of the running slots**, so a running slot waits for at most
 //!    one chunk between two tokens however long the prompt being admitted;
 //!    when no slot is generating, every free slot is filled at once (nobody
-//!    is waiting) — with decode calls carrying chunks, only until the first
-//!    prompt starts decoding; the next ones ride in its steps, which cost
-//!    little more than their chunks alone and already deliver tokens.
+//!    is waiting, and a decode step costs as much with one row as with
+//!    all), also when decode calls carry chunks.
 //!    After the prompt's last chunk its first token is sampled from that
 //!    chunk's logits and its slot joins the decode. The `n`
 //!    choices of one request ([`Engine::submit_choices`]) are admitted

@@ -4,7 +4,8 @@
 
 use super::{DeviceModel, KvCache, ModelError, Result};
 use crate::emit::{
-    ChunkCall, GraphKind, Output, chunk_plan, chunk_plan_from, loaded_plan_from, plan_cost,
+    ChunkCall, GraphKind, Output, carried_plan_from, chunk_plan, chunk_plan_from, loaded_plan_from,
+    plan_cost,
 };
 use crate::fit::FitError;
 use crate::types::TokenId;
@@ -40,6 +41,25 @@ impl DeviceModel {
             prompt,
             self.capacity() as i64,
             max_chunk,
+            self.manifest().plan.chunk_padding(),
+        )
+    }
+
+    /// The chunk calls that prefill positions `from..prompt` in chunks
+    /// decode calls carry, of at most `carried` tokens
+    /// ([`carried_plan_from`]): below the smallest graph, each in that
+    /// graph with its padding rows skipped.
+    pub fn carried_chunk_plan_from(
+        &self,
+        from: usize,
+        prompt: usize,
+        carried: usize,
+    ) -> Vec<ChunkCall> {
+        carried_plan_from(
+            from,
+            prompt,
+            self.capacity() as i64,
+            carried,
             self.manifest().plan.chunk_padding(),
         )
     }

@@ -48,6 +48,9 @@ pub(super) struct Admission {
 struct Spent {
     /// The way it was admitted.
     way: Way,
+    /// Whether rows were generating when it was admitted: only such
+    /// prompts measure a way (the others filled empty slots at once).
+    while_running: bool,
     /// Calls of their own.
     alone: Duration,
     /// Decode calls that carried a chunk, and how many.
@@ -158,7 +161,12 @@ impl BatchEngine {
     /// the free spare slot), its prompt cut into chunks for decode calls to
     /// carry, of at most `carried` tokens, when that is given. False when
     /// nothing could start.
-    fn begin_admission(&mut self, carried: Option<usize>, events: &mut Vec<Event>) -> bool {
+    fn begin_admission(
+        &mut self,
+        carried: Option<usize>,
+        while_running: bool,
+        events: &mut Vec<Event>,
+    ) -> bool {
         let way = carried.map_or(Way::Alone, Way::Carried);
         let size = carried.unwrap_or(self.max_chunk);
         let carried = carried.is_some();
@@ -173,6 +181,8 @@ impl BatchEngine {
         let group = self.queue.pop_head();
         let prompt = group[0].request.prompt.clone();
         let plan = match self.model.chunk_plan(prompt.len(), size) {
+            // The prompt fits: carried, in the carried plan's chunks.
+            Ok(_) if carried => self.model.carried_chunk_plan_from(0, prompt.len(), size),
             Ok(plan) => plan,
             Err(e) => {
                 for p in &group {
@@ -209,6 +219,7 @@ impl BatchEngine {
             reused: from,
             spent: Spent {
                 way,
+                while_running,
                 alone: Duration::ZERO,
                 carrying: Duration::ZERO,
                 carrying_steps: 0,
@@ -260,10 +271,10 @@ impl BatchEngine {
         if from == 0 {
             return None;
         }
-        let best = self.model.chunk_plan_from(from, prompt.len(), size);
         let plan = if carried {
-            best
+            self.model.carried_chunk_plan_from(from, prompt.len(), size)
         } else {
+            let best = self.model.chunk_plan_from(from, prompt.len(), size);
             if self.model.chunk_plan_cost(&best) < self.model.chunk_plan_cost(whole) {
                 let slots = self.kv.slots();
                 let wanted: Vec<GraphKind> = best
@@ -282,28 +293,27 @@ impl BatchEngine {
 
     /// Admission, FIFO: while a slot is running, at most one prefill chunk
     /// runs per step (so a running slot waits for one chunk at most between
-    /// two tokens); when none is, free slots are filled at once (nobody is
-    /// waiting), or, when decode calls carry chunks, only until the first
-    /// prompt starts decoding: the next ride in its steps.
+    /// two tokens); when none is, every free slot is filled at once, in
+    /// calls of their own, before the first decode step.
+    ///
+    /// Why fill them all first, even when decode calls carry chunks: a
+    /// decode step costs the same with one row as with all of them, so
+    /// decoding the first prompts while the next ride in their steps
+    /// spends whole steps on few rows. On the 1B preset (bf16 form, 8
+    /// slots) that took 2.7 s to start the eighth request, against 1.4 s
+    /// filling every slot first (docs/performance.md, sixty-third session).
     pub(super) fn admit(&mut self, events: &mut Vec<Event>) {
         self.place_ready(events);
-        let mut running = self.slots.iter().any(Option::is_some);
+        let running = self.slots.iter().any(Option::is_some);
         let mut budget = if running { 1 } else { usize::MAX };
         loop {
-            if !running && self.decode_chunks && self.slots.iter().any(Option::is_some) {
-                // A prompt prefilled alone has started decoding: the next
-                // ones ride in its decode calls instead of keeping it (and
-                // every other row) waiting while they run alone.
-                running = true;
-                budget = 1;
-            }
             if self.admission.is_none() {
                 let carried = if running && self.decode_chunks {
                     self.carried_size()
                 } else {
                     None
                 };
-                if !self.begin_admission(carried, events) {
+                if !self.begin_admission(carried, running, events) {
                     return;
                 }
                 match (running, carried) {
@@ -362,11 +372,15 @@ impl BatchEngine {
     }
 
     /// An admission's prompt has been prefilled: what its chunks cost the
-    /// running rows a token, if they all went one way, measures that way.
+    /// running rows a token, if they all went one way and rows were
+    /// running when it was admitted, measures that way.
     fn measure(&mut self, spent: &Spent) {
         let Some(choice) = &mut self.carry_choice else {
             return;
         };
+        if !spent.while_running {
+            return;
+        }
         let way = match (spent.alone.is_zero(), spent.carrying_steps) {
             (false, 0) => Way::Alone,
             (true, steps) if steps > 0 => spent.way,

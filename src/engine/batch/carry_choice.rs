@@ -30,9 +30,10 @@ pub(super) enum Way {
 const FIRST: u32 = 2;
 /// After this many prompts in a row the cheapest way took, the next takes
 /// the way tried least recently, so that a figure measured in another
-/// phase of the host does not decide for ever. With three ways, each dearer
-/// one takes one prompt in 26: at twice the cost a token, about 8% more
-/// prompt time, a point or less of the decode rate.
+/// phase of the host does not decide for ever. With four ways (carried in
+/// chunks of 4, 8 and 16, and alone), each dearer one takes one prompt in
+/// 39: at twice the cost a token, about 8% more prompt time, a point or
+/// less of the decode rate.
 const RECHECK: u32 = 12;
 /// Carrying is taken only where it costs less than this share of a call
 /// of its own: on SmolLM2 in the 8-bit form the two ways measure alike,
@@ -67,17 +68,30 @@ impl Arm {
     }
 }
 
-/// The largest chunks a choosing engine tries carrying prompts in: the
-/// powers of two among the carried chunk sizes up to `carried`, and
-/// `carried` itself (fewer ways to try, each a graph compiled already).
+/// The carried chunk below the smallest chunk graph that a choosing engine
+/// tries too (its calls run in that graph, the padding skipped): where a
+/// decode step is bound by reading the weights, 4 more rows cost little
+/// (the 1B preset's bf16 form: 1-3 ms a token past a plain step, against
+/// about 3 carrying 8 or 16; docs/performance.md, sixty-third session).
+const SMALL_CARRIED: usize = 4;
+
+/// The largest chunks a choosing engine tries carrying prompts in:
+/// [`SMALL_CARRIED`] tokens, the powers of two among the carried chunk
+/// sizes up to `carried`, and `carried` itself (fewer ways to try, each a
+/// graph compiled already); only `carried` when it is below the smallest
+/// graph.
 pub(super) fn carried_sizes(capacity: usize, carried: usize) -> Vec<usize> {
+    let smallest = crate::emit::chunks::MIN_CHUNK as usize;
+    if carried < smallest {
+        return vec![carried];
+    }
     let sizes = crate::emit::chunks::chunk_sizes(capacity as i64, carried);
     let last = sizes.last().copied();
-    sizes
+    let graphs = sizes
         .into_iter()
         .filter(|&s| s.count_ones() == 1 || Some(s) == last)
-        .map(|s| s as usize)
-        .collect()
+        .map(|s| s as usize);
+    std::iter::once(SMALL_CARRIED).chain(graphs).collect()
 }
 
 /// The running costs and the choice. See the module documentation.
@@ -248,13 +262,15 @@ mod tests {
     }
 
     #[test]
-    fn the_carried_sizes_tried_are_the_powers_of_two_up_to_the_largest_and_it() {
-        assert_eq!(carried_sizes(256, 16), [8, 16]);
-        assert_eq!(carried_sizes(256, 32), [8, 16, 32]);
-        assert_eq!(carried_sizes(256, 40), [8, 16, 32, 40]);
-        assert_eq!(carried_sizes(256, 8), [8]);
+    fn the_carried_sizes_tried_are_4_the_powers_of_two_up_to_the_largest_and_it() {
+        assert_eq!(carried_sizes(256, 16), [4, 8, 16]);
+        assert_eq!(carried_sizes(256, 32), [4, 8, 16, 32]);
+        assert_eq!(carried_sizes(256, 40), [4, 8, 16, 32, 40]);
+        assert_eq!(carried_sizes(256, 8), [4, 8]);
         // No larger than the cache.
-        assert_eq!(carried_sizes(16, 32), [8, 16]);
+        assert_eq!(carried_sizes(16, 32), [4, 8, 16]);
+        // Below the smallest graph, only what was asked.
+        assert_eq!(carried_sizes(256, 2), [2]);
     }
 
     #[test]
