@@ -230,7 +230,8 @@ pub struct CarryArgs {
     /// chunk size and window at startup.
     #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "always")]
     carry_chunks: Option<CarryWhen>,
-    /// The largest chunk a decode call carries with --carry-chunks.
+    /// The largest chunk a decode call carries with --carry-chunks (below 8,
+    /// that many tokens ride in the 8-token chunk graph).
     #[arg(long, default_value_t = crate::emit::DEFAULT_CARRIED_CHUNK, value_parser = parse_positive)]
     pub carried_chunk: usize,
     /// With --carry-chunks, the default: one cache slot more than the

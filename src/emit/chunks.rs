@@ -66,6 +66,19 @@ pub struct ChunkCall {
     pub window: i64,
 }
 
+impl ChunkCall {
+    /// `len` tokens from `start` padded to `size`, reading the smallest
+    /// window of a cache of `capacity` that holds the positions before it.
+    fn placed(start: usize, len: usize, size: i64, capacity: i64) -> Self {
+        ChunkCall {
+            start,
+            len,
+            size,
+            window: chunk_window(capacity, start),
+        }
+    }
+}
+
 /// The chunk sizes at most `max_chunk` (at least [`MIN_CHUNK`]) for a
 /// cache of `capacity`, ascending; a size above the capacity becomes the
 /// capacity.
@@ -146,12 +159,7 @@ pub fn chunk_plan_from(
     for size in sizes_for {
         let begin = at.min(capacity as usize - size as usize);
         let len = (prompt - begin).min(size as usize);
-        calls.push(ChunkCall {
-            start: begin,
-            len,
-            size,
-            window: chunk_window(capacity, begin),
-        });
+        calls.push(ChunkCall::placed(begin, len, size, capacity));
         at = begin + len;
     }
     debug_assert_eq!(at, prompt);
@@ -208,12 +216,7 @@ pub fn carried_plan_from(
         } else {
             (prompt - begin).min(carried)
         };
-        calls.push(ChunkCall {
-            start: begin,
-            len,
-            size,
-            window: chunk_window(capacity, begin),
-        });
+        calls.push(ChunkCall::placed(begin, len, size, capacity));
         at = begin + len;
     }
     calls
@@ -261,12 +264,7 @@ pub fn loaded_plan_from(
         while at < prompt {
             let begin = at.min((capacity - largest) as usize);
             let len = (prompt - begin).min(largest as usize);
-            calls.push(place(ChunkCall {
-                start: begin,
-                len,
-                size: largest,
-                window: chunk_window(capacity, begin),
-            })?);
+            calls.push(place(ChunkCall::placed(begin, len, largest, capacity))?);
             at = begin + len;
         }
         Some(calls)

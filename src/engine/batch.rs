@@ -127,13 +127,14 @@ pub struct BatchOptions {
     /// decode window at startup.
     pub decode_chunks: bool,
     /// With `decode_chunks`: each prompt admitted while rows generate is
-    /// carried (in chunks of at most one of the powers of two up to
-    /// `carried_chunk`, or `carried_chunk`) or runs in calls of its own,
-    /// whichever has cost the running rows least a prompt token lately
-    /// (`batch/carry_choice.rs`); without it every such prompt is carried
-    /// in chunks of at most `carried_chunk`.
+    /// carried (in chunks of at most 4 tokens, one of the powers of two
+    /// from 8 up to `carried_chunk`, or `carried_chunk`) or runs in calls
+    /// of its own, whichever has cost the running rows least a prompt token
+    /// lately (`batch/carry_choice.rs`); without it every such prompt is
+    /// carried in chunks of at most `carried_chunk`.
     pub choose_carry: bool,
-    /// The largest chunk a decode call carries (rounded up to 8): a decode
+    /// The largest chunk a decode call carries (below 8, that many tokens
+    /// ride in the 8-token graph, its padding rows skipped): a decode
     /// step reads every weight anyway and leaves the CPU's multipliers
     /// partly idle, so a few more rows ride cheaply; smaller chunks keep
     /// the running slots' steps shorter, larger ones admit a prompt in
